@@ -1,0 +1,149 @@
+"""The virtual filesystem protocol that every command and every memory store speaks.
+
+A *backend* (``FileSystem``) is mounted at a virtual path by ``sandbox.fs.vfs.VirtualFS``.
+Backends receive **relative, normalised** POSIX paths: no leading slash, no ``.`` or ``..``
+components, no empty components, no NUL bytes; ``""`` is the backend's root. Backends must
+still refuse anything that could leave their root (defence in depth).
+
+Errors are ``FSError``: an ``errno`` code and the *virtual* path. ``str(err)`` is the
+strerror text GNU tools print (``No such file or directory``), so a command prints
+``f"{prog}: {operand}: {err.strerror}"`` exactly as coreutils does. A host path must never
+appear in an ``FSError``.
+"""
+
+from __future__ import annotations
+
+import errno as _errno
+import os
+import threading
+from abc import ABC, abstractmethod
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import BinaryIO, Iterator
+
+FILE = "file"
+DIR = "dir"
+
+
+@dataclass(frozen=True)
+class FileStat:
+    """What ``stat`` reports about a virtual file or directory."""
+
+    kind: str  # FILE or DIR (backends never expose symlinks, devices or sockets)
+    size: int
+    mtime: float  # seconds since the epoch
+    mode: int = 0o600  # permission bits only (no file-type bits)
+    nlink: int = 1
+
+    @property
+    def is_dir(self) -> bool:
+        """True for a directory."""
+        return self.kind == DIR
+
+    @property
+    def is_file(self) -> bool:
+        """True for a regular file."""
+        return self.kind == FILE
+
+
+class FSError(OSError):
+    """A filesystem error about a virtual path; ``strerror`` is GNU's wording."""
+
+    def __init__(self, code: int, path: str = "", message: str | None = None):
+        super().__init__(code, message or os.strerror(code))
+        self.path = path
+
+    def __str__(self) -> str:  # the bare strerror, as GNU tools print after the operand
+        return self.strerror or ""
+
+
+def enoent(path: str) -> FSError:
+    """``No such file or directory`` for ``path``."""
+    return FSError(_errno.ENOENT, path)
+
+
+class FileSystem(ABC):
+    """A mountable tree of files and directories (see the module docstring for path rules).
+
+    Writes are atomic: ``write_bytes`` replaces the whole file or leaves the old one;
+    ``append_bytes`` adds its data as one piece that concurrent appenders (other threads,
+    other processes, other machines for shared stores) never split or interleave.
+    """
+
+    #: A read-only backend refuses every write with ``EROFS``.
+    read_only: bool = False
+
+    @abstractmethod
+    def stat(self, path: str) -> FileStat:
+        """Return the ``FileStat`` of ``path``; ``ENOENT`` if it does not exist."""
+
+    @abstractmethod
+    def open_read(self, path: str) -> BinaryIO:
+        """Open a file for streaming reads (``read``, ``readline``, iteration, ``seek``/``tell``
+        where the backend can). ``EISDIR`` for a directory, ``ENOENT`` if missing."""
+
+    @abstractmethod
+    def write_bytes(self, path: str, data: bytes) -> None:
+        """Atomically create or replace a file with ``data`` (the parent must exist).
+        An existing file keeps its permission bits; a new one is private (0600)."""
+
+    @abstractmethod
+    def append_bytes(self, path: str, data: bytes) -> None:
+        """Append ``data`` as one indivisible piece, creating the file if missing."""
+
+    @abstractmethod
+    def listdir(self, path: str) -> list[str]:
+        """Names in a directory (no ``.``/``..``), in any order; ``ENOTDIR`` for a file."""
+
+    @abstractmethod
+    def mkdir(self, path: str) -> None:
+        """Create one directory (private, 0700); ``EEXIST`` if it exists, ``ENOENT`` if the
+        parent is missing."""
+
+    @abstractmethod
+    def remove(self, path: str) -> None:
+        """Remove a file; ``EISDIR`` for a directory."""
+
+    @abstractmethod
+    def rmdir(self, path: str) -> None:
+        """Remove an empty directory; ``ENOTEMPTY`` otherwise."""
+
+    @abstractmethod
+    def rename(self, src: str, dst: str) -> None:
+        """Atomically move ``src`` to ``dst`` within this backend, replacing a file at ``dst``
+        as POSIX ``rename`` does."""
+
+    def set_mtime(self, path: str, mtime: float) -> None:
+        """Set a file's modification time (``touch``). Backends may ignore it."""
+
+    def read_bytes(self, path: str) -> bytes:
+        """The whole content of a file."""
+        with self.open_read(path) as f:
+            return f.read()
+
+    def exists(self, path: str) -> bool:
+        """True if ``path`` names a file or directory."""
+        try:
+            self.stat(path)
+        except FSError:
+            return False
+        return True
+
+    @contextmanager
+    def lock(self, path: str) -> Iterator[None]:
+        """Hold an exclusive lock on ``path`` for a read-modify-write.
+
+        The default serialises threads of this process only; backends shared between
+        processes or machines override it (``flock``, PostgreSQL advisory locks...).
+        """
+        with _process_lock(self, path):
+            yield
+
+
+_locks_guard = threading.Lock()
+_locks: dict[tuple[int, str], threading.RLock] = {}
+
+
+def _process_lock(fs: FileSystem, path: str) -> threading.RLock:
+    with _locks_guard:
+        return _locks.setdefault((id(fs), path), threading.RLock())

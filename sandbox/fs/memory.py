@@ -1,0 +1,148 @@
+"""``MemoryFS``: an in-memory backend for tests and throw-away sandboxes."""
+
+from __future__ import annotations
+
+import errno
+import io
+import threading
+import time
+from typing import BinaryIO
+
+from sandbox.fs.base import DIR, FILE, FileStat, FileSystem, FSError, enoent
+
+
+class _Node:
+    __slots__ = ("kind", "data", "children", "mtime", "mode")
+
+    def __init__(self, kind: str, mode: int):
+        self.kind = kind
+        self.data = bytearray()
+        self.children: dict[str, _Node] = {}
+        self.mtime = time.time()
+        self.mode = mode
+
+
+class MemoryFS(FileSystem):
+    """A thread-safe tree of files held in memory. ``files`` seeds it: {"a/b.txt": b"..."}."""
+
+    def __init__(self, files: dict[str, bytes | str] | None = None, read_only: bool = False):
+        self._root = _Node(DIR, 0o700)
+        self._mutex = threading.RLock()
+        for path, data in (files or {}).items():
+            parts = [p for p in path.split("/") if p]
+            node = self._root
+            for part in parts[:-1]:
+                node = node.children.setdefault(part, _Node(DIR, 0o700))
+            leaf = _Node(FILE, 0o600)
+            leaf.data[:] = data.encode() if isinstance(data, str) else data
+            node.children[parts[-1]] = leaf
+        self.read_only = read_only
+
+    def _find(self, path: str) -> _Node:
+        node = self._root
+        if path == "":
+            return node
+        for part in path.split("/"):
+            if node.kind != DIR:
+                raise FSError(errno.ENOTDIR, path)
+            child = node.children.get(part)
+            if child is None:
+                raise enoent(path)
+            node = child
+        return node
+
+    def _parent(self, path: str) -> tuple[_Node, str]:
+        head, _, name = path.rpartition("/")
+        parent = self._find(head)
+        if parent.kind != DIR:
+            raise FSError(errno.ENOTDIR, path)
+        return parent, name
+
+    def stat(self, path: str) -> FileStat:
+        with self._mutex:
+            n = self._find(path)
+            size = len(n.data) if n.kind == FILE else 4096
+            return FileStat(n.kind, size, n.mtime, n.mode, 2 if n.kind == DIR else 1)
+
+    def open_read(self, path: str) -> BinaryIO:
+        with self._mutex:
+            n = self._find(path)
+            if n.kind == DIR:
+                raise FSError(errno.EISDIR, path)
+            return io.BytesIO(bytes(n.data))
+
+    def write_bytes(self, path: str, data: bytes) -> None:
+        with self._mutex:
+            parent, name = self._parent(path)
+            old = parent.children.get(name)
+            if old is not None and old.kind == DIR:
+                raise FSError(errno.EISDIR, path)
+            node = _Node(FILE, old.mode if old else 0o600)
+            node.data[:] = data
+            parent.children[name] = node
+
+    def append_bytes(self, path: str, data: bytes) -> None:
+        with self._mutex:
+            parent, name = self._parent(path)
+            node = parent.children.get(name)
+            if node is None:
+                node = parent.children[name] = _Node(FILE, 0o600)
+            elif node.kind == DIR:
+                raise FSError(errno.EISDIR, path)
+            node.data += data
+            node.mtime = time.time()
+
+    def listdir(self, path: str) -> list[str]:
+        with self._mutex:
+            n = self._find(path)
+            if n.kind != DIR:
+                raise FSError(errno.ENOTDIR, path)
+            return list(n.children)
+
+    def mkdir(self, path: str) -> None:
+        with self._mutex:
+            parent, name = self._parent(path)
+            if name in parent.children:
+                raise FSError(errno.EEXIST, path)
+            parent.children[name] = _Node(DIR, 0o700)
+
+    def remove(self, path: str) -> None:
+        with self._mutex:
+            parent, name = self._parent(path)
+            n = parent.children.get(name)
+            if n is None:
+                raise enoent(path)
+            if n.kind == DIR:
+                raise FSError(errno.EISDIR, path)
+            del parent.children[name]
+
+    def rmdir(self, path: str) -> None:
+        with self._mutex:
+            parent, name = self._parent(path)
+            n = parent.children.get(name)
+            if n is None:
+                raise enoent(path)
+            if n.kind != DIR:
+                raise FSError(errno.ENOTDIR, path)
+            if n.children:
+                raise FSError(errno.ENOTEMPTY, path)
+            del parent.children[name]
+
+    def rename(self, src: str, dst: str) -> None:
+        with self._mutex:
+            sp, sn = self._parent(src)
+            node = sp.children.get(sn)
+            if node is None:
+                raise enoent(src)
+            dp, dn = self._parent(dst)
+            target = dp.children.get(dn)
+            if target is not None and target.kind == DIR and node.kind != DIR:
+                raise FSError(errno.EISDIR, dst)
+            if node.kind == DIR and (dst + "/").startswith(src + "/"):
+                raise FSError(errno.EINVAL, dst)
+            del sp.children[sn]
+            dp.children[dn] = node
+
+    def set_mtime(self, path: str, mtime: float) -> None:
+        with self._mutex:
+            self._find(path).mtime = mtime

@@ -1,0 +1,184 @@
+"""The mount table: one virtual tree made of backends mounted at absolute virtual paths.
+
+``VirtualFS`` takes absolute, normalised virtual paths (see ``sandbox.fs.paths.normalize``),
+finds the backend whose mount point is the longest prefix, and calls it with the relative
+path. Directories above mount points exist virtually (``/`` when only ``/.memory`` is
+mounted) and are read-only. ``/dev/null`` is built in; ``/dev/stdin``, ``/dev/stdout`` and
+``/dev/stderr`` are per-command and are handled by ``CommandContext``. Nothing else exists.
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+from contextlib import contextmanager
+from typing import BinaryIO, Iterator
+
+from sandbox.fs.base import DIR, FILE, FileStat, FileSystem, FSError, enoent
+
+DEV_NULL = "/dev/null"
+DEVICES = ("/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr")
+
+
+class VirtualFS:
+    """A set of ``FileSystem`` backends mounted at virtual paths, addressed by absolute path."""
+
+    def __init__(self, mounts: dict[str, FileSystem]):
+        self.mounts: dict[str, FileSystem] = {}
+        for point, backend in mounts.items():
+            point = "/" + "/".join(p for p in point.split("/") if p)
+            self.mounts[point] = backend
+        # Longest mount point first, so the deepest mount wins.
+        self._order = sorted(self.mounts, key=len, reverse=True)
+
+    # -- resolution -----------------------------------------------------------------------
+
+    def resolve(self, path: str) -> tuple[FileSystem, str] | None:
+        """Return (backend, relative path) for ``path``, or None if no mount holds it."""
+        for point in self._order:
+            if point == "/":
+                return self.mounts[point], path[1:]
+            if path == point:
+                return self.mounts[point], ""
+            if path.startswith(point + "/"):
+                return self.mounts[point], path[len(point) + 1 :]
+        return None
+
+    def _virtual_children(self, path: str) -> set[str]:
+        """Names of mount points (or their ancestors) directly below ``path``."""
+        prefix = path.rstrip("/") + "/"
+        names = set()
+        for point in self.mounts:
+            if point != path and point.startswith(prefix):
+                names.add(point[len(prefix) :].split("/", 1)[0])
+        if path == "/":
+            names.add("dev")
+        return names
+
+    def _backend(self, path: str) -> tuple[FileSystem, str]:
+        found = self.resolve(path)
+        if found is None:
+            if self._virtual_children(path):
+                raise FSError(errno.EROFS, path)
+            raise enoent(path)
+        return found
+
+    def _writable(self, path: str) -> tuple[FileSystem, str]:
+        backend, rel = self._backend(path)
+        if backend.read_only:
+            raise FSError(errno.EROFS, path)
+        return backend, rel
+
+    # -- the protocol, on absolute virtual paths ---------------------------------------------
+
+    def stat(self, path: str) -> FileStat:
+        """Stat a virtual path (mount points' ancestors and ``/dev`` are directories)."""
+        if path == DEV_NULL or path in DEVICES:
+            return FileStat(FILE, 0, 0.0, 0o666)
+        found = self.resolve(path)
+        if found is not None:
+            try:
+                return found[0].stat(found[1])
+            except FSError as e:
+                if e.errno != errno.ENOENT or not self._virtual_children(path):
+                    raise
+        if self._virtual_children(path) or path == "/dev":
+            return FileStat(DIR, 4096, 0.0, 0o755, 2)
+        raise enoent(path)
+
+    def exists(self, path: str) -> bool:
+        """True if the virtual path names something."""
+        try:
+            self.stat(path)
+        except FSError:
+            return False
+        return True
+
+    def listdir(self, path: str) -> list[str]:
+        """Names in a virtual directory, sorted bytewise, mount points included."""
+        if path == "/dev":
+            return ["null", "stderr", "stdin", "stdout"]
+        names = set(self._virtual_children(path))
+        found = self.resolve(path)
+        if found is not None:
+            try:
+                names.update(found[0].listdir(found[1]))
+            except FSError as e:
+                if e.errno != errno.ENOENT or not names:
+                    raise
+        elif not names:
+            raise enoent(path)
+        return sorted(names)
+
+    def open_read(self, path: str) -> BinaryIO:
+        """Open a file for streaming reads (``/dev/null`` reads empty)."""
+        if path == DEV_NULL:
+            return io.BytesIO(b"")
+        backend, rel = self._backend(path)
+        return backend.open_read(rel)
+
+    def read_bytes(self, path: str) -> bytes:
+        """Whole content of a file."""
+        with self.open_read(path) as f:
+            return f.read()
+
+    def write_bytes(self, path: str, data: bytes) -> None:
+        """Atomically replace a file (``/dev/null`` discards)."""
+        if path == DEV_NULL:
+            return
+        backend, rel = self._writable(path)
+        backend.write_bytes(rel, data)
+
+    def append_bytes(self, path: str, data: bytes) -> None:
+        """Append indivisibly (``/dev/null`` discards)."""
+        if path == DEV_NULL:
+            return
+        backend, rel = self._writable(path)
+        backend.append_bytes(rel, data)
+
+    def mkdir(self, path: str) -> None:
+        """Create one directory."""
+        if self.exists(path):
+            raise FSError(errno.EEXIST, path)
+        backend, rel = self._writable(path)
+        backend.mkdir(rel)
+
+    def remove(self, path: str) -> None:
+        """Remove a file."""
+        if path in DEVICES:
+            raise FSError(errno.EACCES, path)
+        backend, rel = self._writable(path)
+        if rel == "":
+            raise FSError(errno.EBUSY, path)
+        backend.remove(rel)
+
+    def rmdir(self, path: str) -> None:
+        """Remove an empty directory (never a mount point)."""
+        backend, rel = self._writable(path)
+        if rel == "":
+            raise FSError(errno.EBUSY, path)
+        backend.rmdir(rel)
+
+    def rename(self, src: str, dst: str) -> None:
+        """Move within one backend; across backends ``EXDEV`` (callers copy then remove)."""
+        b1, r1 = self._writable(src)
+        b2, r2 = self._writable(dst)
+        if r1 == "" or r2 == "":
+            raise FSError(errno.EBUSY, src if r1 == "" else dst)
+        if b1 is not b2:
+            raise FSError(errno.EXDEV, dst)
+        b1.rename(r1, r2)
+
+    def set_mtime(self, path: str, mtime: float) -> None:
+        """Set a file's modification time."""
+        if path in DEVICES:
+            return
+        backend, rel = self._writable(path)
+        backend.set_mtime(rel, mtime)
+
+    @contextmanager
+    def lock(self, path: str) -> Iterator[None]:
+        """Exclusive lock on a virtual path (delegates to its backend)."""
+        backend, rel = self._backend(path)
+        with backend.lock(rel):
+            yield

@@ -1,0 +1,38 @@
+"""What a script may run and write: the allowlist, read-only mode, protected paths, approval."""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass, field
+from typing import Callable
+
+#: Commands allowed by default for memory use. ``rm``, ``mv``, ``cp`` and ``tee`` exist but must
+#: be allowed explicitly.
+DEFAULT_ALLOW: frozenset[str] = frozenset(
+    "cat grep sed jq tail head echo printf ls wc sort uniq cut tr mkdir touch date seq "
+    "basename dirname".split()
+)
+
+#: Approval callback: (script, virtual paths it may write) -> True to run it, False to refuse.
+Approver = Callable[[str, list[str]], bool]
+
+
+@dataclass(frozen=True)
+class Policy:
+    """The policy of a ``Sandbox``.
+
+    ``allow``: command names that may run (shell builtins such as ``cd`` or ``test`` are always
+    available, except the forbidden ones). ``read_only``: refuse every write before anything
+    runs. ``protected``: virtual paths or ``fnmatch`` globs that no command may write, append to,
+    remove or rename (e.g. an append-only conversation log). ``approve``: optional callback that
+    sees each script and the files it may write, and can refuse it.
+    """
+
+    allow: frozenset[str] = DEFAULT_ALLOW
+    read_only: bool = False
+    protected: frozenset[str] = field(default_factory=frozenset)
+    approve: Approver | None = None
+
+    def is_protected(self, vpath: str) -> bool:
+        """True if ``vpath`` (absolute, normalised) matches a protected path or glob."""
+        return any(vpath == p or fnmatch.fnmatchcase(vpath, p) for p in self.protected)
