@@ -34,6 +34,9 @@ class FileStat:
     mtime: float  # seconds since the epoch
     mode: int = 0o600  # permission bits only (no file-type bits)
     nlink: int = 1
+    #: Changes on every write to the file (local: mtime_ns/size/inode/ctime_ns; shared stores:
+    #: a version counter). Caches compare it to know whether their copy is stale.
+    version: object = None
 
     @property
     def is_dir(self) -> bool:
