@@ -28,6 +28,8 @@ class Limits:
     glob_results: int = 10_000
     recursion_depth: int = 100
     script_bytes: int = 100_000
+    #: Pipeline stages (threads) of one run alive at the same time (stops ``f(){ f|f; }; f``).
+    pipeline_stages: int = 256
 
 
 class Budget:

@@ -79,8 +79,28 @@ class CommandContext:
     # -- paths ----------------------------------------------------------------------------
 
     def path(self, operand: str) -> str:
-        """The absolute, normalised virtual path of an operand."""
+        """The absolute, normalised virtual path of an operand (``""`` names nothing: ENOENT).
+
+        Like the kernel, a ``.`` or ``..`` component needs what precedes it to be an existing
+        directory: ``nope/../x`` is ENOENT and ``file/../x`` ENOTDIR, not ``x``.
+        """
+        if operand == "":
+            raise FSError(errno.ENOENT, "")
+        if "/." in operand:
+            self._check_dot_prefixes(operand)
         return normalize(operand, self.cwd)
+
+    def _check_dot_prefixes(self, operand: str) -> None:
+        parts = operand.split("/")
+        named = False
+        for i, part in enumerate(parts):
+            if part in (".", ".."):
+                if named:
+                    prefix = normalize("/".join(parts[:i]) or "/", self.cwd)
+                    if not self.fs.stat(prefix).is_dir:
+                        raise FSError(errno.ENOTDIR, prefix)
+            elif part:
+                named = True
 
     def _check_write(self, operand: str) -> str:
         vpath = self.path(operand)

@@ -1,0 +1,176 @@
+"""Benchmark our grep against GNU grep on the generated 100 MB conversations.jsonl.
+
+    python bench/bench_grep.py [--runs 3] [--data bench/data/conversations.jsonl]
+
+Each row runs GNU grep (output to /dev/null) and ours (in a fresh Python process, through the
+command registry over a read-only ``LocalDir`` mount, output to a discarding writer) ``--runs``
+times, and reports the medians, their ratio, and our peak memory (``ru_maxrss`` of the child
+process, which includes the Python interpreter itself). Writes bench/results/grep.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+WORD = "budget"
+W1, W2 = "pricing", "deadline"
+WORDS20 = ("project budget pricing meeting deadline report customer invoice schedule design "
+           "review release feature bug deploy server database memory notes summary").split()
+
+ROWS: list[tuple[str, list[str]]] = [
+    (f"grep -c {WORD}", ["-c", WORD]),
+    (f"grep -ci {WORD}", ["-ci", WORD]),
+    (f"grep -ciE '{W1}|{W2}'", ["-ciE", f"{W1}|{W2}"]),
+    (f"grep -n {WORD}", ["-n", WORD]),
+    (f"grep -o {WORD}", ["-o", WORD]),
+    (f"grep -vc {WORD}", ["-vc", WORD]),
+    (f"grep -w {WORD}", ["-w", WORD]),
+    ("grep -F -f words.txt (20 words)", ["-F", "-f", "@WORDS@"]),
+    (f"grep -m 1 {WORD}", ["-m", "1", WORD]),
+    (f"grep -q {WORD}", ["-q", WORD]),
+]
+# Rows the issue asks for (the -m 1 and -q rows show that reading stops at the first match).
+
+TARGET_RATIO = 3.0
+TARGET_MB = 64.0
+
+
+class _Discard:
+    """A writer that counts and drops bytes."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def write(self, data: bytes) -> int:
+        self.count += len(data)
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+
+def child(data_dir: str, words_dir: str, args: list[str]) -> None:
+    """Run our grep once in this process; print JSON with seconds and peak RSS."""
+    sys.path.insert(0, str(ROOT))
+    from sandbox import commands
+    from sandbox.commands.base import CommandContext
+    from sandbox.fs.local import LocalDir
+    from sandbox.fs.vfs import VirtualFS
+    from sandbox.limits import Budget, Limits
+
+    args = [a.replace("@WORDS@", "/words/words.txt") for a in args]
+    cmd = commands.get("grep")
+    assert cmd is not None
+    fs = VirtualFS({"/data": LocalDir(data_dir, read_only=True),
+                    "/words": LocalDir(words_dir, read_only=True)})
+    out = _Discard()
+    errors = io.BytesIO()
+    ctx = CommandContext(argv=["grep"] + args + ["conversations.jsonl"], stdin=io.BytesIO(b""),
+                         stdout=out, stderr=errors, fs=fs, cwd="/data",
+                         budget=Budget(Limits(seconds=600)))
+    start = time.perf_counter()
+    status = cmd.run(ctx)
+    seconds = time.perf_counter() - start
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"seconds": seconds, "rss_mb": rss_mb, "status": status,
+                      "bytes": out.count, "stderr": errors.getvalue().decode(errors="replace")}))
+
+
+def _ours(data_dir: str, words_dir: str, args: list[str]) -> dict:
+    proc = subprocess.run([sys.executable, __file__, "--child", data_dir, words_dir,
+                           json.dumps(args)],
+                          capture_output=True, check=True)
+    return json.loads(proc.stdout)
+
+
+def _gnu(grep: str, data_dir: str, words_dir: str, args: list[str]) -> float:
+    args = [a.replace("@WORDS@", os.path.join(words_dir, "words.txt")) for a in args]
+    env = {"LC_ALL": "C.UTF-8", "PATH": os.environ.get("PATH", "")}
+    # Not /dev/null: GNU grep notices it and stops at the first match, as -q does.
+    with tempfile.TemporaryFile() as sink:
+        start = time.perf_counter()
+        subprocess.run([grep] + args + ["conversations.jsonl"], cwd=data_dir, env=env,
+                       stdout=sink, stderr=subprocess.DEVNULL)
+        return time.perf_counter() - start
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--data", default=str(HERE / "data" / "conversations.jsonl"))
+    parser.add_argument("--child", nargs=3)
+    opts = parser.parse_args()
+    if opts.child:
+        child(opts.child[0], opts.child[1], json.loads(opts.child[2]))
+        return 0
+    grep = shutil.which("grep")
+    if grep is None:
+        print("GNU grep is not installed", file=sys.stderr)
+        return 1
+    data = Path(opts.data)
+    if not data.exists():
+        data.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run([sys.executable, str(HERE / "gen_conversations.py"), str(data)],
+                       check=True)
+    data_dir = str(data.resolve().parent)
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "words.txt").write_text("\n".join(WORDS20) + "\n")
+        rows = []
+        for label, args in ROWS:
+            gnu_times = []
+            ours_times = []
+            rss = []
+            for _ in range(opts.runs):
+                gnu_times.append(_gnu(grep, data_dir, tmp, args))
+                result = _ours(data_dir, tmp, args)
+                if result["status"] not in (0, 1):
+                    raise SystemExit(f"our grep failed on {label}: {result}")
+                ours_times.append(result["seconds"])
+                rss.append(result["rss_mb"])
+            g = statistics.median(gnu_times)
+            o = statistics.median(ours_times)
+            ratio = o / g if g > 0 else float("inf")
+            peak = max(rss)
+            ok = ratio <= TARGET_RATIO and peak < TARGET_MB
+            rows.append((label, g, o, ratio, peak, ok))
+            print(f"{label:40s} gnu {g:7.3f}s ours {o:7.3f}s x{ratio:5.2f} {peak:6.1f} MB",
+                  flush=True)
+    size_mb = data.stat().st_size / 1e6
+    lines = [
+        "## grep",
+        "",
+        f"Input: `{data.name}`, {size_mb:.0f} MB (bench/gen_conversations.py). Median of "
+        f"{opts.runs} runs each; ours runs through the command registry over a read-only "
+        "LocalDir mount, output discarded; peak memory is the child process's ru_maxrss "
+        "(Python interpreter included). Targets: ratio <= 3x, peak < 64 MB.",
+        "",
+        f"Command: `python bench/bench_grep.py --runs {opts.runs}`",
+        "",
+        "| command | GNU grep (s) | ours (s) | ratio | peak memory (MB) | meets target |",
+        "|---|---:|---:|---:|---:|:---:|",
+    ]
+    for label, g, o, ratio, peak, ok in rows:
+        lines.append(f"| `{label}` | {g:.3f} | {o:.3f} | {ratio:.2f}x | {peak:.1f} | "
+                     f"{'yes' if ok else '**no**'} |")
+    out = HERE / "results" / "grep.md"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(lines) + "\n")
+    print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,149 @@
+"""``Memory``: one memory directory (or store and scope) with its core, log and two tools.
+
+    from memtool import Memory
+    mem = Memory(".memory")                       # or Memory(store=..., scope="user:42")
+    system = mem.system_prompt("You are a helpful assistant.")
+    mem.record("user", "I prefer metric units.")
+    tools = mem.tools.openai_chat()               # or .anthropic(), .openai_responses()
+    result = mem.call("memory", {"command": "view", "path": "/memories/core.md"})
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Iterable, Mapping
+
+from sandbox.fs.base import FileSystem
+from sandbox.limits import Limits
+from sandbox.policy import DEFAULT_ALLOW
+
+from memtool.conversations import Conversations
+from memtool.core import DEFAULT_BUDGET, CoreMemory
+from memtool.layout import bootstrap, ensure_gitignored
+from memtool.scopes import scope_prefix, validate_scope
+from memtool.secrets import SecretScanner
+from memtool.stores.base import PathOrStore, SubStore, open_store
+from memtool.stores.local import LocalStore
+from memtool.tools import TOOL_NAMES, Toolset
+from memtool.tools.bash_tool import BashTool, BashToolConfig
+from memtool.tools.memory_tool import MemoryTool, MemoryToolConfig
+
+
+class _NoScope:
+    """The default of ``Memory(scope=...)``: one memory for the whole agent."""
+
+    def __repr__(self) -> str:
+        return "NO_SCOPE"
+
+
+#: Pass (or omit) ``scope=NO_SCOPE`` for an unscoped memory. ``scope=None`` is refused, because
+#: a missing user id must never silently select the shared memory.
+NO_SCOPE: Any = _NoScope()
+
+
+class Memory:
+    """Durable memory for one agent, session or user.
+
+    ``path_or_store``: a directory (default ``.memory``) or a store; ``store=`` says the same
+    by keyword. ``scope``: a key such as ``"user:42"`` whose files live in their own
+    sub-directory (refused: empty, ``None``, ``"undefined"``, ``"user:None"``...).
+    ``core_budget``: characters allowed in core.md (default 4,000). ``tools``: which tools are
+    offered. ``read_only``: both tools refuse writes. ``allow``: the bash tool's allowlist.
+    ``secrets``: refuse/redact secrets (True, False, or a ``SecretScanner``).
+    ``append_only``: files neither tool may change. ``fsync``: flush appends and writes to
+    disk (local stores). ``gitignore``: add a local directory to its git work tree's
+    ``.gitignore``.
+    """
+
+    def __init__(
+        self,
+        path_or_store: PathOrStore | None = None,
+        *,
+        store: FileSystem | None = None,
+        scope: str | None = NO_SCOPE,
+        core_budget: int = DEFAULT_BUDGET,
+        tools: Iterable[str] = TOOL_NAMES,
+        read_only: bool = False,
+        allow: Iterable[str] | None = None,
+        secrets: bool | SecretScanner = True,
+        append_only: Iterable[str] = ("conversations.jsonl",),
+        max_file_bytes: int = 1 << 20,
+        max_depth: int = 6,
+        bash_limits: Limits | None = None,
+        bash_output_chars: int = 16_000,
+        search_limit: int = 20,
+        fsync: bool = False,
+        gitignore: bool = True,
+    ):
+        if path_or_store is not None and store is not None:
+            raise TypeError("give either a path/store or store=, not both")
+        target = store if store is not None else (path_or_store if path_or_store is not None else ".memory")
+        if isinstance(target, (str, os.PathLike)):
+            base: FileSystem = LocalStore(os.fspath(target), fsync=fsync)
+            if gitignore:
+                ensure_gitignored(os.fspath(target))
+        else:
+            base = open_store(target)
+        self.base_store = base
+        self.scope = None if scope is NO_SCOPE else validate_scope(scope)
+        if self.scope is not None:
+            sub = SubStore(base, scope_prefix(self.scope))
+            if not base.read_only:
+                sub.makedirs()
+            self.store: FileSystem = sub
+        else:
+            self.store = base
+        self.created = bootstrap(self.store)
+        self.scanner = secrets if isinstance(secrets, SecretScanner) else SecretScanner(enabled=bool(secrets))
+        self.core = CoreMemory(self.store, budget=core_budget)
+        append_only = frozenset(append_only)
+        self.conversations = Conversations(self.store, self.scanner,
+                                           append_only="conversations.jsonl" in append_only)
+        self.memory_tool = MemoryTool(
+            self.store, self.core, self.scanner,
+            MemoryToolConfig(read_only=read_only, append_only=append_only,
+                             max_file_bytes=max_file_bytes, max_depth=max_depth,
+                             search_limit=search_limit),
+        )
+        self.bash_tool = BashTool(
+            self.store, self.core, self.scanner,
+            BashToolConfig(allow=frozenset(allow) if allow is not None else DEFAULT_ALLOW,
+                           read_only=read_only, append_only=append_only,
+                           limits=bash_limits or Limits(seconds=10.0),
+                           max_output_chars=bash_output_chars),
+        )
+        self.tools = Toolset(self.memory_tool, self.bash_tool, tuple(tools))
+
+    def __repr__(self) -> str:
+        return f"Memory({self.base_store!r}, scope={self.scope!r})"
+
+    # -- core -----------------------------------------------------------------------------
+
+    def system_prompt(self, instructions: str = "") -> str:
+        """``instructions``, today's date and core.md (read now) in ``<memory name="core">``."""
+        return self.core.system_prompt(instructions)
+
+    def core_text(self) -> str:
+        """The current content of core.md."""
+        return self.core.text()
+
+    # -- recall ---------------------------------------------------------------------------
+
+    def record(self, role: str, content: Any, **extra: Any) -> dict[str, Any]:
+        """Append one turn to conversations.jsonl (secrets redacted); return what was written."""
+        return self.conversations.record(role, content, **extra)
+
+    def recent(self, n: int = 20) -> list[dict[str, Any]]:
+        """The last ``n`` turns, oldest first (read from the end of the file)."""
+        return self.conversations.recent(n)
+
+    # -- tools ----------------------------------------------------------------------------
+
+    def call(self, name: str, arguments: Mapping[str, Any] | str | bytes | None) -> str:
+        """Run tool ``name`` (``memory`` or ``bash``) with a dict or JSON string of arguments."""
+        return self.tools.call(name, arguments)
+
+    def bash(self, command: str) -> str:
+        """Run a shell command over the memory directory; the model-facing result string."""
+        return self.tools.call("bash", {"command": command}) if "bash" in self.tools.offered \
+            else self.bash_tool.run(command)

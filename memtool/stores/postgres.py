@@ -1,0 +1,1172 @@
+"""``PostgresStore``: a memtool store kept in PostgreSQL, shared by many processes and machines.
+
+    from memtool.stores.postgres import PostgresStore
+    store = PostgresStore("postgresql://user@db/agents", namespace="user:42")
+    # or PostgresStore() with MEMTOOL_DSN set
+
+The store is a ``sandbox.fs.base.FileSystem`` (relative, normalised paths; ``FSError`` with
+GNU's strerror), so the sandboxed bash tool and both memory tools run over it unchanged.
+psycopg 3 and psycopg_pool are imported lazily (``pip install 'memtool[postgres]'``).
+
+Data model (tables in the PostgreSQL schema ``memtool`` by default, created on first use):
+
+- ``nodes``: one row per file or directory of a *namespace* (``ns``): path and parent as
+  ``bytea`` (file names are arbitrary bytes), kind, mode, mtime, ``version`` (from a global
+  sequence, so it changes on every write and never repeats, even after delete and re-create),
+  ``cid`` (the id of the file's current content), the sealed size, and the start of the not
+  yet merged tail of chunks.
+- ``chunks``: the sealed content, ``(cid, off) -> data``, ``STORAGE EXTERNAL`` (uncompressed),
+  so a ``substring`` reads only the TOAST slices it needs. Reading a range is an index range
+  scan on ``(cid, off)``: ``tail -n 40`` on a 1 GB history reads kilobytes.
+- ``pending``: appends not yet sealed, ``(cid, seq) -> data``.
+- ``schema_version`` and ``MIGRATIONS``: an older layout is upgraded in place, under an
+  advisory lock, on first use (or by ``memtool init --dsn``); a newer one is refused.
+
+Appends are O(size of the line) and do not wait for each other. ``append_bytes`` is one
+round trip (the function ``append``): take the path's advisory lock in *shared* mode, look
+up the file, insert one ``pending`` row, commit. Concurrent appenders share the lock, so
+their commits are flushed to the WAL together (group commit) instead of one after another.
+Every ``MERGE_COUNT`` appends, and whenever a reader opens a file with pending appends, the
+pending rows are *sealed*: under the path's *exclusive* lock (which waits for appends in
+flight) they are moved, in ``seq`` order, to the end of the file's chunks, and the small
+chunks at the end are merged once they reach ``MERGE_BYTES``. Readers only ever read sealed
+bytes, so bytes once read never move; ``stat`` counts pending bytes in the size and their
+``seq`` in the version, so a cache sees an append at once. Each process's appends keep their
+order; appends racing each other are ordered by ``seq``.
+
+Atomicity: every write is one transaction. ``write_bytes`` gives the file a new ``cid``
+(old chunks and pending rows are deleted in the same transaction), so readers see the old or
+the new content; a streaming reader whose content is replaced under it fails with ``ESTALE``
+(``Stale file handle``) instead of mixing the two. A dropped connection rolls back whatever
+was not committed; the error says the write is whole or absent, to check and retry
+(``DB_LOST``). Reads are retried once on a fresh connection by themselves.
+
+Concurrency, and why advisory locks: every write to a path takes the transaction-scoped
+advisory lock ``hash(schema, namespace, path)``: shared for an append, exclusive for
+everything else, and ``lock(path)`` takes it exclusively in a transaction that stays open
+for the body of the ``with`` block (the body's reads and writes run on that connection and
+commit with it). Advisory locks rather than row locks (``SELECT ... FOR UPDATE``) because a
+lock must exist for a file that does not exist yet (two workers creating ``notes.md``), must
+not depend on a row that a rename moves, must be held across a read-modify-write whose read
+comes before its write, and must let appenders share it while excluding rewrites, which a
+row lock on the file's row cannot do without serialising the appends. Being
+transaction-scoped, the lock never outlives its holder: if the connection drops, the server
+aborts the transaction, frees the lock and applies none of the body's writes. So
+``str_replace``/``update`` never lose a concurrent edit nor a concurrent append. Changes to
+the tree's shape take a namespace-wide advisory lock, shared to create a file or directory,
+exclusive for ``rmdir`` and ``rename``.
+
+Change notification: a version column. ``stat()`` is one indexed query returning the version
+(never a cached value), cheap enough to call before every model call; ``versions()`` returns
+every path's version in one query and ``watch()`` polls it (``memtool watch``). (``NOTIFY``
+was tried and dropped: PostgreSQL serialises the commits of notifying transactions, which
+would undo the group commit of appends.)
+
+Durability: by default an append is acknowledged after its WAL is flushed. With
+``durable=False`` it is acknowledged at commit, before the flush (a server crash may lose
+the last fraction of a second of appends, never tear one).
+
+Namespaces isolate: every query is bound to this store's namespace; there is no path syntax
+that reaches another namespace (paths are relative and normalised, ``..`` is refused).
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import io
+import os
+import re
+import threading
+import time
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterator, TypeVar
+
+from sandbox.fs.base import DIR, FILE, FileStat, FileSystem, FSError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import psycopg
+    from psycopg_pool import ConnectionPool
+
+#: Version of the table layout this code writes; see ``MIGRATIONS``.
+SCHEMA_VERSION = 2
+#: Merge the tail of small appended chunks after this many appends ...
+MERGE_COUNT = 256
+#: ... or once they hold this many bytes.
+MERGE_BYTES = 1 << 20
+#: Largest chunk written by ``write_bytes`` (big files are split).
+CHUNK_BYTES = 1 << 20
+#: Files up to this size are fetched whole by ``open_read`` in the lookup's round trip.
+INLINE_READ = 256 << 10
+#: Bytes fetched per query by a streaming reader.
+READ_WINDOW = 256 << 10
+#: Size of a directory as ``stat`` reports it (as on ext4).
+DIR_SIZE = 4096
+
+#: What a tool or command shows when the database connection failed during an operation.
+DB_LOST = (
+    "Input/output error (lost the connection to the memory database; a write is applied "
+    "whole or not at all: check the file, then retry)"
+)
+#: ... when the database cannot be reached at all.
+DB_DOWN = "Input/output error (memory database unavailable; retry in a moment)"
+#: ... when a lock could not be had in time (another writer holds it) or a deadlock was broken.
+DB_BUSY = "Resource temporarily unavailable (another writer holds this file; retry)"
+#: ... when the content a streaming reader was reading was replaced by a write.
+STALE = "Stale file handle (the file was replaced while it was being read; retry)"
+
+class SchemaTooNew(RuntimeError):
+    """The database was laid out by a newer memtool than this one."""
+
+
+_IDENT = re.compile(r"^[a-z_][a-z0-9_]{0,47}$")
+
+T = TypeVar("T")
+
+
+# -- schema and its migrations ------------------------------------------------------------------
+
+def _migrations(schema: str) -> dict[int, list[str]]:
+    """DDL that takes the schema from version ``n - 1`` to ``n``, keyed by ``n``."""
+    s = schema
+    return {
+        1: [
+            f"CREATE SEQUENCE IF NOT EXISTS {s}.version_seq",
+            f"CREATE SEQUENCE IF NOT EXISTS {s}.content_seq",
+            f"""CREATE TABLE IF NOT EXISTS {s}.nodes (
+                ns text NOT NULL,
+                path bytea NOT NULL,
+                parent bytea NOT NULL,
+                kind "char" NOT NULL CHECK (kind IN ('f', 'd')),
+                mode integer NOT NULL,
+                mtime double precision NOT NULL,
+                version bigint NOT NULL,
+                cid bigint,
+                size bigint NOT NULL DEFAULT 0,
+                tail_off bigint NOT NULL DEFAULT 0,
+                tail_count integer NOT NULL DEFAULT 0,
+                PRIMARY KEY (ns, path)
+            )""",
+            f"CREATE INDEX IF NOT EXISTS nodes_parent ON {s}.nodes (ns, parent)",
+            f"""CREATE TABLE IF NOT EXISTS {s}.chunks (
+                cid bigint NOT NULL,
+                off bigint NOT NULL,
+                data bytea NOT NULL,
+                PRIMARY KEY (cid, off)
+            )""",
+            f"ALTER TABLE {s}.chunks ALTER COLUMN data SET STORAGE EXTERNAL",
+        ],
+        # Version 2: appends go to ``pending`` first (no lock between appenders), sealed
+        # into ``chunks`` in order by the next reader or every MERGE_COUNT appends.
+        2: [
+            f"""CREATE TABLE IF NOT EXISTS {s}.pending (
+                cid bigint NOT NULL,
+                seq bigint NOT NULL,
+                at double precision NOT NULL,
+                data bytea NOT NULL,
+                PRIMARY KEY (cid, seq)
+            )""",
+            # One round trip per append. Its statements run in order, each with a fresh
+            # snapshot (a volatile function): the row is looked up *after* the lock is held,
+            # so an append that waited for a rewrite appends to the new content.
+            f"""CREATE OR REPLACE FUNCTION {s}.append(p_ns text, p_path bytea, p_key bigint,
+                    p_at double precision, p_data bytea) RETURNS bigint
+                LANGUAGE plpgsql VOLATILE AS $fn$
+            DECLARE
+                v_cid bigint;
+                v_count bigint;
+            BEGIN
+                PERFORM pg_advisory_xact_lock_shared(p_key);
+                SELECT cid INTO v_cid FROM {s}.nodes
+                    WHERE ns = p_ns AND path = p_path AND kind = 'f';
+                IF NOT FOUND THEN
+                    RETURN NULL;
+                END IF;
+                INSERT INTO {s}.pending (cid, seq, at, data)
+                    VALUES (v_cid, nextval('{s}.version_seq'), p_at, p_data);
+                SELECT count(*) INTO v_count FROM {s}.pending WHERE cid = v_cid;
+                RETURN v_count;
+            END
+            $fn$""",
+        ],
+    }
+
+
+#: Public view of the migrations for the default schema (documentation and tests).
+MIGRATIONS = _migrations("memtool")
+
+
+# -- helpers ------------------------------------------------------------------------------------
+
+def _key(*parts: bytes) -> int:
+    """A signed 64-bit advisory-lock key for ``parts``."""
+    digest = hashlib.blake2b(b"\x00".join(parts), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+def _encode_path(path: str) -> bytes:
+    """Bytes of a relative, normalised path; refuse anything else with ``EINVAL``."""
+    if not isinstance(path, str):
+        raise FSError(errno.EINVAL, "", "Invalid argument (path must be a string)")
+    if path == "":
+        return b""
+    parts = path.split("/")
+    if "\x00" in path or path.startswith("/") or any(p in ("", ".", "..") for p in parts):
+        raise FSError(errno.EINVAL, path)
+    return path.encode("utf-8", "surrogateescape")
+
+
+def _parent(raw: bytes) -> bytes:
+    return raw.rpartition(b"/")[0]
+
+
+def _ancestors(raw: bytes) -> list[bytes]:
+    """Proper ancestors of a path, nearest last (``a``, ``a/b`` for ``a/b/c``)."""
+    parts = raw.split(b"/")
+    return [b"/".join(parts[:i]) for i in range(1, len(parts))]
+
+
+def _decode(raw: bytes) -> str:
+    return bytes(raw).decode("utf-8", "surrogateescape")
+
+
+def _dsn_from_env(dsn: str | None) -> str:
+    dsn = dsn or os.environ.get("MEMTOOL_DSN", "")
+    if not dsn:
+        raise ValueError("no PostgreSQL DSN: pass dsn=... or set MEMTOOL_DSN")
+    return dsn
+
+
+class _PoolEntry:
+    """One connection pool per (DSN, process), shared by every store on that DSN."""
+
+    def __init__(self, pool: "ConnectionPool", pid: int):
+        self.pool = pool
+        self.pid = pid
+        self.schemas_ready: set[str] = set()
+
+
+_pools: dict[tuple[str, int], _PoolEntry] = {}
+_pools_guard = threading.Lock()
+
+
+def _check_connection(conn: "psycopg.Connection") -> None:
+    """Pool check run on every checkout, without a round trip: read whatever the server sent
+    while the connection was idle (a termination notice, EOF after a restart) and refuse a
+    connection that is no longer good, so the pool hands out a fresh one instead."""
+    import psycopg.pq
+
+    pgconn = conn.pgconn
+    if conn.closed or pgconn.status != psycopg.pq.ConnStatus.OK:
+        raise psycopg.OperationalError("connection is broken")
+    pgconn.consume_input()  # raises once the server has closed the socket
+    if pgconn.status != psycopg.pq.ConnStatus.OK:
+        raise psycopg.OperationalError("connection is broken")
+
+
+def _get_pool(dsn: str, max_size: int, connect_timeout: float) -> _PoolEntry:
+    from psycopg_pool import ConnectionPool
+
+    pid = os.getpid()
+    with _pools_guard:
+        entry = _pools.get((dsn, pid))
+        if entry is None:
+            pool = ConnectionPool(
+                dsn,
+                min_size=1,
+                max_size=max_size,
+                kwargs={"autocommit": True},
+                check=_check_connection,
+                timeout=connect_timeout,
+                open=False,
+                name="memtool",
+            )
+            pool.open(wait=False)
+            entry = _pools[(dsn, pid)] = _PoolEntry(pool, pid)
+        return entry
+
+
+def close_all_pools() -> None:
+    """Close every connection pool of this process (tests; the end of a program)."""
+    with _pools_guard:
+        entries = [e for (dsn, pid), e in _pools.items() if pid == os.getpid()]
+        _pools.clear()
+    for entry in entries:
+        entry.pool.close()
+
+
+# -- the store ----------------------------------------------------------------------------------
+
+class PostgresStore(FileSystem):
+    """A memtool store in PostgreSQL (see the module docstring for the design).
+
+    ``dsn`` is a libpq connection string or URL (default: ``$MEMTOOL_DSN``); ``namespace``
+    selects an isolated tree (one per agent, user or scope); ``schema`` is the PostgreSQL
+    schema holding the tables (created on first use); ``pool_size`` caps the connections this
+    process opens to the DSN (stores on one DSN share one pool); ``lock_timeout`` is how long a
+    write waits for another writer's lock before failing with ``EAGAIN``. ``durable=False`` acknowledges an append
+    before its WAL reaches the disk (faster from one process; a *server* crash can then lose
+    the last fraction of a second of appends, never tear one). Refuses an empty namespace or
+    one with a NUL.
+    """
+
+    def __init__(
+        self,
+        dsn: str | None = None,
+        namespace: str = "default",
+        *,
+        schema: str = "memtool",
+        pool_size: int = 8,
+        lock_timeout: float = 30.0,
+        connect_timeout: float = 10.0,
+        durable: bool = True,
+        read_only: bool = False,
+    ):
+        self.dsn = _dsn_from_env(dsn)
+        if not isinstance(namespace, str) or not namespace or "\x00" in namespace:
+            raise ValueError("namespace must be a non-empty string without NUL bytes")
+        try:
+            namespace.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError("namespace must be valid UTF-8 text") from None
+        if len(namespace) > 1000:
+            raise ValueError("namespace is longer than 1000 characters")
+        if not _IDENT.match(schema):
+            raise ValueError("schema must be a lower-case SQL identifier ([a-z_][a-z0-9_]*)")
+        self.namespace = namespace
+        self.schema = schema
+        self.pool_size = pool_size
+        self.lock_timeout = lock_timeout
+        self.connect_timeout = connect_timeout
+        self.durable = durable
+        self.read_only = read_only
+        self._ns_key = namespace.encode()
+        self._tree_key = _key(schema.encode(), self._ns_key, b"\x01tree")
+        self._pinned = threading.local()
+
+    def __repr__(self) -> str:
+        return f"PostgresStore(namespace={self.namespace!r}, schema={self.schema!r})"
+
+    # -- scopes ---------------------------------------------------------------------------------
+
+    def scoped(self, namespace: str) -> "PostgresStore":
+        """The same database (and connection pool) seen through another namespace."""
+        return PostgresStore(
+            self.dsn,
+            namespace,
+            schema=self.schema,
+            pool_size=self.pool_size,
+            lock_timeout=self.lock_timeout,
+            connect_timeout=self.connect_timeout,
+            durable=self.durable,
+            read_only=self.read_only,
+        )
+
+    # -- connections ----------------------------------------------------------------------------
+
+    def _entry(self) -> _PoolEntry:
+        return _get_pool(self.dsn, self.pool_size, self.connect_timeout)
+
+    def init_schema(self) -> int:
+        """Create or upgrade the tables now (idempotent); return the schema version."""
+        with self._errors(""):
+            entry = self._entry()
+            with entry.pool.connection() as conn:
+                self._migrate(conn)
+                entry.schemas_ready.add(self.schema)
+        return SCHEMA_VERSION
+
+    def _migrate(self, conn: "psycopg.Connection") -> None:
+        import psycopg
+
+        s = self.schema
+        try:
+            row = conn.execute(f"SELECT version FROM {s}.schema_version").fetchone()
+            if row and row[0] == SCHEMA_VERSION:
+                return
+        except psycopg.errors.UndefinedTable:
+            pass
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", [_key(b"memtool schema", s.encode())])
+            conn.execute(f"CREATE SCHEMA IF NOT EXISTS {s}")
+            conn.execute(
+                f"CREATE TABLE IF NOT EXISTS {s}.schema_version "
+                f"(id integer PRIMARY KEY CHECK (id = 1), version integer NOT NULL)"
+            )
+            row = conn.execute(f"SELECT version FROM {s}.schema_version").fetchone()
+            current = row[0] if row else 0
+            if current > SCHEMA_VERSION:
+                raise SchemaTooNew(
+                    f"the memory database has schema version {current}, newer than this "
+                    f"memtool understands ({SCHEMA_VERSION}); upgrade memtool"
+                )
+            steps = _migrations(s)
+            for version in range(current + 1, SCHEMA_VERSION + 1):
+                for ddl in steps[version]:
+                    conn.execute(ddl)
+            conn.execute(
+                f"INSERT INTO {s}.schema_version (id, version) VALUES (1, %s) "
+                f"ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version",
+                [SCHEMA_VERSION],
+            )
+
+    @contextmanager
+    def _conn(self) -> Iterator["psycopg.Connection"]:
+        """A connection: the one pinned by ``lock()`` in this thread, else one from the pool."""
+        pinned = getattr(self._pinned, "conn", None)
+        if pinned is not None:
+            yield pinned
+            return
+        entry = self._entry()
+        with entry.pool.connection() as conn:
+            if self.schema not in entry.schemas_ready:
+                self._migrate(conn)
+                entry.schemas_ready.add(self.schema)
+            yield conn
+
+    def _run(self, path: str, fn: Callable[["psycopg.Connection"], T], *, retry: bool = False) -> T:
+        """Run ``fn(conn)``, mapping database failures to ``FSError``. ``retry`` (reads only):
+        one more try on a fresh connection after a connection failure."""
+        attempts = 2 if retry and getattr(self._pinned, "conn", None) is None else 1
+        for attempt in range(attempts):
+            try:
+                with self._errors(path):
+                    with self._conn() as conn:
+                        return fn(conn)
+            except FSError as e:
+                if attempt + 1 < attempts and e.strerror in (DB_LOST, DB_DOWN):
+                    continue
+                raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    @contextmanager
+    def _errors(self, path: str) -> Iterator[None]:
+        """Turn database exceptions into one-line ``FSError``s that say what to do."""
+        import psycopg
+        from psycopg_pool import PoolTimeout
+
+        try:
+            yield
+        except FSError:
+            raise
+        except SchemaTooNew as e:
+            raise FSError(errno.EIO, path, f"Input/output error ({e})") from None
+        except (psycopg.errors.LockNotAvailable, psycopg.errors.DeadlockDetected,
+                psycopg.errors.QueryCanceled, psycopg.errors.SerializationFailure):
+            raise FSError(errno.EAGAIN, path, DB_BUSY) from None
+        except PoolTimeout:
+            self._discard_broken()
+            raise FSError(errno.EIO, path, DB_DOWN) from None
+        except (psycopg.OperationalError, psycopg.InterfaceError):
+            self._discard_broken()
+            raise FSError(errno.EIO, path, DB_LOST) from None
+        except psycopg.DatabaseError as e:
+            # Not expected in normal operation: report the class of error, never SQL or values.
+            raise FSError(errno.EIO, path, f"Input/output error (memory database error "
+                                           f"{type(e).__name__}; retry)") from None
+
+    def _discard_broken(self) -> None:
+        entry = _pools.get((self.dsn, os.getpid()))
+        if entry is not None:
+            try:
+                entry.pool.check()
+            except Exception:  # noqa: BLE001 - best effort: the next checkout checks again
+                pass
+
+    def _lock_path(self, conn: "psycopg.Connection", raw: bytes) -> None:
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", [self._path_key(raw)])
+
+    def _path_key(self, raw: bytes) -> int:
+        return _key(self.schema.encode(), self._ns_key, raw)
+
+    def _check_writable(self, path: str) -> None:
+        if self.read_only:
+            raise FSError(errno.EROFS, path)
+
+    # -- lookups ---------------------------------------------------------------------------------
+
+    def _missing(self, conn: "psycopg.Connection", path: str, raw: bytes) -> FSError:
+        """``ENOTDIR`` if an ancestor of ``raw`` is a file, else ``ENOENT``."""
+        ancestors = _ancestors(raw)
+        if ancestors:
+            row = conn.execute(
+                f"SELECT 1 FROM {self.schema}.nodes WHERE ns = %s AND path = ANY(%s) AND kind = 'f'",
+                [self.namespace, ancestors],
+            ).fetchone()
+            if row:
+                return FSError(errno.ENOTDIR, path)
+        return FSError(errno.ENOENT, path)
+
+    def _check_parent(self, conn: "psycopg.Connection", path: str, raw: bytes) -> None:
+        """Refuse to create ``raw`` unless its parent is a directory (locked against removal)."""
+        parent = _parent(raw)
+        if parent == b"" and b"/" not in raw:
+            return
+        row = conn.execute(
+            f"SELECT kind FROM {self.schema}.nodes WHERE ns = %s AND path = %s FOR SHARE",
+            [self.namespace, parent],
+        ).fetchone()
+        if row is None:
+            raise self._missing(conn, path, parent)
+        if row[0] != "d":
+            raise FSError(errno.ENOTDIR, path)
+
+    def stat(self, path: str) -> FileStat:
+        """Stat ``path`` (one indexed lookup; ``version`` is the row's write counter)."""
+        raw = _encode_path(path)
+        if raw == b"":
+            return FileStat(DIR, DIR_SIZE, 0.0, 0o700, 2, version=("root", self.namespace))
+
+        def go(conn: "psycopg.Connection") -> FileStat:
+            s = self.schema
+            row = conn.execute(
+                f"SELECT n.kind, n.size + coalesce(p.bytes, 0), greatest(n.mtime, p.at), n.mode, "
+                f"greatest(n.version, p.seq) FROM {s}.nodes n LEFT JOIN LATERAL "
+                f"(SELECT sum(octet_length(data)) AS bytes, max(at) AS at, max(seq) AS seq "
+                f"FROM {s}.pending WHERE cid = n.cid) p ON true WHERE n.ns = %s AND n.path = %s",
+                [self.namespace, raw],
+            ).fetchone()
+            if row is None:
+                raise self._missing(conn, path, raw)
+            kind, size, mtime, mode, version = row
+            if kind == "d":
+                return FileStat(DIR, DIR_SIZE, mtime, mode, 2, version=version)
+            return FileStat(FILE, size, mtime, mode, 1, version=version)
+
+        return self._run(path, go, retry=True)
+
+    def open_read(self, path: str) -> BinaryIO:
+        """Open a file for streaming reads. Small files come whole in one round trip; larger
+        ones are read window by window (seekable; ``tail`` reads only the end)."""
+        raw = _encode_path(path)
+        if raw == b"":
+            raise FSError(errno.EISDIR, path)
+        s = self.schema
+
+        lookup = (
+            f"SELECT n.kind, n.cid, n.size, CASE WHEN n.kind = 'f' AND n.size <= %s THEN "
+            f"(SELECT string_agg(c.data, ''::bytea ORDER BY c.off) FROM {s}.chunks c "
+            f"WHERE c.cid = n.cid) END, "
+            f"(SELECT count(*) FROM {s}.pending p WHERE p.cid = n.cid) "
+            f"FROM {s}.nodes n WHERE n.ns = %s AND n.path = %s"
+        )
+
+        def go(conn: "psycopg.Connection") -> tuple[str, int, int, bytes | None, bytes]:
+            row = conn.execute(lookup, [INLINE_READ, self.namespace, raw]).fetchone()
+            if row is None:
+                raise self._missing(conn, path, raw)
+            if not row[4]:
+                return row[0], row[1], row[2], row[3], b""
+            if row[4] > 2 * MERGE_COUNT:  # an appender's seal failed: seal now
+                self._seal(conn, raw)
+            # Appends not sealed yet: take the exclusive lock for a moment (it waits for the
+            # appends in flight; nothing is written), then every pending row with a lower seq
+            # than any future one is committed, so sealed + pending in seq order is a prefix
+            # of the file that will never change.
+            with conn.transaction():
+                self._lock_path(conn, raw)
+                row = conn.execute(lookup, [INLINE_READ, self.namespace, raw]).fetchone()
+                if row is None:
+                    raise self._missing(conn, path, raw)
+                tail = conn.execute(
+                    f"SELECT data FROM {s}.pending WHERE cid = %s ORDER BY seq", [row[1]]
+                ).fetchall()
+            return row[0], row[1], row[2], row[3], b"".join(bytes(r[0]) for r in tail)
+
+        kind, cid, size, inline, tail = self._run(path, go, retry=True)
+        if kind == "d":
+            raise FSError(errno.EISDIR, path)
+        if size <= INLINE_READ:
+            data = bytes(inline or b"")
+            if len(data) != size:  # replaced between the two reads of one statement: never
+                raise FSError(errno.ESTALE, path, STALE)
+            return io.BytesIO(data + tail)
+        return io.BufferedReader(_ChunkReader(self, path, cid, size, tail), buffer_size=READ_WINDOW)
+
+    def _read_range(self, path: str, cid: int, start: int, end: int) -> bytes:
+        """Bytes ``[start, end)`` of content ``cid``; ``ESTALE`` if that content is gone."""
+        s = self.schema
+
+        def go(conn: "psycopg.Connection") -> list[tuple[int, bytes]]:
+            return conn.execute(
+                f"SELECT c.off, substring(c.data FROM (greatest(%(s)s - c.off, 0) + 1)::integer "
+                f"FOR (least(c.off + octet_length(c.data), %(e)s) - greatest(c.off, %(s)s))::integer) "
+                f"FROM {s}.chunks c WHERE c.cid = %(cid)s AND c.off < %(e)s AND c.off >= "
+                f"coalesce((SELECT max(off) FROM {s}.chunks WHERE cid = %(cid)s AND off <= %(s)s), 0) "
+                f"ORDER BY c.off",
+                {"s": start, "e": end, "cid": cid},
+            ).fetchall()
+
+        rows = self._run(path, go, retry=True)
+        if not rows or rows[0][0] > start:
+            raise FSError(errno.ESTALE, path, STALE)
+        data = b"".join(bytes(r[1]) for r in rows)
+        if len(data) != end - start:
+            raise FSError(errno.ESTALE, path, STALE)
+        return data
+
+    def listdir(self, path: str) -> list[str]:
+        """Names in a directory, sorted bytewise."""
+        raw = _encode_path(path)
+
+        def go(conn: "psycopg.Connection") -> list[str]:
+            if raw != b"":
+                row = conn.execute(
+                    f"SELECT kind FROM {self.schema}.nodes WHERE ns = %s AND path = %s",
+                    [self.namespace, raw],
+                ).fetchone()
+                if row is None:
+                    raise self._missing(conn, path, raw)
+                if row[0] != "d":
+                    raise FSError(errno.ENOTDIR, path)
+            rows = conn.execute(
+                f"SELECT path FROM {self.schema}.nodes WHERE ns = %s AND parent = %s ORDER BY path",
+                [self.namespace, raw],
+            ).fetchall()
+            cut = len(raw) + 1 if raw else 0
+            return [_decode(bytes(r[0])[cut:]) for r in rows]
+
+        return self._run(path, go, retry=True)
+
+    # -- writes ----------------------------------------------------------------------------------
+
+    def _insert_chunks(self, conn: "psycopg.Connection", cid: int, data: bytes, base: int = 0) -> None:
+        s = self.schema
+        for off in range(0, len(data), CHUNK_BYTES):
+            conn.execute(
+                f"INSERT INTO {s}.chunks (cid, off, data) VALUES (%s, %s, %s)",
+                [cid, base + off, data[off : off + CHUNK_BYTES]],
+            )
+
+    def _create_file(self, conn: "psycopg.Connection", path: str, raw: bytes, data: bytes) -> None:
+        """Create a new file row with ``data`` (path lock held, inside a transaction)."""
+        s = self.schema
+        conn.execute("SELECT pg_advisory_xact_lock_shared(%s)", [self._tree_key])
+        self._check_parent(conn, path, raw)
+        row = conn.execute(
+            f"INSERT INTO {s}.nodes (ns, path, parent, kind, mode, mtime, version, cid, size, "
+            f"tail_off) VALUES (%s, %s, %s, 'f', 384, %s, nextval('{s}.version_seq'), "
+            f"nextval('{s}.content_seq'), %s, %s) ON CONFLICT DO NOTHING RETURNING cid",
+            [self.namespace, raw, _parent(raw), time.time(), len(data), len(data)],
+        ).fetchone()
+        if row is None:  # cannot happen under the path lock, unless a directory is there
+            raise FSError(errno.EISDIR, path)
+        self._insert_chunks(conn, row[0], data)
+
+    def write_bytes(self, path: str, data: bytes) -> None:
+        """Atomically create or replace a file: one transaction under the path's lock."""
+        self._check_writable(path)
+        raw = _encode_path(path)
+        if raw == b"":
+            raise FSError(errno.EISDIR, path)
+        data = bytes(data)
+        s = self.schema
+
+        def go(conn: "psycopg.Connection") -> None:
+            with conn.transaction():
+                self._lock_path(conn, raw)
+                row = conn.execute(
+                    f"SELECT kind, cid FROM {s}.nodes WHERE ns = %s AND path = %s FOR UPDATE",
+                    [self.namespace, raw],
+                ).fetchone()
+                if row is None:
+                    self._create_file(conn, path, raw, data)
+                elif row[0] == "d":
+                    raise FSError(errno.EISDIR, path)
+                else:
+                    conn.execute(f"DELETE FROM {s}.chunks WHERE cid = %s", [row[1]])
+                    conn.execute(f"DELETE FROM {s}.pending WHERE cid = %s", [row[1]])
+                    cid = conn.execute(
+                        f"UPDATE {s}.nodes SET cid = nextval('{s}.content_seq'), size = %s, "
+                        f"tail_off = %s, tail_count = 0, mtime = %s, "
+                        f"version = nextval('{s}.version_seq') WHERE ns = %s AND path = %s "
+                        f"RETURNING cid",
+                        [len(data), len(data), time.time(), self.namespace, raw],
+                    ).fetchone()[0]
+                    self._insert_chunks(conn, cid, data)
+
+        self._run(path, go)
+
+    def append_bytes(self, path: str, data: bytes) -> None:
+        """Append ``data`` as one piece: a single ``INSERT`` into ``pending`` under the path's
+        *shared* advisory lock, so concurrent appenders never wait for each other (their
+        commits are flushed together) and only a read-modify-write (exclusive) excludes them.
+        The file is created if missing."""
+        self._check_writable(path)
+        raw = _encode_path(path)
+        if raw == b"":
+            raise FSError(errno.EISDIR, path)
+        data = bytes(data)
+        s = self.schema
+        n = len(data)
+        sync = "" if self.durable else ", set_config('synchronous_commit', 'off', true)"
+        if getattr(self._pinned, "conn", None) is not None:
+            sync = ""  # inside lock(): the lock's own commit decides
+
+        def go(conn: "psycopg.Connection") -> int | None:
+            if n:
+                row = conn.execute(
+                    f"SELECT {s}.append(%s, %s, %s, %s, %s){sync}",
+                    [self.namespace, raw, self._path_key(raw), time.time(), data],
+                ).fetchone()
+                if row[0] is not None:
+                    return row[0]
+            with conn.transaction():
+                self._lock_path(conn, raw)
+                row = conn.execute(
+                    f"SELECT kind, cid FROM {s}.nodes WHERE ns = %s AND path = %s FOR UPDATE",
+                    [self.namespace, raw],
+                ).fetchone()
+                if row is None:
+                    self._create_file(conn, path, raw, data)
+                    return None
+                if row[0] == "d":
+                    raise FSError(errno.EISDIR, path)
+                if n:  # created by someone else between our two statements
+                    conn.execute(
+                        f"INSERT INTO {s}.pending (cid, seq, at, data) "
+                        f"VALUES (%s, nextval('{s}.version_seq'), %s, %s)",
+                        [row[1], time.time(), data],
+                    )
+                return None
+
+        queued = self._run(path, go)
+        if queued is not None and queued >= MERGE_COUNT:
+            try:
+                self._run(path, lambda conn: self._seal(conn, raw, MERGE_COUNT))
+            except FSError:
+                pass  # the append itself is committed; the next reader or appender seals
+
+    def _seal(self, conn: "psycopg.Connection", raw: bytes, min_pending: int = 1) -> None:
+        """Move the file's pending appends, in the order they were made, to the end of its
+        chunks (one transaction under the path's exclusive lock, which waits for appends in
+        flight); then merge the small tail chunks if there are many. Offsets already read
+        never change: only sealed bytes are ever read."""
+        s = self.schema
+        with conn.transaction():
+            if getattr(self._pinned, "conn", None) is None:
+                # Sealing changes no byte of the file: if a crash lost this commit, the rows
+                # would simply still be pending. No need to wait for the flush.
+                conn.execute("SELECT set_config('synchronous_commit', 'off', true)")
+            self._lock_path(conn, raw)
+            node = conn.execute(
+                f"SELECT cid, size, tail_off, tail_count, version FROM {s}.nodes "
+                f"WHERE ns = %s AND path = %s AND kind = 'f' FOR UPDATE",
+                [self.namespace, raw],
+            ).fetchone()
+            if node is None:
+                return
+            cid, size, tail_off, tail_count, version = node
+            if min_pending > 1:
+                count = conn.execute(f"SELECT count(*) FROM {s}.pending WHERE cid = %s", [cid]).fetchone()[0]
+                if count < min_pending:
+                    return
+            rows = conn.execute(
+                f"DELETE FROM {s}.pending WHERE cid = %s RETURNING seq, at, data", [cid]
+            ).fetchall()
+            if not rows:
+                return
+            rows.sort(key=lambda r: r[0])
+            blob = b"".join(bytes(r[2]) for r in rows)
+            self._insert_chunks(conn, cid, blob, base=size)
+            size += len(blob)
+            tail_count += (len(blob) + CHUNK_BYTES - 1) // CHUNK_BYTES
+            if tail_count >= MERGE_COUNT or size - tail_off >= MERGE_BYTES:
+                if tail_count > -(-(size - tail_off) // CHUNK_BYTES):  # more chunks than needed
+                    merged = conn.execute(
+                        f"DELETE FROM {s}.chunks WHERE cid = %s AND off >= %s RETURNING off, data",
+                        [cid, tail_off],
+                    ).fetchall()
+                    merged.sort(key=lambda r: r[0])
+                    tail = b"".join(bytes(r[1]) for r in merged)
+                    if len(tail) != size - tail_off:  # never: the tail is contiguous
+                        raise RuntimeError("chunk tail is not contiguous")
+                    self._insert_chunks(conn, cid, tail, base=tail_off)
+                tail_off, tail_count = size, 0
+            conn.execute(
+                f"UPDATE {s}.nodes SET size = %s, tail_off = %s, tail_count = %s, "
+                f"version = greatest(version, %s), mtime = greatest(mtime, %s) "
+                f"WHERE ns = %s AND path = %s",
+                [size, tail_off, tail_count, rows[-1][0], max(r[1] for r in rows),
+                 self.namespace, raw],
+            )
+
+    def mkdir(self, path: str) -> None:
+        """Create one directory (0700)."""
+        self._check_writable(path)
+        raw = _encode_path(path)
+        if raw == b"":
+            raise FSError(errno.EEXIST, path)
+        s = self.schema
+
+        def go(conn: "psycopg.Connection") -> None:
+            with conn.transaction():
+                conn.execute("SELECT pg_advisory_xact_lock_shared(%s)", [self._tree_key])
+                self._lock_path(conn, raw)
+                exists = conn.execute(
+                    f"SELECT 1 FROM {s}.nodes WHERE ns = %s AND path = %s", [self.namespace, raw]
+                ).fetchone()
+                if exists:
+                    raise FSError(errno.EEXIST, path)
+                self._check_parent(conn, path, raw)
+                row = conn.execute(
+                    f"INSERT INTO {s}.nodes (ns, path, parent, kind, mode, mtime, version) "
+                    f"VALUES (%s, %s, %s, 'd', 448, %s, nextval('{s}.version_seq')) "
+                    f"ON CONFLICT DO NOTHING RETURNING 1",
+                    [self.namespace, raw, _parent(raw), time.time()],
+                ).fetchone()
+                if row is None:
+                    raise FSError(errno.EEXIST, path)
+
+        self._run(path, go)
+
+    def remove(self, path: str) -> None:
+        """Remove a file (``EISDIR`` for a directory)."""
+        self._check_writable(path)
+        raw = _encode_path(path)
+        if raw == b"":
+            raise FSError(errno.EISDIR, path)
+        s = self.schema
+
+        def go(conn: "psycopg.Connection") -> None:
+            with conn.transaction():
+                self._lock_path(conn, raw)
+                row = conn.execute(
+                    f"SELECT kind, cid FROM {s}.nodes WHERE ns = %s AND path = %s FOR UPDATE",
+                    [self.namespace, raw],
+                ).fetchone()
+                if row is None:
+                    raise self._missing(conn, path, raw)
+                if row[0] == "d":
+                    raise FSError(errno.EISDIR, path)
+                conn.execute(f"DELETE FROM {s}.nodes WHERE ns = %s AND path = %s", [self.namespace, raw])
+                conn.execute(f"DELETE FROM {s}.chunks WHERE cid = %s", [row[1]])
+                conn.execute(f"DELETE FROM {s}.pending WHERE cid = %s", [row[1]])
+
+        self._run(path, go)
+
+    def rmdir(self, path: str) -> None:
+        """Remove an empty directory (``ENOTEMPTY`` otherwise)."""
+        self._check_writable(path)
+        raw = _encode_path(path)
+        if raw == b"":
+            raise FSError(errno.EBUSY, path)
+        s = self.schema
+
+        def go(conn: "psycopg.Connection") -> None:
+            with conn.transaction():
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", [self._tree_key])
+                row = conn.execute(
+                    f"SELECT kind FROM {s}.nodes WHERE ns = %s AND path = %s", [self.namespace, raw]
+                ).fetchone()
+                if row is None:
+                    raise self._missing(conn, path, raw)
+                if row[0] != "d":
+                    raise FSError(errno.ENOTDIR, path)
+                child = conn.execute(
+                    f"SELECT 1 FROM {s}.nodes WHERE ns = %s AND parent = %s LIMIT 1",
+                    [self.namespace, raw],
+                ).fetchone()
+                if child:
+                    raise FSError(errno.ENOTEMPTY, path)
+                conn.execute(f"DELETE FROM {s}.nodes WHERE ns = %s AND path = %s", [self.namespace, raw])
+
+        self._run(path, go)
+
+    def rename(self, src: str, dst: str) -> None:
+        """Atomically move a file or directory, replacing a file (or an empty directory, for a
+        directory) at ``dst`` as POSIX ``rename`` does."""
+        self._check_writable(src)
+        rs, rd = _encode_path(src), _encode_path(dst)
+        if rs == b"" or rd == b"":
+            raise FSError(errno.EBUSY, src if rs == b"" else dst)
+        s = self.schema
+        ns = self.namespace
+
+        def go(conn: "psycopg.Connection") -> None:
+            with conn.transaction():
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", [self._tree_key])
+                self._lock_path(conn, rs)
+                if rd != rs:
+                    self._lock_path(conn, rd)
+                # The order of Linux's checks: both parents, the source, the ancestry traps.
+                if b"/" in rs:
+                    self._check_parent(conn, src, rs)
+                self._check_parent(conn, dst, rd)
+                row = conn.execute(
+                    f"SELECT kind FROM {s}.nodes WHERE ns = %s AND path = %s", [ns, rs]
+                ).fetchone()
+                if row is None:
+                    raise self._missing(conn, src, rs)
+                src_kind = row[0]
+                if rd == rs:
+                    return
+                if rd.startswith(rs + b"/"):
+                    raise FSError(errno.EINVAL, dst)
+                if rs.startswith(rd + b"/"):
+                    raise FSError(errno.ENOTEMPTY, dst)
+                target = conn.execute(
+                    f"SELECT kind, cid FROM {s}.nodes WHERE ns = %s AND path = %s", [ns, rd]
+                ).fetchone()
+                if target is not None:
+                    t_kind, t_cid = target
+                    if src_kind == "f" and t_kind == "d":
+                        raise FSError(errno.EISDIR, dst)
+                    if src_kind == "d" and t_kind == "f":
+                        raise FSError(errno.ENOTDIR, dst)
+                    if t_kind == "d":
+                        child = conn.execute(
+                            f"SELECT 1 FROM {s}.nodes WHERE ns = %s AND parent = %s LIMIT 1", [ns, rd]
+                        ).fetchone()
+                        if child:
+                            raise FSError(errno.ENOTEMPTY, dst)
+                    conn.execute(f"DELETE FROM {s}.nodes WHERE ns = %s AND path = %s", [ns, rd])
+                    if t_cid is not None:
+                        conn.execute(f"DELETE FROM {s}.chunks WHERE cid = %s", [t_cid])
+                        conn.execute(f"DELETE FROM {s}.pending WHERE cid = %s", [t_cid])
+                conn.execute(
+                    f"UPDATE {s}.nodes SET path = %s, parent = %s WHERE ns = %s AND path = %s",
+                    [rd, _parent(rd), ns, rs],
+                )
+                if src_kind == "d":
+                    # Descendants: paths in [src + '/', src + '0') ('0' follows '/').
+                    cut = len(rs) + 1
+                    conn.execute(
+                        f"UPDATE {s}.nodes SET path = %(dst)s || substring(path FROM %(cut)s), "
+                        f"parent = %(dst)s || substring(parent FROM %(cut)s) "
+                        f"WHERE ns = %(ns)s AND path >= %(lo)s AND path < %(hi)s",
+                        {"dst": rd, "cut": cut, "ns": ns, "lo": rs + b"/", "hi": rs + b"0"},
+                    )
+
+        self._run(src, go)
+
+    def set_mtime(self, path: str, mtime: float) -> None:
+        """Set a file's modification time (bumps its version, as ``touch`` changes ctime)."""
+        self._check_writable(path)
+        raw = _encode_path(path)
+        if raw == b"":
+            return
+        s = self.schema
+
+        def go(conn: "psycopg.Connection") -> None:
+            with conn.transaction():
+                self._lock_path(conn, raw)
+                row = conn.execute(
+                    f"UPDATE {s}.nodes SET mtime = %s, version = nextval('{s}.version_seq') "
+                    f"WHERE ns = %s AND path = %s RETURNING 1",
+                    [float(mtime), self.namespace, raw],
+                ).fetchone()
+                if row is None:
+                    raise self._missing(conn, path, raw)
+
+        self._run(path, go)
+
+    # -- locking ---------------------------------------------------------------------------------
+
+    @contextmanager
+    def lock(self, path: str) -> Iterator[None]:
+        """Hold ``path``'s advisory lock, exclusive across processes and machines.
+
+        The body's store calls in this thread run on the lock's connection, inside the lock's
+        transaction: they commit together when the block ends (or roll back if it raises or
+        the connection drops, so a read-modify-write is applied whole or not at all).
+        Re-entrant within a thread.
+        """
+        raw = _encode_path(path)
+        pinned = getattr(self._pinned, "conn", None)
+        if pinned is not None:
+            with self._errors(path):
+                self._lock_path(pinned, raw)
+            yield
+            return
+        import psycopg
+
+        entry = None
+        conn = None
+        tx = None
+        with self._errors(path):
+            entry = self._entry()
+            conn = entry.pool.getconn()
+        try:
+            with self._errors(path):
+                if self.schema not in entry.schemas_ready:
+                    self._migrate(conn)
+                    entry.schemas_ready.add(self.schema)
+                tx = conn.transaction()
+                tx.__enter__()
+                conn.execute(
+                    "SELECT set_config('lock_timeout', %s, true)",
+                    [f"{int(self.lock_timeout * 1000)}ms"],
+                )
+                self._lock_path(conn, raw)
+            self._pinned.conn = conn
+            try:
+                yield
+            except BaseException as exc:
+                self._pinned.conn = None
+                with self._errors(path):
+                    tx.__exit__(type(exc), exc, exc.__traceback__)
+                raise
+            else:
+                self._pinned.conn = None
+                with self._errors(path):
+                    tx.__exit__(None, None, None)
+        except BaseException:
+            self._pinned.conn = None
+            raise
+        finally:
+            self._pinned.conn = None
+            if conn is not None and entry is not None:
+                try:
+                    if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                        conn.close()
+                except Exception:  # noqa: BLE001
+                    pass
+                entry.pool.putconn(conn)
+
+    # -- change notification ---------------------------------------------------------------------
+
+    def versions(self) -> dict[str, object]:
+        """{path: version} of every file and directory of this namespace, in one query (a
+        version changes on every write, appends included)."""
+        s = self.schema
+
+        def go(conn: "psycopg.Connection") -> dict[str, object]:
+            rows = conn.execute(
+                f"SELECT n.path, greatest(n.version, (SELECT max(seq) FROM {s}.pending p "
+                f"WHERE p.cid = n.cid)) FROM {s}.nodes n WHERE n.ns = %s",
+                [self.namespace],
+            ).fetchall()
+            return {_decode(bytes(p)): v for p, v in rows}
+
+        return self._run("", go, retry=True)
+
+    def watch(self, interval: float = 0.5, timeout: float | None = None,
+              stop: threading.Event | None = None) -> Iterator[str]:
+        """Yield the path of every file or directory that another worker (or this one)
+        creates, changes or removes in this namespace, by polling ``versions()`` every
+        ``interval`` seconds (one indexed query). Ends after ``timeout`` seconds without a
+        change, or once ``stop`` is set. A failed poll is retried at the next interval."""
+        last = self.versions()
+        idle_since = time.monotonic()
+        while not (stop is not None and stop.is_set()):
+            if stop is not None:
+                stop.wait(interval)
+            else:
+                time.sleep(interval)
+            try:
+                now = self.versions()
+            except FSError:
+                continue
+            changed = sorted(p for p in set(last) | set(now) if last.get(p) != now.get(p))
+            last = now
+            if changed:
+                idle_since = time.monotonic()
+                yield from changed
+            elif timeout is not None and time.monotonic() - idle_since >= timeout:
+                return
+
+    # -- housekeeping ----------------------------------------------------------------------------
+
+    def walk_files(self) -> Iterator[tuple[str, str]]:
+        """Every (path, kind) of this namespace, parents before children, kind ``file``/``dir``."""
+        def go(conn: "psycopg.Connection") -> list[tuple[bytes, str]]:
+            return conn.execute(
+                f"SELECT path, kind FROM {self.schema}.nodes WHERE ns = %s ORDER BY path",
+                [self.namespace],
+            ).fetchall()
+
+        rows = self._run("", go, retry=True)
+        rows.sort(key=lambda r: (bytes(r[0]).count(b"/"), bytes(r[0])))
+        for path, kind in rows:
+            yield _decode(bytes(path)), DIR if kind == "d" else FILE
+
+    def drop_namespace(self) -> None:
+        """Delete every file and directory of this namespace (tests, ``memtool migrate``)."""
+        s = self.schema
+
+        def go(conn: "psycopg.Connection") -> None:
+            with conn.transaction():
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", [self._tree_key])
+                for table in ("chunks", "pending"):
+                    conn.execute(
+                        f"DELETE FROM {s}.{table} WHERE cid IN "
+                        f"(SELECT cid FROM {s}.nodes WHERE ns = %s AND cid IS NOT NULL)",
+                        [self.namespace],
+                    )
+                conn.execute(f"DELETE FROM {s}.nodes WHERE ns = %s", [self.namespace])
+
+        self._run("", go)
+
+
+class _ChunkReader(io.RawIOBase):
+    """Seekable raw reader over one content id of a ``PostgresStore`` file, fetched by
+    windows; fails with ``ESTALE`` if the content is replaced while it is being read."""
+
+    def __init__(self, store: PostgresStore, path: str, cid: int, sealed: int, tail: bytes = b""):
+        super().__init__()
+        self._store = store
+        self._path = path
+        self._cid = cid
+        self._sealed = sealed
+        self._tail = tail
+        self._size = sealed + len(tail)
+        self._pos = 0
+        self._win_start = 0
+        self._win = b""
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self._pos
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        if whence == io.SEEK_SET:
+            pos = offset
+        elif whence == io.SEEK_CUR:
+            pos = self._pos + offset
+        elif whence == io.SEEK_END:
+            pos = self._size + offset
+        else:
+            raise ValueError(f"invalid whence ({whence})")
+        if pos < 0:
+            raise OSError(errno.EINVAL, "Invalid argument")
+        self._pos = pos
+        return pos
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        want = min(len(view), self._size - self._pos)
+        if want <= 0:
+            return 0
+        start, end = self._pos, self._pos + want
+        w_start, w_end = self._win_start, self._win_start + len(self._win)
+        if not (w_start <= start and end <= w_end):
+            if start < w_start and end > w_start - READ_WINDOW:
+                # Moving backwards (tail): fetch the window that ends where this read ends.
+                f_end = min(self._size, max(end, w_start))
+                f_start = max(0, min(start, f_end - READ_WINDOW))
+            else:
+                f_start = start
+                f_end = min(self._size, max(end, start + READ_WINDOW))
+            self._win = self._fetch(f_start, f_end)
+            self._win_start = f_start
+            w_start = f_start
+        piece = self._win[start - w_start : end - w_start]
+        view[: len(piece)] = piece
+        self._pos += len(piece)
+        return len(piece)
+
+    def _fetch(self, start: int, end: int) -> bytes:
+        """Bytes ``[start, end)``: sealed chunks from the database, then the pending tail
+        captured at open."""
+        head = b""
+        if start < self._sealed:
+            head = self._store._read_range(self._path, self._cid, start, min(end, self._sealed))
+        if end <= self._sealed:
+            return head
+        return head + self._tail[max(start, self._sealed) - self._sealed : end - self._sealed]

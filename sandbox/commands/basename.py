@@ -1,0 +1,59 @@
+"""``basename``: strip directory and suffix from file names (GNU coreutils 9.1).
+
+``basename NAME [SUFFIX]`` or ``basename -a|-s SUFFIX [-z] NAME...``.
+"""
+
+from __future__ import annotations
+
+from sandbox.commands._textutil import parse_options, quote
+from sandbox.commands.base import CommandContext
+from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec
+
+SPEC = OptionSpec(
+    short="as:z",
+    long={"multiple": (NO_ARG, "a"), "suffix": (REQUIRED, "s"), "zero": (NO_ARG, "z")},
+    permute=False,
+)
+
+
+def base_name(name: str, suffix: str = "") -> str:
+    """GNU's basename of ``name``, with ``suffix`` removed unless it is the whole name."""
+    if name == "":
+        return ""
+    stripped = name.rstrip("/")
+    if stripped == "":
+        return "/"
+    base = stripped.rsplit("/", 1)[-1]
+    if suffix and base != suffix and base.endswith(suffix):
+        base = base[: -len(suffix)]
+    return base
+
+
+def run(ctx: CommandContext) -> int:
+    """Print each NAME's last component."""
+    parsed = parse_options(ctx, SPEC)
+    if parsed is None:
+        return 1
+    opts, operands = parsed
+    multiple = False
+    suffix = ""
+    end = "\n"
+    for key, value in opts:
+        if key == "a":
+            multiple = True
+        elif key == "s":
+            multiple = True
+            suffix = value or ""
+        elif key == "z":
+            end = "\0"
+    if not operands:
+        return ctx.usage_error("missing operand")
+    if not multiple:
+        if len(operands) > 2:
+            return ctx.usage_error(f"extra operand {quote(operands[2])}")
+        if len(operands) == 2:
+            suffix = operands[1]
+        operands = operands[:1]
+    out = "".join(base_name(name, suffix) + end for name in operands)
+    ctx.stdout.write(out.encode("utf-8", "surrogateescape"))
+    return 0

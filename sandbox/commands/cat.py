@@ -1,0 +1,219 @@
+"""``cat``: concatenate files to stdout (GNU coreutils 9.1).
+
+Options: ``-A -b -e -E -n -s -t -T -u -v`` and their long forms. Without options the data is
+copied in large blocks; with options it is processed line by line, with GNU's state carried
+across files (line numbers, squeezed blank lines, a ``\\r`` before a ``\\n`` under ``-E``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import BinaryIO
+
+from sandbox.commands.base import CommandContext
+from sandbox.commands.options import NO_ARG, OptionSpec, UsageError, parse
+from sandbox.commands._quoting import quotef
+from sandbox.fs.base import FSError
+
+SPEC = OptionSpec(
+    "AbeEnstTuv",
+    {
+        "show-all": (NO_ARG, "A"),
+        "number-nonblank": (NO_ARG, "b"),
+        "show-ends": (NO_ARG, "E"),
+        "number": (NO_ARG, "n"),
+        "squeeze-blank": (NO_ARG, "s"),
+        "show-tabs": (NO_ARG, "T"),
+        "show-nonprinting": (NO_ARG, "v"),
+        "help": (NO_ARG, "help"),
+        "version": (NO_ARG, "version"),
+    },
+)
+
+BLOCK = 1 << 16
+LINE_PIECE = 1 << 16
+
+USAGE = """Usage: cat [OPTION]... [FILE]...
+Concatenate FILE(s) to standard output.
+
+With no FILE, or when FILE is -, read standard input.
+
+  -A, --show-all           equivalent to -vET
+  -b, --number-nonblank    number nonempty output lines, overrides -n
+  -e                       equivalent to -vE
+  -E, --show-ends          display $ at end of each line
+  -n, --number             number all output lines
+  -s, --squeeze-blank      suppress repeated empty output lines
+  -t                       equivalent to -vT
+  -T, --show-tabs          display TAB characters as ^I
+  -u                       (ignored)
+  -v, --show-nonprinting   use ^ and M- notation, except for LFD and TAB
+      --help        display this help and exit
+      --version     output version information and exit
+"""
+
+
+def _caret(byte: int) -> bytes:
+    if byte < 32:
+        return b"^" + bytes([byte + 64])
+    if byte == 127:
+        return b"^?"
+    if byte >= 128:
+        return b"M-" + _caret(byte - 128)
+    return bytes([byte])
+
+
+#: ``-v`` rendering of every byte (TAB and LF are left alone here).
+NONPRINTING = [_caret(b) for b in range(256)]
+_NONPRINTING_RE = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f-\xff]")
+_NONPRINTING_TAB_RE = re.compile(rb"[\x00-\x08\x09\x0b-\x1f\x7f-\xff]")
+
+
+class _Formatter:
+    """Line-oriented cat with GNU's state kept across input files."""
+
+    def __init__(self, ctx: CommandContext, number: bool, nonblank: bool, ends: bool,
+                 squeeze: bool, tabs: bool, nonprinting: bool):
+        self.ctx = ctx
+        self.number = number or nonblank
+        self.nonblank = nonblank
+        self.ends = ends
+        self.squeeze = squeeze
+        self.tabs = tabs
+        self.nonprinting = nonprinting
+        self.line_no = 0
+        self.at_start = True
+        self.blank_run = 0
+        self.pending_cr = False  # -E: a \r held back in case a \n follows
+        self.out: list[bytes] = []
+        self.out_size = 0
+        pattern = _NONPRINTING_TAB_RE if tabs else _NONPRINTING_RE
+        self.translate = pattern.sub if (nonprinting or tabs) else None
+
+    def _render(self, match: re.Match[bytes]) -> bytes:
+        byte = match.group()[0]
+        if byte == 9:
+            return b"^I"
+        if not self.nonprinting:
+            return bytes([byte])
+        return NONPRINTING[byte]
+
+    def emit(self, data: bytes) -> None:
+        self.out.append(data)
+        self.out_size += len(data)
+        if self.out_size >= BLOCK:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.out:
+            self.ctx.stdout.write(b"".join(self.out))
+            self.out.clear()
+            self.out_size = 0
+
+    def feed(self, stream: BinaryIO) -> None:
+        """Format one input stream."""
+        budget = self.ctx.budget
+        count = 0
+        while True:
+            piece = stream.readline(LINE_PIECE)
+            if not piece:
+                return
+            count += 1
+            if count & 1023 == 0:
+                budget.check_time()
+            self._piece(piece)
+
+    def _piece(self, piece: bytes) -> None:
+        if self.pending_cr:
+            self.pending_cr = False
+            if piece.startswith(b"\n") and not self.nonprinting:
+                self.emit(b"^M")
+            else:
+                self.emit(b"\r")
+        if self.at_start and piece == b"\n":
+            self.blank_run += 1
+            if self.squeeze and self.blank_run >= 2:
+                return
+            if self.number and not self.nonblank:
+                self.line_no += 1
+                self.emit(b"%6d\t" % self.line_no)
+            self.emit(b"$\n" if self.ends else b"\n")
+            return
+        if self.at_start:
+            self.blank_run = 0
+            if self.number:
+                self.line_no += 1
+                self.emit(b"%6d\t" % self.line_no)
+        newline = piece.endswith(b"\n")
+        body = piece[:-1] if newline else piece
+        if self.ends and not self.nonprinting and body.endswith(b"\r"):
+            body = body[:-1]
+            if newline:
+                body += b"^M"
+            else:
+                self.pending_cr = True
+        if self.translate is not None:
+            body = self.translate(self._render, body)
+        self.emit(body)
+        if newline:
+            self.emit(b"$\n" if self.ends else b"\n")
+        self.at_start = newline
+
+    def finish(self) -> None:
+        if self.pending_cr:
+            self.emit(b"\r")
+            self.pending_cr = False
+        self.flush()
+
+
+def _copy(ctx: CommandContext, stream: BinaryIO) -> None:
+    read = getattr(stream, "read1", stream.read)
+    while True:
+        block = read(BLOCK)
+        if not block:
+            return
+        ctx.stdout.write(block)
+        ctx.budget.check_time()
+
+
+def run(ctx: CommandContext) -> int:
+    """Run ``cat``."""
+    try:
+        opts, operands = parse(SPEC, ctx.args)
+    except UsageError as e:
+        return ctx.usage_error(str(e))
+    flags = {key for key, _ in opts}
+    if "help" in flags:
+        ctx.stdout.write(USAGE.encode())
+        return 0
+    if "version" in flags:
+        ctx.stdout.write(b"cat (GNU coreutils) 9.1\n")
+        return 0
+    nonprinting = bool(flags & set("vAet"))
+    ends = bool(flags & set("EAe"))
+    tabs = bool(flags & set("TAt"))
+    formatter = None
+    if flags - {"u"}:
+        formatter = _Formatter(ctx, "n" in flags, "b" in flags, ends, "s" in flags, tabs, nonprinting)
+    status = 0
+    for operand in operands or ["-"]:
+        try:
+            stream = ctx.stdin if operand == "-" else ctx.open_read(operand)
+        except FSError as e:
+            ctx.error(f"{quotef(operand)}: {e}")
+            status = 1
+            continue
+        try:
+            if formatter is not None:
+                formatter.feed(stream)
+            else:
+                _copy(ctx, stream)
+        except FSError as e:
+            ctx.error(f"{quotef(operand)}: {e}")
+            status = 1
+        finally:
+            if stream is not ctx.stdin:
+                stream.close()
+    if formatter is not None:
+        formatter.finish()
+    return status

@@ -1,0 +1,431 @@
+"""``date``: print the date and time (GNU coreutils 9.1).
+
+``date [-u] [-d STRING | -r FILE] [+FORMAT | -I[FMT] | -R | --rfc-3339=FMT]``. FORMAT takes GNU's
+conversions and flags (``-``, ``_``, ``0``, ``^``, ``#``, widths, ``%:z`` forms, ``%N`` precision)
+in the C locale. ``-d`` accepts ``@EPOCH[.frac]``, ISO 8601 dates and date-times (``T`` or space,
+fractions, ``Z`` / ``±hh[:mm]`` offsets), ``now``, ``today``, ``yesterday``, ``tomorrow`` and the
+empty string. The zone is the sandbox env's ``TZ`` if set (``-u`` forces UTC), else UTC. The
+clock is never set: a date operand without ``+`` is refused as GNU refuses an invalid date.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from datetime import datetime, timedelta, timezone, tzinfo
+from zoneinfo import ZoneInfo
+
+from sandbox.commands._textutil import ArgmatchError, argmatch, parse_options, quote, quotef
+from sandbox.commands.base import CommandContext
+from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec
+from sandbox.fs.base import FSError
+
+SPEC = OptionSpec(
+    short="d:f:I::r:Rs:u",
+    long={
+        "date": (REQUIRED, "d"),
+        "file": (REQUIRED, "f"),
+        "iso-8601": (OPTIONAL, "I"),
+        "reference": (REQUIRED, "r"),
+        "rfc-email": (NO_ARG, "R"),
+        "rfc-822": (NO_ARG, "R"),
+        "rfc-2822": (NO_ARG, "R"),
+        "rfc-3339": (REQUIRED, "rfc-3339"),
+        "set": (REQUIRED, "s"),
+        "debug": (NO_ARG, "debug"),
+        "uct": (NO_ARG, "u"),
+        "universal": (NO_ARG, "u"),
+        "utc": (NO_ARG, "u"),
+    },
+)
+
+DEFAULT_FORMAT = "%a %b %e %H:%M:%S %Z %Y"
+_ISO_FORMATS = {
+    "date": "%Y-%m-%d",
+    "hours": "%Y-%m-%dT%H%:z",
+    "minutes": "%Y-%m-%dT%H:%M%:z",
+    "seconds": "%Y-%m-%dT%H:%M:%S%:z",
+    "ns": "%Y-%m-%dT%H:%M:%S,%N%:z",
+}
+_RFC3339_FORMATS = {"date": "%Y-%m-%d", "seconds": "%Y-%m-%d %H:%M:%S%:z", "ns": "%Y-%m-%d %H:%M:%S.%N%:z"}
+_DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+           "October", "November", "December"]
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_ISO_RE = re.compile(
+    r"\s*(\d{4})-(\d{1,2})-(\d{1,2})"
+    r"(?:(?:[Tt]|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?"
+    r"\s*(?:([Zz]|UTC|GMT)|([+-])(\d{2}):?(\d{2})?)?\s*\Z"
+)
+_EPOCH_RE = re.compile(r"\s*@\s*([+-]?)(\d+)(?:[.,](\d+))?\s*\Z")
+
+
+class DateError(Exception):
+    """A refused date; ``str()`` is GNU's message."""
+
+
+class Moment:
+    """An instant: whole seconds since the epoch plus nanoseconds, and the zone to show it in."""
+
+    def __init__(self, seconds: int, nanos: int, zone: tzinfo, zone_name: str | None = None):
+        self.seconds = seconds
+        self.nanos = nanos
+        self.zone = zone
+        self.zone_name = zone_name
+        try:
+            self.local = (_EPOCH + timedelta(seconds=seconds)).astimezone(zone)
+        except OverflowError:
+            raise DateError("time out of range") from None
+
+    def offset_seconds(self) -> int:
+        """UTC offset in seconds."""
+        off = self.local.utcoffset()
+        return int(off.total_seconds()) if off is not None else 0
+
+    def abbreviation(self) -> str:
+        """The zone abbreviation (%Z)."""
+        if self.zone_name is not None:
+            return self.zone_name
+        return self.local.tzname() or "UTC"
+
+
+def resolve_zone(tz: str | None) -> tuple[tzinfo, str | None]:
+    """The zone for a ``TZ`` value (None or empty: UTC), and a fixed abbreviation if any."""
+    if not tz:
+        return timezone.utc, "UTC"
+    name = tz[1:] if tz.startswith(":") else tz
+    match = re.fullmatch(r"([A-Za-z]{3,})([+-]?\d{1,2})(?::(\d{2}))?", name)
+    if match and not re.fullmatch(r"[A-Z]{3}\d[A-Z]{3}", name):
+        hours = int(match.group(2))
+        minutes = int(match.group(3) or 0)
+        offset = -(hours * 3600 + (minutes * 60 if hours >= 0 else -minutes * 60))
+        return timezone(timedelta(seconds=offset)), match.group(1)
+    if name and ".." not in name and not name.startswith("/"):
+        try:
+            return ZoneInfo(name), None
+        except (ValueError, OSError, KeyError):
+            pass
+    abbreviation = re.match(r"[A-Za-z]*", name)
+    return timezone.utc, (abbreviation.group() if abbreviation and len(abbreviation.group()) >= 3 else "UTC")
+
+
+def parse_date(text: str, now: Moment, zone: tzinfo) -> tuple[int, int]:
+    """Parse a ``-d`` STRING into (seconds since the epoch, nanoseconds)."""
+    match = _EPOCH_RE.match(text)
+    if match:
+        if len(match.group(2).lstrip("0")) > 15:
+            raise DateError(f"invalid date {quote(text)}")
+        seconds = int(match.group(2))
+        frac = (match.group(3) or "")[:9].ljust(9, "0")
+        nanos = int(frac)
+        if match.group(1) == "-":
+            seconds = -seconds
+            if nanos:
+                seconds -= 1
+                nanos = 1_000_000_000 - nanos
+        return seconds, nanos
+    stripped = text.strip().lower()
+    if stripped in ("", "today", "now", "yesterday", "tomorrow"):
+        if stripped in ("now", "today"):
+            return now.seconds, now.nanos
+        local = now.local
+        if stripped == "":
+            local = local.replace(hour=0, minute=0, second=0, microsecond=0)
+            return _to_epoch(local.replace(tzinfo=None), zone), 0
+        delta = timedelta(days=-1 if stripped == "yesterday" else 1)
+        return now.seconds + int(delta.total_seconds()), now.nanos
+    match = _ISO_RE.match(text)
+    if not match:
+        raise DateError(f"invalid date {quote(text)}")
+    year, month, day = int(match.group(1)), int(match.group(2)), int(match.group(3))
+    hour = int(match.group(4) or 0)
+    minute = int(match.group(5) or 0)
+    second = int(match.group(6) or 0)
+    nanos = int((match.group(7) or "")[:9].ljust(9, "0"))
+    try:
+        naive = datetime(year, month, day, hour, minute, second)
+    except ValueError:
+        raise DateError(f"invalid date {quote(text)}") from None
+    if match.group(8):
+        return _to_epoch(naive, timezone.utc), nanos
+    if match.group(9):
+        offset = int(match.group(10)) * 3600 + int(match.group(11) or 0) * 60
+        if match.group(9) == "-":
+            offset = -offset
+        return _to_epoch(naive, timezone(timedelta(seconds=offset))), nanos
+    epoch = _to_epoch(naive, zone)
+    back = (_EPOCH + timedelta(seconds=epoch)).astimezone(zone).replace(tzinfo=None)
+    if back != naive:
+        raise DateError(f"invalid date {quote(text)}")
+    return epoch, nanos
+
+
+def _to_epoch(naive: datetime, zone: tzinfo) -> int:
+    aware = naive.replace(tzinfo=zone)
+    return int((aware - _EPOCH).total_seconds())
+
+
+# -- strftime --------------------------------------------------------------------------------
+
+_CONV_RE = re.compile(r"%([-_0^#+]*)(\d*)(:{0,3})([EO]?)([a-zA-Z%+])")
+_SPACE_PADDED = {"e", "k", "l"}
+_YEARISH = {"Y": 4, "C": 2, "G": 4}
+
+
+def _number(value: int, digits: int, pad: str, width: int | None, yearish: bool = False,
+            tz_sign: bool = False, colon_mask: int = 0) -> str:
+    """gnulib's do_number machinery: sign, digits (with ``:`` for %:z), padding to width."""
+    negative = value < 0
+    magnitude = -value if negative else value
+    always_sign = tz_sign
+    if yearish:
+        always_sign = pad == "+" and ((99 if digits == 2 else 9999) < magnitude or (width is not None and digits < width))
+    body = ""
+    mask = colon_mask
+    while True:
+        if mask & 1:
+            body = ":" + body
+        mask >>= 1
+        body = str(magnitude % 10) + body
+        magnitude //= 10
+        if magnitude == 0 and mask == 0:
+            break
+    if not pad:
+        pad = "0"
+    if width is None:
+        width = digits
+    sign = "-" if negative else ("+" if always_sign else "")
+    shortage = width - len(sign) - len(body)
+    padding = 0 if pad == "-" or shortage <= 0 else shortage
+    out = ""
+    if sign:
+        if pad == "_":
+            out += " " * padding
+            width -= padding
+        out += sign
+        width -= 1
+    return out + _fill(body, pad, width)
+
+
+def _fill(text: str, pad: str, width: int | None) -> str:
+    """gnulib's width_add: pad ``text`` on the left to ``width`` ('0'/'+' zeros, else spaces)."""
+    if pad == "-" or width is None or len(text) >= width:
+        return text
+    return ("0" if pad in ("0", "+") else " ") * (width - len(text)) + text
+
+
+def _nanoseconds(nanos: int, pad: str, width: int | None) -> str:
+    """%N as GNU date 9.1 prints it: a width is a precision; '-' and '_' drop trailing zeros
+    (when a width is given, or always for '_'), padding after the digits."""
+    digits = f"{nanos:09d}"
+    if not width:
+        if pad != "_":
+            return digits
+        width = 9
+    ndigs = min(width, 9)
+    text = digits[:ndigs]
+    if pad in ("-", "_"):
+        text = text.rstrip("0") or "0"
+    if pad == "-":
+        return text
+    return text + ("0" if pad in ("", "0", "+") else " ") * (width - len(text))
+
+
+#: Widest field a format may ask for (GNU allows more; we bound the output).
+MAX_WIDTH = 65536
+_KNOWN = set("aAbBcCdDeFgGhHIjklmMnNpPqrRsStTuUVwWxXyYzZ%")
+
+
+def _bad_format(raw: str, conv: str, colons: str, pad: str, width: int | None) -> str:
+    """An unknown or malformed directive, copied as written and padded as GNU date 9.1 does
+    (its padding counts one character less for a ``%%`` or ``:`` directive)."""
+    counted = len(raw) - 1 if (conv == "%" or colons) else len(raw)
+    if pad == "-" or width is None or counted >= width:
+        return raw
+    return ("0" if pad in ("0", "+") else " ") * (width - counted) + raw
+
+
+def strftime(fmt: str, moment: Moment) -> str:
+    """GNU ``fprintftime`` in the C locale for ``moment``."""
+    t = moment.local
+    wday = t.isoweekday() % 7
+    yday = t.timetuple().tm_yday - 1
+    iso_year, iso_week, _ = t.isocalendar()
+    hour12 = t.hour % 12 or 12
+    numbers: dict[str, tuple[int, int]] = {
+        "C": (t.year // 100, 2), "d": (t.day, 2), "e": (t.day, 2), "G": (iso_year, 4),
+        "g": (iso_year % 100, 2), "H": (t.hour, 2), "I": (hour12, 2), "j": (yday + 1, 3),
+        "k": (t.hour, 2), "l": (hour12, 2), "m": (t.month, 2), "M": (t.minute, 2),
+        "q": ((t.month - 1) // 3 + 1, 1), "s": (moment.seconds, 1), "S": (t.second, 2),
+        "u": (t.isoweekday(), 1), "U": ((yday + 7 - wday) // 7, 2), "V": (iso_week, 2),
+        "w": (wday, 1), "W": ((yday + 7 - (wday + 6) % 7) // 7, 2), "y": (t.year % 100, 2),
+        "Y": (t.year, 4),
+    }
+    # name: (text, what '#' does: "upper" or "lower")
+    names: dict[str, tuple[str, str]] = {
+        "a": (_DAYS[t.weekday()][:3], "upper"), "A": (_DAYS[t.weekday()], "upper"),
+        "b": (_MONTHS[t.month - 1][:3], "upper"), "h": (_MONTHS[t.month - 1][:3], "upper"),
+        "B": (_MONTHS[t.month - 1], "upper"), "p": ("AM" if t.hour < 12 else "PM", "lower"),
+        "P": ("am" if t.hour < 12 else "pm", "none"), "Z": (moment.abbreviation(), "lower"),
+        "n": ("\n", "none"), "t": ("\t", "none"), "%": ("%", "none"),
+    }
+    composite = {"c": "%a %b %e %H:%M:%S %-Y", "D": "%m/%d/%y", "x": "%m/%d/%y", "F": "%Y-%m-%d",
+                 "r": "%I:%M:%S %p", "R": "%H:%M", "T": "%H:%M:%S", "X": "%H:%M:%S"}
+
+    out: list[str] = []
+    pos = 0
+    while pos < len(fmt):
+        nxt = fmt.find("%", pos)
+        if nxt < 0:
+            out.append(fmt[pos:])
+            break
+        out.append(fmt[pos:nxt])
+        match = _CONV_RE.match(fmt, nxt)
+        if not match:
+            out.append(fmt[nxt:])
+            break
+        flags, width_text, colons, _modifier, conv = match.groups()
+        pos = match.end()
+        raw = match.group(0)
+        width = int(width_text) if width_text and len(width_text) < 10 else (None if not width_text else MAX_WIDTH + 1)
+        if width is not None and width > MAX_WIDTH:
+            raise DateError(f"field width {width_text} in the format is too large (at most {MAX_WIDTH})")
+        upper = "^" in flags
+        swap = "#" in flags
+        pad = next((f for f in reversed(flags) if f in "-_0+"), "")
+        if (colons and conv != "z") or (conv == "%" and (flags or width_text)) or conv not in _KNOWN:
+            out.append(_bad_format(raw, conv, colons, pad, width))
+            continue
+        if conv == "z":
+            offset = moment.offset_seconds()
+            negative = offset < 0
+            offset = abs(offset)
+            hours, rest = divmod(offset, 3600)
+            minutes, seconds = divmod(rest, 60)
+            level = len(colons)
+            if level == 3:
+                level = 2 if seconds else 1 if minutes else 3
+            if level == 0:
+                digits, mask, value = 5, 0, hours * 100 + minutes
+            elif level == 1:
+                digits, mask, value = 6, 0o4, hours * 100 + minutes
+            elif level == 2:
+                digits, mask, value = 9, 0o24, hours * 10000 + minutes * 100 + seconds
+            else:
+                digits, mask, value = 3, 0, hours
+            out.append(_number(-value if negative else value, digits, pad, width, tz_sign=not negative,
+                               colon_mask=mask))
+            continue
+        if conv == "N":
+            out.append(_nanoseconds(moment.nanos, pad, width))
+            continue
+        if conv in composite:
+            text = strftime(composite[conv], moment)
+            if upper:
+                text = text.upper()
+            out.append(_fill(text, pad, width))
+            continue
+        if conv in numbers:
+            value, digits = numbers[conv]
+            if not pad and conv in _SPACE_PADDED:
+                pad = "_"
+            out.append(_number(value, digits, pad, width, yearish=conv in _YEARISH))
+            continue
+        if conv in names:
+            text, hash_case = names[conv]
+            if conv == "P":
+                pass  # GNU: %P is always lower case, whatever the flags
+            elif upper:
+                text = text.upper()
+            elif swap and hash_case == "upper":
+                text = text.upper()
+            elif swap and hash_case == "lower":
+                text = text.lower()
+            out.append(_fill(text, pad, width))
+            continue
+        out.append(_bad_format(raw, conv, colons, pad, width))
+    return "".join(out)
+
+
+# -- the command ---------------------------------------------------------------------------------
+
+
+def _now() -> tuple[int, int]:
+    ns = time.time_ns()
+    return ns // 1_000_000_000, ns % 1_000_000_000
+
+
+def run(ctx: CommandContext) -> int:
+    """Print the date."""
+    parsed = parse_options(ctx, SPEC)
+    if parsed is None:
+        return 1
+    opts, operands = parsed
+    utc = False
+    date_text: str | None = None
+    reference: str | None = None
+    fmt: str | None = None
+    formats_given = 0
+    for key, value in opts:
+        if key == "u":
+            utc = True
+        elif key == "d":
+            date_text = value or ""
+        elif key == "r":
+            reference = value or ""
+        elif key == "I":
+            formats_given += 1
+            try:
+                choice = argmatch("--iso-8601", value, ["hours", "minutes", "date", "seconds", "ns"]) if value else "date"
+            except ArgmatchError as err:
+                return ctx.usage_error(str(err))
+            fmt = _ISO_FORMATS[choice]
+        elif key == "R":
+            formats_given += 1
+            fmt = "%a, %d %b %Y %H:%M:%S %z"
+        elif key == "rfc-3339":
+            formats_given += 1
+            try:
+                choice = argmatch("--rfc-3339", value or "", ["date", "seconds", "ns"])
+            except ArgmatchError as err:
+                return ctx.usage_error(str(err))
+            fmt = _RFC3339_FORMATS[choice]
+        elif key in ("s", "f"):
+            ctx.error("setting the date or reading dates from a file is not supported in the sandbox")
+            return 1
+    if formats_given > 1:
+        ctx.error("multiple output formats specified")
+        return 1
+    if date_text is not None and reference is not None:
+        return ctx.usage_error("the options to print and set the time may not be used together")
+    if operands:
+        if len(operands) > 1:
+            return ctx.usage_error(f"extra operand {quote(operands[1])}")
+        if not operands[0].startswith("+"):
+            ctx.error(f"invalid date {quote(operands[0])}")
+            return 1
+        if fmt is not None:
+            ctx.error("multiple output formats specified")
+            return 1
+        fmt = operands[0][1:]
+    zone, fixed_name = (timezone.utc, "UTC") if utc else resolve_zone(ctx.env.get("TZ"))
+    try:
+        seconds, nanos = _now()
+        now = Moment(seconds, nanos, zone, fixed_name)
+        if reference is not None:
+            try:
+                mtime = ctx.stat(reference).mtime
+            except FSError as err:
+                ctx.error(f"{quotef(reference)}: {err}")
+                return 1
+            seconds = int(mtime // 1)
+            nanos = int(round((mtime - seconds) * 1e9)) % 1_000_000_000
+        elif date_text is not None:
+            seconds, nanos = parse_date(date_text, now, zone)
+        moment = Moment(seconds, nanos, zone, fixed_name)
+        text = strftime(fmt if fmt is not None else DEFAULT_FORMAT, moment)
+    except DateError as err:
+        ctx.error(str(err))
+        return 1
+    ctx.stdout.write((text + "\n").encode("utf-8", "surrogateescape"))
+    return 0

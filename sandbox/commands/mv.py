@@ -1,0 +1,178 @@
+"""``mv``: move (rename) files (GNU coreutils 9.1): ``-f -n -v -t DIR -T``, into a directory.
+
+A move within one mount is an atomic rename; across mounts it is a copy then a removal.
+``-i`` (interactive) is refused: there is no terminal.
+"""
+
+from __future__ import annotations
+
+import errno
+
+from sandbox.commands._quoting import quoteaf
+from sandbox.commands._writing import basename, copy_tree, is_inside, join, operands_of, remove_tree, same_path, stat_operand
+from sandbox.commands.base import CommandContext
+from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, UsageError, parse
+from sandbox.fs.base import FSError
+
+SPEC = OptionSpec(
+    "fint:Tv",
+    {
+        "force": (NO_ARG, "f"),
+        "interactive": (NO_ARG, "i"),
+        "no-clobber": (NO_ARG, "n"),
+        "target-directory": (REQUIRED, "t"),
+        "no-target-directory": (NO_ARG, "T"),
+        "verbose": (NO_ARG, "v"),
+        "help": (NO_ARG, "help"),
+        "version": (NO_ARG, "version"),
+    },
+)
+
+USAGE = """Usage: mv [OPTION]... [-T] SOURCE DEST
+  or:  mv [OPTION]... SOURCE... DIRECTORY
+  or:  mv [OPTION]... -t DIRECTORY SOURCE...
+Rename SOURCE to DEST, or move SOURCE(s) to DIRECTORY.
+
+  -f, --force                  do not prompt before overwriting
+  -n, --no-clobber             do not overwrite an existing file
+  -t, --target-directory=DIRECTORY  move all SOURCE arguments into DIRECTORY
+  -T, --no-target-directory    treat DEST as a normal file
+  -v, --verbose                explain what is being done
+      --help        display this help and exit
+      --version     output version information and exit
+"""
+
+
+def writes(args: list[str]) -> list[str]:
+    """Sources (removed) and the destination (written)."""
+    opts, operands = operands_of(SPEC, args)
+    return operands + [v for k, v in opts if k == "t" and v is not None]
+
+
+def targets(ctx: CommandContext, prog_opts: list[tuple[str, str | None]], operands: list[str]) -> tuple[list[tuple[str, str]], int] | None:
+    """Resolve (source, target) pairs for mv and cp the GNU way; None after an error message."""
+    target_dir = None
+    no_target = False
+    for key, value in prog_opts:
+        if key == "t":
+            target_dir = value
+        elif key == "T":
+            no_target = True
+    if target_dir is not None:
+        if not operands:
+            ctx.usage_error("missing file operand")
+            return None
+        if no_target:
+            ctx.error("cannot combine --target-directory (-t) and --no-target-directory (-T)")
+            return None
+        try:
+            st = ctx.stat(target_dir)
+            if not st.is_dir:
+                raise FSError(errno.ENOTDIR, target_dir)
+        except FSError as e:
+            ctx.error(f"target directory {quoteaf(target_dir)}: {e}")
+            return None
+        return [(src, join(target_dir, basename(src))) for src in operands], 0
+    if not operands:
+        ctx.usage_error("missing file operand")
+        return None
+    if len(operands) == 1:
+        ctx.usage_error(f"missing destination file operand after {quoteaf(operands[0])}")
+        return None
+    *sources, dest = operands
+    if no_target:
+        if len(sources) > 1:
+            ctx.usage_error(f"extra operand {quoteaf(operands[2])}")
+            return None
+        return [(sources[0], dest)], 0
+    try:
+        dest_is_dir = ctx.stat(dest).is_dir
+    except FSError as e:
+        if len(sources) > 1:
+            ctx.error(f"target {quoteaf(dest)}: {e}")
+            return None
+        dest_is_dir = False
+    if len(sources) > 1 and not dest_is_dir:
+        ctx.error(f"target {quoteaf(dest)}: Not a directory")
+        return None
+    if dest_is_dir:
+        return [(src, join(dest, basename(src))) for src in sources], 0
+    return [(sources[0], dest)], 0
+
+
+def _move(ctx: CommandContext, src: str, dst: str, no_clobber: bool, verbose: bool) -> bool:
+    try:
+        src_stat = stat_operand(ctx, src)
+    except FSError as e:
+        ctx.error(f"cannot stat {quoteaf(src)}: {e}")
+        return False
+    try:
+        dst_stat = ctx.stat(dst)
+    except FSError:
+        dst_stat = None
+    if dst_stat is not None and no_clobber:
+        return True
+    if dst_stat is not None and same_path(ctx, src, dst):
+        ctx.error(f"{quoteaf(src)} and {quoteaf(dst)} are the same file")
+        return False
+    if dst_stat is not None:
+        if no_clobber:
+            return True
+        if dst_stat.is_dir and not src_stat.is_dir:
+            ctx.error(f"cannot overwrite directory {quoteaf(dst)} with non-directory")
+            return False
+        if not dst_stat.is_dir and src_stat.is_dir:
+            ctx.error(f"cannot overwrite non-directory {quoteaf(dst)} with directory {quoteaf(src)}")
+            return False
+    if src_stat.is_dir and is_inside(ctx, dst, src):
+        ctx.error(f"cannot move {quoteaf(src)} to a subdirectory of itself, {quoteaf(dst)}")
+        return False
+    try:
+        try:
+            ctx.rename(src, dst)
+        except FSError as e:
+            if e.errno != errno.EXDEV:
+                raise
+            if dst_stat is not None:
+                remove_tree(ctx, dst)
+            copy_tree(ctx, src, dst)
+            remove_tree(ctx, src)
+    except FSError as e:
+        ctx.error(f"cannot move {quoteaf(src)} to {quoteaf(dst)}: {e}")
+        return False
+    if verbose:
+        ctx.stdout.write(f"renamed {quoteaf(src)} -> {quoteaf(dst)}\n".encode("utf-8", "surrogateescape"))
+    return True
+
+
+def run(ctx: CommandContext) -> int:
+    """Run ``mv``."""
+    try:
+        opts, operands = parse(SPEC, ctx.args)
+    except UsageError as e:
+        return ctx.usage_error(str(e))
+    keys = {k for k, _ in opts}
+    if "help" in keys:
+        ctx.stdout.write(USAGE.encode())
+        return 0
+    if "version" in keys:
+        ctx.stdout.write(b"mv (GNU coreutils) 9.1\n")
+        return 0
+    no_clobber = False
+    for key, _ in opts:  # -f, -i, -n: the last one wins
+        if key == "n":
+            no_clobber = True
+        elif key == "f":
+            no_clobber = False
+        elif key == "i":
+            ctx.error("interactive mode (-i) is not available in the sandbox; use -n or -f")
+            return 1
+    resolved = targets(ctx, opts, operands)
+    if resolved is None:
+        return 1
+    status = 0
+    for src, dst in resolved[0]:
+        ctx.budget.check_time()
+        if not _move(ctx, src, dst, no_clobber, "v" in keys):
+            status = 1
+    return status

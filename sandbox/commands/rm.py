@@ -1,0 +1,165 @@
+"""``rm``: remove files or directories (GNU coreutils 9.1): ``-f -r -R -d -v``.
+
+Refuses ``.``/``..`` and ``/`` as GNU does; a mount point cannot be removed (``Device or
+resource busy``). ``-i``/``-I`` (interactive) are refused: there is no terminal.
+"""
+
+from __future__ import annotations
+
+import errno
+
+from sandbox.commands._quoting import quoteaf
+from sandbox.commands._writing import join, operands_of, stat_operand
+from sandbox.commands.base import CommandContext
+from sandbox.commands.options import NO_ARG, OPTIONAL, OptionSpec, UsageError, parse
+from sandbox.fs.base import FSError
+
+SPEC = OptionSpec(
+    "dfirRvI",
+    {
+        "dir": (NO_ARG, "d"),
+        "force": (NO_ARG, "f"),
+        "interactive": (OPTIONAL, "interactive"),
+        "recursive": (NO_ARG, "r"),
+        "verbose": (NO_ARG, "v"),
+        "one-file-system": (NO_ARG, "one-file-system"),
+        "no-preserve-root": (NO_ARG, "no-preserve-root"),
+        "preserve-root": (OPTIONAL, "preserve-root"),
+        "help": (NO_ARG, "help"),
+        "version": (NO_ARG, "version"),
+    },
+)
+
+USAGE = """Usage: rm [OPTION]... [FILE]...
+Remove (unlink) the FILE(s).
+
+  -f, --force           ignore nonexistent files and arguments, never prompt
+  -r, -R, --recursive   remove directories and their contents recursively
+  -d, --dir             remove empty directories
+  -v, --verbose         explain what is being done
+      --help     display this help and exit
+      --version  output version information and exit
+"""
+
+
+def writes(args: list[str]) -> list[str]:
+    """The paths this command line may remove."""
+    return operands_of(SPEC, args)[1]
+
+
+class _Remover:
+    def __init__(self, ctx: CommandContext, force: bool, recursive: bool, empty_dirs: bool, verbose: bool):
+        self.ctx = ctx
+        self.force = force
+        self.recursive = recursive
+        self.empty_dirs = empty_dirs
+        self.verbose = verbose
+
+    def say(self, text: str) -> None:
+        if self.verbose:
+            self.ctx.stdout.write(text.encode("utf-8", "surrogateescape"))
+
+    def fail(self, shown: str, err: FSError | str) -> bool:
+        self.ctx.error(f"cannot remove {quoteaf(shown)}: {err}")
+        return False
+
+    def remove(self, shown: str) -> bool:
+        """Remove one operand (typed as ``shown``); False on error."""
+        ctx = self.ctx
+        ctx.budget.check_time()
+        try:
+            st = stat_operand(ctx, shown)
+        except FSError as e:
+            if e.errno in (errno.ENOENT, errno.ENOTDIR) and self.force:
+                return True  # GNU: -f ignores missing files (ENOENT and ENOTDIR)
+            if e.errno == errno.ELOOP:  # a planted link: unlink it, never follow it
+                try:
+                    ctx.remove(shown)
+                    self.say(f"removed {quoteaf(shown)}\n")
+                    return True
+                except FSError as e2:
+                    return self.fail(shown, e2)
+            return self.fail(shown, e)
+        if not st.is_dir:
+            try:
+                ctx.remove(shown)
+            except FSError as e:
+                return self.fail(shown, e)
+            self.say(f"removed {quoteaf(shown)}\n")
+            return True
+        if not self.recursive:
+            if not self.empty_dirs:
+                return self.fail(shown, "Is a directory")
+            try:
+                if ctx.listdir(shown):
+                    raise FSError(errno.ENOTEMPTY, shown)
+                ctx.rmdir(shown)
+            except FSError as e:
+                return self.fail(shown, e)
+            self.say(f"removed directory {quoteaf(shown)}\n")
+            return True
+        try:
+            names = ctx.listdir(shown)
+        except FSError as e:
+            return self.fail(shown, e)
+        ok = True
+        for name in names:
+            ok = self.remove(join(shown, name)) and ok
+        if not ok:
+            return False
+        try:
+            ctx.rmdir(shown)
+        except FSError as e:
+            return self.fail(shown, e)
+        self.say(f"removed directory {quoteaf(shown)}\n")
+        return True
+
+
+def run(ctx: CommandContext) -> int:
+    """Run ``rm``."""
+    try:
+        opts, operands = parse(SPEC, ctx.args)
+    except UsageError as e:
+        return ctx.usage_error(str(e))
+    keys = {k for k, _ in opts}
+    if "help" in keys:
+        ctx.stdout.write(USAGE.encode())
+        return 0
+    if "version" in keys:
+        ctx.stdout.write(b"rm (GNU coreutils) 9.1\n")
+        return 0
+    force = False
+    for key, _ in opts:  # -f and -i: the last one wins, as in GNU
+        if key == "f":
+            force = True
+        elif key in ("i", "I", "interactive"):
+            ctx.error("interactive removal (-i, -I) is not available in the sandbox; use -f or list the files")
+            return 1
+    recursive = bool(keys & {"r", "R"})
+    if not operands:
+        if force:
+            return 0
+        return ctx.usage_error("missing operand")
+    remover = _Remover(ctx, force, recursive, "d" in keys, "v" in keys)
+    status = 0
+    for operand in operands:
+        base = operand.rstrip("/").rsplit("/", 1)[-1]
+        if recursive and base in (".", "..") and operand.rstrip("/") != "":
+            ctx.error(f"refusing to remove '.' or '..' directory: skipping {quoteaf(operand)}")
+            status = 1
+            continue
+        try:
+            is_root = ctx.path(operand) == "/"
+        except FSError:
+            is_root = False
+        if recursive and is_root and "no-preserve-root" not in keys:
+            if operand.rstrip("/") == "":
+                ctx.error("it is dangerous to operate recursively on '/'")
+            else:
+                ctx.error(f"it is dangerous to operate recursively on {quoteaf(operand)} (same as '/')")
+            ctx.error("use --no-preserve-root to override this failsafe")
+            status = 1
+            continue
+        if not remover.remove(operand):
+            status = 1
+    return status

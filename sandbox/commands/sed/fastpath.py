@@ -1,0 +1,131 @@
+"""A fast path for the scripts agents run most on big files: one ``s`` command, or one
+``p``/``d`` under a regex address (``sed -n '/WORD/p'``, ``sed 's/WORD/X/g'``).
+
+Instead of running the script line by line, the input is read in large blocks of whole lines
+and one chunk-level regex search finds the next line that *may* be affected; every line before
+it is copied (or skipped under ``-n``) in one piece, and only candidate lines run through the
+ordinary executor. The chunk regex is the same pattern compiled with ``^``/``$`` matching at
+newlines and ``.``/brackets never matching one, so any match inside a line is also found at
+the same position in the block: lines before the first block match cannot match, and a block
+match that is not a real match of its line only costs one ordinary run. Semantics are
+therefore exactly those of the slow path.
+"""
+
+from __future__ import annotations
+
+from sandbox.commands.sed.execute import Executor
+from sandbox.commands.sed.io import Input
+from sandbox.commands.sed.script import SedRegex
+
+BLOCK = 1 << 20
+
+
+def _eligible_regex(ex: Executor) -> SedRegex | None:
+    """The regex that decides whether a line can be affected, or None if no fast path."""
+    opts = ex.opts
+    if opts.separate or opts.in_place or opts.null_data or opts.unbuffered or opts.posix:
+        return None
+    if len(opts.files) > 1 or len(ex.cmds) != 1:
+        return None
+    cmd = ex.cmds[0]
+    if cmd.bang or cmd.a2 is not None:
+        return None
+    if cmd.a1 is not None and cmd.a1.kind != "regex":
+        return None
+    if cmd.name == "s":
+        sub = cmd.subst
+        if sub is None or sub.wfile is not None:
+            return None
+        rx = cmd.a1.regex if cmd.a1 is not None else sub.regex
+        if cmd.a1 is not None and sub.regex.pattern is None:
+            return None
+    elif cmd.name in "pd" and cmd.a1 is not None:
+        rx = cmd.a1.regex
+    else:
+        return None
+    if rx is None or rx.pattern is None or rx.multiline:
+        return None
+    if b"\\`" in rx.pattern or b"\\'" in rx.pattern:
+        return None  # buffer anchors mean something else in a block
+    return rx
+
+
+def try_fast_path(ex: Executor, inp: Input) -> bool:
+    """Process the whole input with the block scan if the program allows; False otherwise."""
+    rx = _eligible_regex(ex)
+    if rx is None:
+        return False
+    from sandbox.regex import compile_regex
+
+    try:
+        block_rx = compile_regex(rx.pattern or b"", extended=rx.extended, icase=rx.icase,
+                                 multiline=True, dot_newline=False, budget=ex.ctx.budget)
+    except Exception:  # noqa: BLE001 - no fast path then; the slow path reports errors
+        return False
+    if not getattr(block_rx, "uses_re2", False):
+        return False  # the backtracking engine would scan whole blocks slowly
+    ex.input = inp
+    ex.line_number = 0
+    if not inp.at_end():
+        _scan(ex, inp, block_rx)
+    return True
+
+
+def _scan(ex: Executor, inp: Input, block_rx) -> None:
+    stream = inp.stream
+    assert stream is not None
+    budget = ex.ctx.budget
+    rest = inp.take_buffer()
+    cmds = ex.cmds
+    quiet = ex.quiet
+    out = ex.out
+    while True:
+        budget.check_time()
+        data = stream.read(BLOCK)
+        if data:
+            buf = rest + data if rest else data
+            cut = buf.rfind(b"\n") + 1
+            if cut == 0:
+                rest = buf
+                continue
+            block, rest = buf[:cut], buf[cut:]
+        else:
+            if not rest:
+                return
+            block, rest = rest, b""
+        n = len(block)
+        pos = 0
+        while pos < n:
+            m = block_rx.search(block, pos)
+            # A match at the very end after the block's last newline is in no line.
+            if m is None or (m.start() >= n and block[-1:] == b"\n"):
+                if not quiet:
+                    _emit(out, block[pos:])
+                break
+            start = m.start()
+            line_start = block.rfind(b"\n", pos, start) + 1
+            if line_start < pos:
+                line_start = pos
+            line_end = block.find(b"\n", start)
+            if line_end < 0:
+                line_end = n
+            if line_start > pos and not quiet:
+                _emit(out, block[pos:line_start])
+            ex.ps = block[line_start:line_end]
+            ex.chomped = line_end < n
+            ex.replaced = False
+            status = ex.execute(cmds, 1)
+            if status == 1 and not quiet:
+                out.line(ex.ps, ex.chomped)
+            pos = line_end + 1
+        if not data:
+            return
+
+
+def _emit(out, text: bytes) -> None:
+    """Copy unaffected whole lines (the last one may lack its newline)."""
+    if not text:
+        return
+    out.raw(text)
+    if not text.endswith(b"\n"):
+        out.missing_newline = True

@@ -1,0 +1,717 @@
+"""``sort``: sort lines of text (GNU coreutils 9.1 in the C.UTF-8 locale).
+
+Options: ``-b -d -f -g -h -i -M -n -r -V`` (global or per key), ``-k KEYDEF`` (all forms
+``F[.C][OPTS][,F[.C][OPTS]]``), ``-t SEP``, ``-s``, ``-u``, ``-o FILE``, ``-z``, ``-c``/``-C``,
+``-m`` (merge already sorted inputs), ``--sort=WORD``;
+``-S``, ``-T``, ``--parallel`` are accepted and ignored. Without ``-s``/``-u``, lines whose keys
+compare equal fall back to comparing whole lines (GNU's last resort). In C.UTF-8 GNU sort
+collates with ``strcoll``, which is code point (= UTF-8 byte) order, so we compare bytes.
+``-f``, ``-d`` and ``-i`` use the locale's single-byte classes, which are ASCII only.
+
+Unlike GNU, which spills to temporary files, the whole input is held in memory; it is bounded
+by what the caller can feed within ``Limits`` (time, and the input size of the sandbox).
+"""
+
+from __future__ import annotations
+
+import functools
+import heapq
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Callable
+
+from sandbox.commands._textutil import (
+    ArgmatchError,
+    argmatch,
+    iter_chunks,
+    open_operand,
+    quote,
+    quotef,
+)
+from sandbox.commands.base import CommandContext
+from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, UsageError, parse
+from sandbox.commands.seq import round_long_double
+from sandbox.fs.base import FSError
+
+SPEC = OptionSpec(
+    short="bcCdfghik:mMno:rRsS:t:T:uVy:z",
+    long={
+        "ignore-leading-blanks": (NO_ARG, "b"),
+        "check": (NO_ARG, "c"),
+        "dictionary-order": (NO_ARG, "d"),
+        "ignore-case": (NO_ARG, "f"),
+        "general-numeric-sort": (NO_ARG, "g"),
+        "human-numeric-sort": (NO_ARG, "h"),
+        "ignore-nonprinting": (NO_ARG, "i"),
+        "key": (REQUIRED, "k"),
+        "merge": (NO_ARG, "m"),
+        "month-sort": (NO_ARG, "M"),
+        "numeric-sort": (NO_ARG, "n"),
+        "output": (REQUIRED, "o"),
+        "random-sort": (NO_ARG, "R"),
+        "reverse": (NO_ARG, "r"),
+        "stable": (NO_ARG, "s"),
+        "buffer-size": (REQUIRED, "S"),
+        "field-separator": (REQUIRED, "t"),
+        "temporary-directory": (REQUIRED, "T"),
+        "unique": (NO_ARG, "u"),
+        "version-sort": (NO_ARG, "V"),
+        "zero-terminated": (NO_ARG, "z"),
+        "sort": (REQUIRED, "sort"),
+        "parallel": (REQUIRED, "parallel"),
+        "random-source": (REQUIRED, "random-source"),
+        "compress-program": (REQUIRED, "compress-program"),
+        "debug": (NO_ARG, "debug"),
+        "files0-from": (REQUIRED, "files0-from"),
+    },
+)
+
+SORT_FAILURE = 2
+_SIZE_MAX = (1 << 64) - 1
+_BLANKS = b" \t\n"
+_MONTHS = {m: i + 1 for i, m in enumerate(
+    [b"JAN", b"FEB", b"MAR", b"APR", b"MAY", b"JUN", b"JUL", b"AUG", b"SEP", b"OCT", b"NOV", b"DEC"])}
+_UNIT_ORDER = {ord(c): i + 1 for i, c in enumerate("KMGTPEZY")} | {ord("k"): 1}
+_NUM_RE = re.compile(rb"[ \t\n]*(-?)(\d*)(?:\.(\d*))?")
+_HUMAN_RE = re.compile(rb"[ \t\n]*(-?)(\d*)(?:\.(\d*))?(.?)", re.S)
+_GENERAL_RE = re.compile(
+    rb"[ \t\n\v\f\r]*([+-]?)(?:(0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?\d+)?)"
+    rb"|((?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)|(inf(?:inity)?)|(nan(?:\([0-9A-Za-z_]*\))?))",
+    re.I,
+)
+_NONDICT = bytes(c for c in range(256) if not (chr(c).isascii() and chr(c).isalnum()) and c not in _BLANKS)
+_NONPRINT = bytes(c for c in range(256) if not 32 <= c < 127)
+_FOLD = bytes.maketrans(b"abcdefghijklmnopqrstuvwxyz", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+class SortError(Exception):
+    """A fatal error; ``str()`` is the message, ``usage`` adds the Try line."""
+
+    def __init__(self, message: str, usage: bool = False, status: int = SORT_FAILURE):
+        super().__init__(message)
+        self.usage = usage
+        self.status = status
+
+
+@dataclass
+class Key:
+    """One KEYDEF: 0-based start field/char, end field/char (echar 0 = end of field), options."""
+
+    sword: int = 0
+    schar: int = 0
+    eword: int | None = None  # None: end of line
+    echar: int = 0
+    skip_start_blanks: bool = False
+    skip_end_blanks: bool = False
+    ignore: bytes | None = None
+    ignore_kind: str = ""
+    fold: bool = False
+    numeric: bool = False
+    general: bool = False
+    human: bool = False
+    month: bool = False
+    version: bool = False
+    random: bool = False
+    reverse: bool = False
+
+    def default_compare(self) -> bool:
+        """GNU's default_key_compare: no ordering option (reverse not counted)."""
+        return not (self.ignore is not None or self.fold or self.skip_start_blanks or self.skip_end_blanks
+                    or self.numeric or self.general or self.human or self.month or self.version or self.random)
+
+    def inherit(self, g: "Key") -> None:
+        """Copy the global ordering options into this key."""
+        for name in ("ignore", "ignore_kind", "fold", "skip_start_blanks", "skip_end_blanks", "numeric",
+                     "general", "human", "month", "version", "random", "reverse"):
+            setattr(self, name, getattr(g, name))
+
+    def opts_text(self) -> str:
+        """GNU's key_to_opts (for the incompatible options message)."""
+        out = ""
+        if self.skip_start_blanks or self.skip_end_blanks:
+            out += "b"
+        if self.ignore_kind == "d":
+            out += "d"
+        if self.fold:
+            out += "f"
+        if self.general:
+            out += "g"
+        if self.human:
+            out += "h"
+        if self.ignore_kind == "i":
+            out += "i"
+        if self.month:
+            out += "M"
+        if self.numeric:
+            out += "n"
+        if self.random:
+            out += "R"
+        if self.reverse:
+            out += "r"
+        if self.version:
+            out += "V"
+        return out
+
+
+def set_ordering(key: Key, text: str, start: bool) -> str:
+    """Apply ordering letters at the front of ``text``; return the rest."""
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "b":
+            if start:
+                key.skip_start_blanks = True
+            else:
+                key.skip_end_blanks = True
+        elif ch == "d":
+            key.ignore, key.ignore_kind = _NONDICT, "d"
+        elif ch == "i":
+            if key.ignore is None:
+                key.ignore, key.ignore_kind = _NONPRINT, "i"
+        elif ch == "f":
+            key.fold = True
+        elif ch == "g":
+            key.general = True
+        elif ch == "h":
+            key.human = True
+        elif ch == "M":
+            key.month = True
+        elif ch == "n":
+            key.numeric = True
+        elif ch == "R":
+            key.random = True
+        elif ch == "r":
+            key.reverse = True
+        elif ch == "V":
+            key.version = True
+        else:
+            break
+        i += 1
+    return text[i:]
+
+
+def _field_count(text: str, what: str, spec: str) -> tuple[int, str]:
+    match = re.match(r"\d+", text)
+    if not match:
+        raise SortError(f"{what}: invalid count at start of {quote(text)}")
+    digits = match.group().lstrip("0") or "0"
+    return (_SIZE_MAX if len(digits) > 20 else min(int(digits), _SIZE_MAX)), text[match.end():]
+
+
+def parse_key(spec: str) -> Key:
+    """Parse a ``-k`` KEYDEF the way GNU does (same messages)."""
+    key = Key()
+
+    def bad(msg: str) -> SortError:
+        return SortError(f"{msg}: invalid field specification {quote(spec)}")
+
+    value, rest = _field_count(spec, "invalid number at field start", spec)
+    if value == 0:
+        raise bad("field number is zero")
+    key.sword = value - 1
+    if rest.startswith("."):
+        value, rest = _field_count(rest[1:], "invalid number after '.'", spec)
+        if value == 0:
+            raise bad("character offset is zero")
+        key.schar = value - 1
+    rest = set_ordering(key, rest, True)
+    if not rest.startswith(","):
+        key.eword = None
+        key.echar = 0
+    else:
+        value, rest = _field_count(rest[1:], "invalid number after ','", spec)
+        if value == 0:
+            raise bad("field number is zero")
+        key.eword = value - 1
+        if rest.startswith("."):
+            key.echar, rest = _field_count(rest[1:], "invalid number after '.'", spec)
+        rest = set_ordering(key, rest, False)
+    if rest:
+        raise bad("stray character in field spec")
+    return key
+
+
+# -- key extraction --------------------------------------------------------------------------
+
+
+def _skip_fields(line: bytes, count: int, tab: int | None, end_mode: bool, echar: int) -> int:
+    pos = 0
+    lim = len(line)
+    remaining = count
+    while pos < lim and remaining > 0:
+        remaining -= 1
+        if tab is not None:
+            nxt = line.find(bytes([tab]), pos)
+            pos = lim if nxt < 0 else nxt
+            if pos < lim and (not end_mode or remaining or echar):
+                pos += 1
+        else:
+            while pos < lim and line[pos] in _BLANKS:
+                pos += 1
+            while pos < lim and line[pos] not in _BLANKS:
+                pos += 1
+    return pos
+
+
+def key_text(line: bytes, key: Key, tab: int | None) -> bytes:
+    """The bytes of ``key`` in ``line`` (GNU's begfield/limfield)."""
+    return KeyExtractor(key, tab)(line)
+
+
+class KeyExtractor:
+    """GNU's begfield/limfield for one key, with the field skipping done by compiled regular
+    expressions (one C-level match per line instead of a Python loop over bytes)."""
+
+    _MAX_REGEX_FIELDS = 1000
+
+    def __init__(self, key: Key, tab: int | None):
+        self.key = key
+        self.tab = tab
+        self.begin = self._skipper(key.sword, False)
+        if key.eword is None:
+            self.end = None
+        else:
+            eword = key.eword + (1 if key.echar == 0 else 0)
+            self.end = self._skipper(eword, True)
+
+    def _skipper(self, count: int, end_mode: bool) -> Callable[[bytes], int]:
+        """A function giving the offset after skipping ``count`` fields (GNU's loops)."""
+        key, tab = self.key, self.tab
+        if count == 0:
+            return lambda line: 0
+        if count > self._MAX_REGEX_FIELDS:
+            return lambda line: _skip_fields(line, count, tab, end_mode, key.echar)
+        if tab is None:
+            pattern = re.compile(rb"(?:[ \t\n]*[^ \t\n]*){%d}" % count)
+            return lambda line: pattern.match(line).end()  # type: ignore[union-attr]
+        t = re.escape(bytes([tab]))
+        if end_mode and key.echar == 0:
+            pattern = re.compile(rb"(?:[^%s]*%s){%d}[^%s]*" % (t, t, count - 1, t), re.S)
+        else:
+            pattern = re.compile(rb"(?:[^%s]*%s){%d}" % (t, t, count), re.S)
+
+        def skip(line: bytes) -> int:
+            match = pattern.match(line)
+            return match.end() if match else len(line)
+
+        return skip
+
+    def __call__(self, line: bytes) -> bytes:
+        key = self.key
+        lim = len(line)
+        beg = self.begin(line)
+        if key.skip_start_blanks:
+            while beg < lim and line[beg] in _BLANKS:
+                beg += 1
+        beg = min(lim, beg + key.schar)
+        if self.end is None:
+            end = lim
+        else:
+            end = self.end(line)
+            if key.echar:
+                if key.skip_end_blanks:
+                    while end < lim and line[end] in _BLANKS:
+                        end += 1
+                end = min(lim, end + key.echar)
+        return line[beg:end] if end > beg else b""
+
+
+# -- per-key comparable values -----------------------------------------------------------------
+
+
+_ZERO = Decimal(0)
+
+
+def _decimal(sign: bytes, whole: bytes, frac: bytes | None) -> Decimal:
+    if not whole and not frac:
+        return _ZERO
+    if not frac and len(whole) < 18:
+        return Decimal(-int(whole) if sign else int(whole))
+    if len(whole) + len(frac or b"") > 4000:  # Decimal parses any length; keep str() cheap
+        whole = whole.lstrip(b"0")
+    text = (whole or b"0") + (b"." + frac if frac else b"")
+    value = Decimal(text.decode())
+    return -value if sign and value else value
+
+
+def numeric_value(text: bytes) -> Decimal:
+    """``-n``: the leading number (blanks, optional ``-``, digits, ``.`` fraction), else 0."""
+    match = _NUM_RE.match(text)
+    assert match is not None
+    return _decimal(match.group(1), match.group(2), match.group(3))
+
+
+def human_value(text: bytes) -> tuple[int, Decimal]:
+    """``-h``: (signed unit order, number)."""
+    match = _HUMAN_RE.match(text)
+    assert match is not None
+    sign, whole, frac, unit = match.groups()
+    nonzero = any(c != 48 for c in whole + (frac or b""))
+    order = 0
+    if nonzero and unit:
+        order = _UNIT_ORDER.get(unit[0], 0)
+        if sign:
+            order = -order
+    return order, _decimal(sign, whole, frac)
+
+
+def general_value(text: bytes) -> tuple[int, Any]:
+    """``-g``: conversion errors first, then NaNs, then numbers in order (-0 == +0)."""
+    match = _GENERAL_RE.match(text)
+    if not match:
+        return (0, 0)
+    sign, hexnum, decnum, inf, nan = match.groups()
+    if nan:
+        return (1, 0)
+    negative = sign == b"-"
+    if inf:
+        return (2, float("-inf") if negative else float("inf"))
+    from fractions import Fraction
+
+    if hexnum:
+        body = hexnum[2:].lower()
+        mant, _, exp = body.partition(b"p")
+        whole, _, frac = mant.partition(b".")
+        value = Fraction(int((whole + frac).decode() or "0", 16), 16 ** len(frac)) * Fraction(2) ** int(exp or b"0")
+    else:
+        value = Fraction(decnum.decode())
+    if value > Fraction(10) ** 4932:
+        return (2, float("-inf") if negative else float("inf"))
+    value = round_long_double(value)
+    return (2, -value if negative else value)
+
+
+def month_value(text: bytes) -> int:
+    """``-M``: 1..12 for JAN..DEC after leading blanks (case-insensitive), else 0."""
+    stripped = text.lstrip(_BLANKS)
+    return _MONTHS.get(stripped[:3].upper(), 0)
+
+
+def _order(s: bytes, pos: int) -> int:
+    if pos == len(s):
+        return -1
+    c = s[pos]
+    if 48 <= c <= 57:
+        return 0
+    if 65 <= c <= 90 or 97 <= c <= 122:
+        return c
+    if c == 126:
+        return -2
+    return c + 256
+
+
+def _verrevcmp(s1: bytes, s2: bytes) -> int:
+    p1 = p2 = 0
+    n1, n2 = len(s1), len(s2)
+    while p1 < n1 or p2 < n2:
+        first_diff = 0
+        while (p1 < n1 and not 48 <= s1[p1] <= 57) or (p2 < n2 and not 48 <= s2[p2] <= 57):
+            c1 = _order(s1, p1)
+            c2 = _order(s2, p2)
+            if c1 != c2:
+                return c1 - c2
+            p1 += 1
+            p2 += 1
+        while p1 < n1 and s1[p1] == 48:
+            p1 += 1
+        while p2 < n2 and s2[p2] == 48:
+            p2 += 1
+        while p1 < n1 and p2 < n2 and 48 <= s1[p1] <= 57 and 48 <= s2[p2] <= 57:
+            if not first_diff:
+                first_diff = s1[p1] - s2[p2]
+            p1 += 1
+            p2 += 1
+        if p1 < n1 and 48 <= s1[p1] <= 57:
+            return 1
+        if p2 < n2 and 48 <= s2[p2] <= 57:
+            return -1
+        if first_diff:
+            return first_diff
+    return 0
+
+
+def _prefix_len(s: bytes) -> int:
+    """Length of ``s`` without its file suffix (``(\\.[A-Za-z~][A-Za-z0-9~]*)*$``)."""
+    n = len(s)
+    prefix = 0
+    i = 0
+    while True:
+        if i == n:
+            return prefix
+        i += 1
+        prefix = i
+        while i + 1 < n and s[i] == 46 and (chr(s[i + 1]).isascii() and chr(s[i + 1]).isalpha() or s[i + 1] == 126):
+            i += 2
+            while i < n and (chr(s[i]).isascii() and chr(s[i]).isalnum() or s[i] == 126):
+                i += 1
+
+
+def filevercmp(a: bytes, b: bytes) -> int:
+    """gnulib's ``filevercmp`` (``sort -V``, ``ls -v``)."""
+    if not a:
+        return -1 if b else 0
+    if not b:
+        return 1
+    if a[:1] == b".":
+        if b[:1] != b".":
+            return -1
+        if a == b".":
+            return 0 if b == b"." else -1
+        if b == b".":
+            return 1
+        if a == b"..":
+            return 0 if b == b".." else -1
+        if b == b"..":
+            return 1
+    elif b[:1] == b".":
+        return 1
+    pa, pb = _prefix_len(a), _prefix_len(b)
+    result = _verrevcmp(a[:pa], b[:pb])
+    if result or (pa == len(a) and pb == len(b)):
+        return result
+    return _verrevcmp(a, b)
+
+
+_VersionKey = functools.cmp_to_key(filevercmp)
+
+
+class Reversed:
+    """Wraps a comparable value so that it sorts in the opposite order."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any):
+        self.value = value
+
+    def __lt__(self, other: "Reversed") -> bool:
+        return other.value < self.value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Reversed) and self.value == other.value
+
+    def __hash__(self) -> int:  # pragma: no cover - not hashed, defined for completeness
+        return hash(self.value)
+
+
+def _key_value(key: Key) -> Callable[[bytes], Any]:
+    """A function mapping key text to a comparable value for ``key``."""
+    ignore, fold = key.ignore, key.fold
+
+    def prepared(text: bytes) -> bytes:
+        if ignore is not None:
+            text = text.translate(None, ignore)
+        if fold:
+            text = text.translate(_FOLD)
+        return text
+
+    if key.numeric:
+        return lambda t: numeric_value(prepared(t))
+    if key.general:
+        return lambda t: general_value(prepared(t))
+    if key.human:
+        return lambda t: human_value(prepared(t))
+    if key.month:
+        return lambda t: month_value(prepared(t))
+    if key.version:
+        return lambda t: _VersionKey(prepared(t))
+    if ignore is None and not fold:
+        return lambda t: t
+    return prepared
+
+
+def build_sort_key(keys: list[Key], tab: int | None, last_resort: bool,
+                   reverse: bool) -> Callable[[bytes], Any]:
+    """The sort key of a line: per-key values, then (unless -s/-u) the whole line."""
+    parts = []
+    for key in keys:
+        value_of = _key_value(key)
+        whole_line = key.sword == 0 and key.schar == 0 and key.eword is None and not key.skip_start_blanks
+        parts.append((key, value_of, whole_line, KeyExtractor(key, tab)))
+
+    def sort_key(line: bytes) -> Any:
+        values: list[Any] = []
+        for key, value_of, whole_line, extract in parts:
+            value = value_of(line if whole_line else extract(line))
+            values.append(Reversed(value) if key.reverse else value)
+        if last_resort:
+            values.append(Reversed(line) if reverse else line)
+        return values
+
+    return sort_key
+
+
+# -- the command --------------------------------------------------------------------------------
+
+
+def writes(args: list[str]) -> list[str]:
+    """The ``-o`` output file, if any."""
+    try:
+        opts, _ = parse(SPEC, args)
+    except UsageError:
+        return []
+    return [value for key, value in opts if key == "o" and value]
+
+
+def run(ctx: CommandContext) -> int:
+    """Sort the lines of the inputs."""
+    try:
+        return _run(ctx)
+    except SortError as err:
+        if err.usage:
+            return ctx.usage_error(str(err), err.status)
+        ctx.error(str(err))
+        return err.status
+
+
+def _run(ctx: CommandContext) -> int:
+    try:
+        opts, operands = parse(SPEC, ctx.args)
+    except UsageError as err:
+        raise SortError(str(err), usage=True) from None
+    gkey = Key(eword=None)
+    keys: list[Key] = []
+    tab: int | None = None
+    unique = stable = zero = merge = False
+    check: str | None = None
+    output: str | None = None
+    for name, value in opts:
+        value = value or ""
+        if name in "bdfghiMnRrV" and len(name) == 1:
+            set_ordering(gkey, name, True)
+            if name == "b":
+                gkey.skip_end_blanks = True
+        elif name == "sort":
+            try:
+                word = argmatch("--sort", value, ["general-numeric", "human-numeric", "month", "numeric",
+                                                   "random", "version"])
+            except ArgmatchError as err:
+                raise SortError(str(err), usage=True, status=1) from None
+            set_ordering(gkey, {"general-numeric": "g", "human-numeric": "h", "month": "M",
+                                "numeric": "n", "random": "R", "version": "V"}[word], True)
+        elif name == "k":
+            keys.append(parse_key(value))
+        elif name == "t":
+            raw = value.encode("utf-8", "surrogateescape")
+            if not raw:
+                raise SortError("empty tab")
+            if len(raw) > 1:
+                if raw == b"\\0":
+                    raw = b"\0"
+                else:
+                    raise SortError(f"multi-character tab {quote(value)}")
+            if tab is not None and tab != raw[0]:
+                raise SortError("incompatible tabs")
+            tab = raw[0]
+        elif name == "u":
+            unique = True
+        elif name == "s":
+            stable = True
+        elif name == "z":
+            zero = True
+        elif name == "m":
+            merge = True
+        elif name in ("c", "C"):
+            if check is not None and check != name:
+                raise SortError("options '-cC' are incompatible")
+            check = name
+        elif name == "o":
+            if output is not None and output != value:
+                raise SortError("multiple output files specified")
+            output = value
+    if check is not None and output is not None:
+        raise SortError(f"options '-{check}o' are incompatible")
+    for key in keys:
+        if key.default_compare() and not key.reverse:
+            key.inherit(gkey)
+    if not keys and not gkey.default_compare():
+        keys = [gkey]
+    for key in keys:
+        kinds = key.numeric + key.general + key.human + key.month + (key.version or key.random or key.ignore is not None)
+        if kinds > 1:
+            probe = Key(**{**key.__dict__})
+            probe.skip_start_blanks = probe.skip_end_blanks = probe.reverse = False
+            raise SortError(f"options '-{probe.opts_text()}' are incompatible")
+    if check is not None and len(operands) > 1:
+        shown = quotef(operands[1])
+        if shown == operands[1]:
+            shown = f"'{shown}'"
+        raise SortError(f"extra operand {shown} not allowed with -{check}")
+    eol = b"\0" if zero else b"\n"
+    last_resort = not (stable or unique)
+    sort_key = build_sort_key(keys, tab, last_resort or not keys, gkey.reverse)
+    compare_key = build_sort_key(keys, tab, False, gkey.reverse) if keys else (lambda line: line)
+    if check is not None:
+        return _check(ctx, operands[0] if operands else "-", eol, sort_key, compare_key, unique,
+                      quiet=check == "C", keys_given=bool(keys))
+    inputs = [_read_lines(ctx, operand, eol) for operand in operands or ["-"]]
+    ctx.budget.check_time()
+    if merge:
+        lines = list(heapq.merge(*inputs, key=sort_key))
+    elif not keys:
+        lines = [line for part in inputs for line in part]
+        lines.sort(reverse=gkey.reverse)
+    else:
+        lines = [line for part in inputs for line in part]
+        lines.sort(key=sort_key)
+    if unique:
+        lines = _unique(lines, compare_key)
+    data = eol.join(lines) + eol if lines else b""
+    if output is not None:
+        try:
+            ctx.write_bytes(output, data)
+        except FSError as err:
+            raise SortError(f"open failed: {quotef(output)}: {err}") from None
+    else:
+        ctx.stdout.write(data)
+    return 0
+
+
+def _read_lines(ctx: CommandContext, operand: str, eol: bytes) -> list[bytes]:
+    try:
+        stream = open_operand(ctx, operand)
+    except FSError as err:
+        raise SortError(f"cannot read: {quotef(operand)}: {err}") from None
+    with stream:
+        try:
+            data = b"".join(iter_chunks(ctx, stream))
+        except FSError as err:
+            raise SortError(f"read failed: {quotef(operand)}: {err}") from None
+    if not data:
+        return []
+    lines = data.split(eol)
+    if lines[-1] == b"":
+        lines.pop()
+    return lines
+
+
+def _unique(lines: list[bytes], compare_key: Callable[[bytes], Any]) -> list[bytes]:
+    out: list[bytes] = []
+    previous: Any = None
+    for line in lines:
+        value = compare_key(line)
+        if out and value == previous:
+            continue
+        out.append(line)
+        previous = value
+    return out
+
+
+def _check(ctx: CommandContext, operand: str, eol: bytes, sort_key: Callable[[bytes], Any],
+           compare_key: Callable[[bytes], Any], unique: bool, quiet: bool, keys_given: bool) -> int:
+    lines = _read_lines(ctx, operand, eol)
+    previous: Any = None
+    for number, line in enumerate(lines, 1):
+        value = sort_key(line)
+        if number > 1:
+            bad = value < previous or (unique and compare_key(line) == compare_key(lines[number - 2]))
+            if bad:
+                if not quiet:
+                    shown = line.decode("utf-8", "surrogateescape")
+                    ctx.stdout.flush()
+                    ctx.stderr.write(
+                        f"{ctx.prog}: {operand}:{number}: disorder: {shown}\n".encode("utf-8", "surrogateescape")
+                    )
+                return 1
+        previous = value
+    return 0

@@ -1,0 +1,320 @@
+"""``tail``: output the last part of files (GNU coreutils 9.1).
+
+Options: ``-n [+|-]NUM``, ``-c [+|-]NUM`` (GNU multiplier suffixes), ``-q``, ``-v``, ``-z``, the
+obsolete forms ``-NUM[bcl]`` / ``+NUM[bcl]`` (only as the first argument with at most one file,
+as GNU accepts them), and ``==> f <==`` headers. On a seekable file ``tail -n N`` reads
+backwards from the end in blocks, so its cost does not depend on the file's size. Following
+(``-f``/``-F``) is refused: a sandboxed command must end.
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+from collections import deque
+from typing import BinaryIO
+
+from sandbox.commands._numbers import OVERFLOW_MESSAGE, CountError, first_digit_option, parse_count
+from sandbox.commands._quoting import quote, quoteaf
+from sandbox.commands._records import iter_blocks, iter_records, seekable_size
+from sandbox.commands.base import CommandContext
+from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, UsageError, parse
+from sandbox.fs.base import FSError
+
+SPEC = OptionSpec(
+    "c:n:fFqs:vz0123456789",
+    {
+        "bytes": (REQUIRED, "c"),
+        "lines": (REQUIRED, "n"),
+        "follow": (OPTIONAL, "f"),
+        "retry": (NO_ARG, "retry"),
+        "pid": (REQUIRED, "pid"),
+        "sleep-interval": (REQUIRED, "s"),
+        "max-unchanged-stats": (REQUIRED, "max-unchanged-stats"),
+        "quiet": (NO_ARG, "q"),
+        "silent": (NO_ARG, "q"),
+        "verbose": (NO_ARG, "v"),
+        "zero-terminated": (NO_ARG, "z"),
+        "help": (NO_ARG, "help"),
+        "version": (NO_ARG, "version"),
+    },
+)
+
+BLOCK = 1 << 16
+
+USAGE = """Usage: tail [OPTION]... [FILE]...
+Print the last 10 lines of each FILE to standard output.
+With more than one FILE, precede each with a header giving the file name.
+
+With no FILE, or when FILE is -, read standard input.
+
+Mandatory arguments to long options are mandatory for short options too.
+  -c, --bytes=[+]NUM       output the last NUM bytes; or use -c +NUM to
+                             output starting with byte NUM of each file
+  -n, --lines=[+]NUM       output the last NUM lines, instead of the last 10;
+                             or use -n +NUM to skip NUM-1 lines at the start
+  -q, --quiet, --silent    never output headers giving file names
+  -v, --verbose            always output headers giving file names
+  -z, --zero-terminated    line delimiter is NUL, not newline
+      --help        display this help and exit
+      --version     output version information and exit
+
+NUM may have a multiplier suffix:
+b 512, kB 1000, K 1024, MB 1000*1000, M 1024*1024,
+GB 1000*1000*1000, G 1024*1024*1024, and so on for T, P, E, Z, Y.
+Binary prefixes can be used, too: KiB=K, MiB=M, and so on.
+
+Following (-f, -F) is not available in the sandbox.
+"""
+
+
+class _Bad(Exception):
+    """A command-line error already worded for the user (no usage line)."""
+
+
+def _count(text: str, lines: bool) -> int:
+    try:
+        return parse_count(text)
+    except CountError as e:
+        detail = f": {OVERFLOW_MESSAGE}" if e.overflow else ""
+        raise _Bad(f"invalid number of {'lines' if lines else 'bytes'}: {quote(text)}{detail}") from None
+
+
+def _obsolete(args: list[str]) -> dict | None:
+    """GNU's parse_obsolete_option: ``-NUM[bcl]`` / ``+NUM[bcl]`` with at most one file."""
+    if not (len(args) == 1 or (len(args) == 2 and not (args[1].startswith("-") and len(args[1]) > 1))):
+        return None
+    arg = args[0]
+    if not arg or arg[0] not in "+-":
+        return None
+    body = arg[1:]
+    if arg[0] == "-" and not (body[1:2] if body[:1] == "c" else body[:1]):
+        return None
+    k = 0
+    while k < len(body) and "0" <= body[k] <= "9":
+        k += 1
+    digits, rest = body[:k], body[k:]
+    lines, multiplier = True, 1
+    if rest[:1] == "b":
+        multiplier, lines, rest = 512, False, rest[1:]
+    elif rest[:1] == "c":
+        lines, rest = False, rest[1:]
+    elif rest[:1] == "l":
+        rest = rest[1:]
+    follow = rest[:1] == "f"
+    if follow:
+        rest = rest[1:]
+    if rest:
+        return None
+    if digits:
+        value = int(digits)
+        count = min(value * multiplier, (1 << 64) - 1) if value <= (1 << 64) - 1 else None
+        if count is None:
+            raise _Bad(f"invalid number: {quote(args[0])}: Numerical result out of range")
+    else:
+        count = 10 * multiplier
+    return {"count": count, "lines": lines, "from_start": arg[0] == "+", "follow": follow}
+
+
+def _parse_args(ctx: CommandContext) -> tuple[dict, list[str]]:
+    settings = {"count": 10, "lines": True, "from_start": False, "headers": None, "delim": b"\n"}
+    args = list(ctx.args)
+    old = _obsolete(args)
+    if old is not None:
+        if old.pop("follow"):
+            raise _Bad("following files (-f) is not supported in the sandbox")
+        settings.update(old)
+        if settings["from_start"] and settings["count"]:
+            settings["count"] -= 1
+        return settings, args[1:]
+    try:
+        opts, operands = parse(SPEC, args)
+    except UsageError:
+        digit = first_digit_option(args, "cns", "cnfFqsvz0123456789")
+        if digit is not None:
+            raise _Bad(f"option used in invalid context -- {digit}") from None
+        raise
+    for key, value in opts:
+        if key in ("c", "n"):
+            assert value is not None
+            settings["lines"] = key == "n"
+            if value.startswith("+"):
+                settings["from_start"] = True  # sticky, as in GNU: a later -n N keeps it
+            elif value.startswith("-"):
+                value = value[1:]
+            settings["count"] = _count(value, key == "n")
+        elif key == "q":
+            settings["headers"] = False
+        elif key == "v":
+            settings["headers"] = True
+        elif key == "z":
+            settings["delim"] = b"\0"
+        elif key in ("f", "F"):
+            raise _Bad("following files (-f) is not supported in the sandbox")
+        elif key in ("help", "version"):
+            settings[key] = True
+            return settings, operands
+        elif key.isdigit():
+            raise _Bad(f"option used in invalid context -- {key}")
+        # -s, --pid, --retry, --max-unchanged-stats only matter when following: ignored.
+    if any(key == "retry" for key, _ in opts):
+        ctx.error("warning: --retry ignored; --retry is useful only when following")
+    if settings["from_start"] and settings["count"]:
+        settings["count"] -= 1  # +N starts at item N; +0 is +1 for Unix compatibility
+    return settings, operands
+
+
+def _last_lines_seekable(ctx: CommandContext, stream: BinaryIO, start: int, size: int, count: int, delim: bytes) -> None:
+    """Print the last ``count`` records of ``stream[start:start+size]`` reading from the end."""
+    end = start + size
+    if count == 0 or size == 0:
+        return
+    stream.seek(end - 1)
+    search_end = end - 1 if stream.read(1) == delim else end  # a final delimiter ends the last line
+    found = 0
+    pos = search_end
+    first = start
+    while pos > start:
+        block_start = max(start, pos - BLOCK)
+        stream.seek(block_start)
+        block = stream.read(pos - block_start)
+        idx = len(block)
+        while True:
+            idx = block.rfind(delim, 0, idx)
+            if idx < 0:
+                break
+            found += 1
+            if found == count:
+                first = block_start + idx + 1
+                break
+        if found == count:
+            break
+        pos = block_start
+        ctx.budget.check_time()
+    stream.seek(first)
+    _copy_range(ctx, stream, end - first)
+
+
+def _copy_range(ctx: CommandContext, stream: BinaryIO, length: int) -> None:
+    while length > 0:
+        block = stream.read(min(BLOCK, length))
+        if not block:
+            return
+        ctx.stdout.write(block)
+        length -= len(block)
+        ctx.budget.check_time()
+
+
+def _copy_rest(ctx: CommandContext, stream: BinaryIO) -> None:
+    for block in iter_blocks(stream, ctx.budget):
+        ctx.stdout.write(block)
+
+
+def _tail(ctx: CommandContext, stream: BinaryIO, settings: dict) -> None:
+    count, lines, delim = settings["count"], settings["lines"], settings["delim"]
+    size = seekable_size(stream)
+    if settings["from_start"]:
+        if not lines:
+            if size is not None:
+                stream.seek(min(count, size), io.SEEK_CUR)
+            else:
+                left = count
+                while left > 0:
+                    block = stream.read(min(BLOCK, left))
+                    if not block:
+                        return
+                    left -= len(block)
+            _copy_rest(ctx, stream)
+            return
+        left = count
+        for block in iter_blocks(stream, ctx.budget):
+            if left == 0:
+                ctx.stdout.write(block)
+                continue
+            idx = -1
+            while left:
+                idx = block.find(delim, idx + 1)
+                if idx < 0:
+                    break
+                left -= 1
+            if left == 0 and idx + 1 < len(block):
+                ctx.stdout.write(block[idx + 1 :])
+        return
+    if size is not None:
+        start = stream.tell()
+        if lines:
+            _last_lines_seekable(ctx, stream, start, size, count, delim)
+        else:
+            first = start + max(0, size - count)
+            stream.seek(first)
+            _copy_range(ctx, stream, size - (first - start))
+        return
+    if not lines:
+        held = bytearray()
+        for block in iter_blocks(stream, ctx.budget):
+            held += block
+            if len(held) > count:
+                del held[: len(held) - count]
+        ctx.stdout.write(bytes(held))
+        return
+    if count == 0:
+        for _ in iter_blocks(stream, ctx.budget):
+            pass
+        return
+    window: deque[bytes] = deque()
+    for record in iter_records(stream, delim, ctx.budget):
+        window.append(record)
+        if len(window) > count:
+            window.popleft()
+    ctx.stdout.write(b"".join(window))
+
+
+def run(ctx: CommandContext) -> int:
+    """Run ``tail``."""
+    try:
+        settings, operands = _parse_args(ctx)
+    except UsageError as e:
+        return ctx.usage_error(str(e))
+    except _Bad as e:
+        ctx.error(str(e))
+        return 1
+    if settings.get("help"):
+        ctx.stdout.write(USAGE.encode())
+        return 0
+    if settings.get("version"):
+        ctx.stdout.write(b"tail (GNU coreutils) 9.1\n")
+        return 0
+    if settings["count"] == 0 and not settings["from_start"]:
+        return 0  # GNU: nothing will be output, so nothing is opened or read
+    operands = operands or ["-"]
+    headers = settings["headers"] if settings["headers"] is not None else len(operands) > 1
+    status = 0
+    first_header = True
+    for operand in operands:
+        name = "standard input" if operand == "-" else operand
+        try:
+            stream = ctx.stdin if operand == "-" else ctx.open_read(operand)
+        except FSError as e:
+            if e.errno == errno.EISDIR:
+                stream = None
+            else:
+                ctx.error(f"cannot open {quoteaf(operand)} for reading: {e}")
+                status = 1
+                continue
+        if headers:
+            prefix = b"" if first_header else b"\n"
+            ctx.stdout.write(prefix + b"==> " + name.encode("utf-8", "surrogateescape") + b" <==\n")
+            first_header = False
+        if stream is None:
+            ctx.error(f"error reading {quoteaf(operand)}: Is a directory")
+            status = 1
+            continue
+        try:
+            _tail(ctx, stream, settings)
+        except FSError as e:
+            ctx.error(f"error reading {quoteaf(operand)}: {e}")
+            status = 1
+        finally:
+            if stream is not ctx.stdin:
+                stream.close()
+    return status

@@ -1,0 +1,175 @@
+"""``touch``: change file timestamps, creating missing files (GNU coreutils 9.1).
+
+Options: ``-c`` (do not create), ``-d DATE``, ``-t [[CC]YY]MMDDhhmm[.ss]``, ``-r FILE``, and
+``-a``/``-m``/``-f`` accepted. Times are UTC. ``-d`` understands ``@SECONDS``, ``YYYY-MM-DD``,
+``YYYY-MM-DD HH:MM[:SS[.frac]]`` (``T`` or space, optional ``Z``/``UTC``) and ``now``; other
+GNU date phrases are refused as ``invalid date format``. The sandbox filesystem keeps one
+time per file, so ``-a``/``-m`` both set it. New files are private (0600).
+"""
+
+from __future__ import annotations
+
+import calendar
+import errno
+import re
+import time
+
+from sandbox.commands._quoting import quote, quoteaf
+from sandbox.commands._writing import operands_of
+from sandbox.commands.base import CommandContext
+from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, UsageError, parse
+from sandbox.fs.base import FSError
+
+SPEC = OptionSpec(
+    "acd:fmr:t:h",
+    {
+        "no-create": (NO_ARG, "c"),
+        "date": (REQUIRED, "d"),
+        "reference": (REQUIRED, "r"),
+        "time": (REQUIRED, "time"),
+        "no-dereference": (NO_ARG, "h"),
+        "help": (NO_ARG, "help"),
+        "version": (NO_ARG, "version"),
+    },
+)
+
+USAGE = """Usage: touch [OPTION]... FILE...
+Update the access and modification times of each FILE to the current time.
+
+A FILE argument that does not exist is created empty, unless -c is supplied.
+
+  -a                     change only the access time
+  -c, --no-create        do not create any files
+  -d, --date=STRING      parse STRING and use it instead of current time
+  -f                     (ignored)
+  -m                     change only the modification time
+  -r, --reference=FILE   use this file's times instead of current time
+  -t STAMP               use [[CC]YY]MMDDhhmm[.ss] instead of current time
+      --help        display this help and exit
+      --version     output version information and exit
+"""
+
+_ISO = re.compile(
+    r"\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(\.\d+)?)?)?\s*(Z|UTC|\+00:?00)?\s*$",
+    re.I,
+)
+_STAMP = re.compile(r"(\d{2}|\d{4})?(\d{2})(\d{2})(\d{2})(\d{2})(?:\.(\d{2}))?$")
+
+
+class _BadDate(Exception):
+    """A date the command cannot understand (message already formatted)."""
+
+
+def parse_date(text: str, now: float) -> float:
+    """Seconds since the epoch for a ``-d`` string (see the module docstring)."""
+    stripped = text.strip()
+    if stripped.lower() in ("now", ""):
+        return now
+    if stripped.startswith("@"):
+        if not re.fullmatch(r"@\s*[-+]?\d+(?:[.,]\d+)?", stripped):
+            raise _BadDate(f"invalid date format {quote(text)}")
+        return float(stripped[1:].strip().replace(",", "."))
+    match = _ISO.match(text)
+    if not match:
+        raise _BadDate(f"invalid date format {quote(text)}")
+    year, month, day, hour, minute, second, frac, _ = match.groups()
+    try:
+        base = calendar.timegm((int(year), int(month), int(day), int(hour or 0), int(minute or 0),
+                                int(second or 0), 0, 0, 0))
+        time.gmtime(base)
+        if not (1 <= int(month) <= 12 and 1 <= int(day) <= calendar.monthrange(int(year), int(month))[1]):
+            raise ValueError
+        if int(hour or 0) > 23 or int(minute or 0) > 59 or int(second or 0) > 60:
+            raise ValueError
+    except (ValueError, OverflowError):
+        raise _BadDate(f"invalid date format {quote(text)}") from None
+    return base + (float(frac) if frac else 0.0)
+
+
+def parse_stamp(text: str) -> float:
+    """Seconds since the epoch for a ``-t [[CC]YY]MMDDhhmm[.ss]`` stamp, in UTC."""
+    match = _STAMP.match(text)
+    if not match:
+        raise _BadDate(f"invalid date format {quote(text)}")
+    year_text, month, day, hour, minute, second = match.groups()
+    if year_text is None:
+        year = time.gmtime().tm_year
+    elif len(year_text) == 2:
+        yy = int(year_text)
+        year = 1900 + yy if yy >= 69 else 2000 + yy
+    else:
+        year = int(year_text)
+    try:
+        m, d, h, mi, s = int(month), int(day), int(hour), int(minute), int(second or 0)
+        if not (1 <= m <= 12 and 1 <= d <= calendar.monthrange(year, m)[1] and h <= 23 and mi <= 59 and s <= 60):
+            raise ValueError
+        return float(calendar.timegm((year, m, d, h, mi, s, 0, 0, 0)))
+    except (ValueError, OverflowError):
+        raise _BadDate(f"invalid date format {quote(text)}") from None
+
+
+def writes(args: list[str]) -> list[str]:
+    """The files this command line may create or touch."""
+    return operands_of(SPEC, args)[1]
+
+
+def run(ctx: CommandContext) -> int:
+    """Run ``touch``."""
+    try:
+        opts, operands = parse(SPEC, ctx.args)
+    except UsageError as e:
+        return ctx.usage_error(str(e))
+    keys = {k for k, _ in opts}
+    if "help" in keys:
+        ctx.stdout.write(USAGE.encode())
+        return 0
+    if "version" in keys:
+        ctx.stdout.write(b"touch (GNU coreutils) 9.1\n")
+        return 0
+    now = time.time()
+    when = now
+    try:
+        for key, value in opts:
+            if key == "d":
+                when = parse_date(value or "", now)
+            elif key == "t":
+                when = parse_stamp(value or "")
+            elif key == "r":
+                try:
+                    when = ctx.stat(value or "").mtime
+                except FSError as e:
+                    ctx.error(f"failed to get attributes of {quoteaf(value or '')}: {e}")
+                    return 1
+    except _BadDate as e:
+        ctx.error(str(e))
+        return 1
+    if not operands:
+        return ctx.usage_error("missing file operand")
+    no_create = "c" in keys
+    status = 0
+    for operand in operands:
+        ctx.budget.check_time()
+        if operand == "-":
+            continue  # GNU touches standard output: nothing to do in the sandbox
+        try:
+            exists = ctx.stat(operand) is not None
+        except FSError as e:
+            if no_create:
+                if e.errno != errno.ENOENT:  # GNU only tries to set the times
+                    ctx.error(f"setting times of {quoteaf(operand)}: {e}")
+                    status = 1
+                continue
+            exists = False
+        try:
+            if not exists:
+                ctx.append_bytes(operand, b"")
+        except FSError as e:
+            ctx.error(f"cannot touch {quoteaf(operand)}: {e}")
+            status = 1
+            continue
+        try:
+            ctx.set_mtime(operand, when)
+        except FSError as e:
+            ctx.error(f"setting times of {quoteaf(operand)}: {e}")
+            status = 1
+    return status

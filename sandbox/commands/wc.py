@@ -1,0 +1,271 @@
+"""``wc``: count lines, words, characters, bytes and the longest line (GNU coreutils 9.1).
+
+Options: ``-l -w -m -c -L`` (and their long names). Counts follow GNU in the C.UTF-8 locale:
+a word is a run of printable non-space characters (non-printable characters and invalid bytes
+neither start nor end a word; no-break spaces separate words), ``-m`` counts valid characters,
+``-L`` is the widest line in display columns (tabs to multiples of 8, ``\\r``/``\\f`` restart).
+Column widths follow GNU: the digits of the total size of the regular files, at least 7 when an
+input is not a regular file (a pipe), 1 for a single file with a single count.
+
+Input is streamed in large chunks; the common cases use ``bytes.count``/``bytes.split``.
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+import re
+from dataclasses import dataclass
+from typing import BinaryIO
+
+from sandbox.commands import _wcwidth
+from sandbox.commands._textutil import file_error, iter_chunks, parse_options, quotef
+from sandbox.commands.base import CommandContext
+from sandbox.commands.options import NO_ARG, OptionSpec
+from sandbox.fs.base import FSError
+
+SPEC = OptionSpec(
+    short="clLmw",
+    long={
+        "bytes": (NO_ARG, "c"),
+        "chars": (NO_ARG, "m"),
+        "lines": (NO_ARG, "l"),
+        "max-line-length": (NO_ARG, "L"),
+        "words": (NO_ARG, "w"),
+    },
+)
+
+_ASCII_TRANSPARENT = bytes(range(0, 9)) + bytes(range(14, 32)) + b"\x7f"
+_NONPRINT = re.compile(
+    "[^\t\n\x0b\x0c\r" + "".join(f"\\U{a:08X}-\\U{b:08X}" for a, b in _wcwidth.PRINTABLE) + "]"
+)
+_WORD_JOINER = "\u2060"
+_SIMPLE_LINE = re.compile(rb"[^\x20-\x7e]")
+
+
+@dataclass
+class Counts:
+    """The five counters of one input."""
+
+    lines: int = 0
+    words: int = 0
+    chars: int = 0
+    nbytes: int = 0
+    max_line: int = 0
+
+    def add(self, other: "Counts") -> None:
+        """Accumulate ``other`` into a total (max for the line length)."""
+        self.lines += other.lines
+        self.words += other.words
+        self.chars += other.chars
+        self.nbytes += other.nbytes
+        self.max_line = max(self.max_line, other.max_line)
+
+
+def _utf8_tail(data: bytes) -> int:
+    """Length of an incomplete UTF-8 sequence at the end of ``data`` (0 if none)."""
+    for back in range(1, min(4, len(data)) + 1):
+        b = data[-back]
+        if b < 0x80:
+            return 0
+        if b >= 0xC0:
+            need = 2 if b < 0xE0 else 3 if b < 0xF0 else 4
+            return back if need > back else 0
+    return 0
+
+
+class _Counter:
+    """Streaming state of one input: feed chunks, read ``counts`` at the end."""
+
+    def __init__(self, want_words: bool, want_chars: bool, want_max: bool):
+        self.counts = Counts()
+        self.want_words = want_words
+        self.want_chars = want_chars
+        self.want_max = want_max
+        self.in_word = False
+        self.linepos = 0
+        self.pending = b""
+
+    def feed(self, chunk: bytes, final: bool = False) -> None:
+        """Count one chunk (``final`` flushes a trailing incomplete character)."""
+        self.counts.lines += chunk.count(b"\n")
+        self.counts.nbytes += len(chunk)
+        if not (self.want_words or self.want_chars or self.want_max):
+            return
+        data = self.pending + chunk if self.pending else chunk
+        cut = 0 if final else _utf8_tail(data)
+        self.pending = data[len(data) - cut :] if cut else b""
+        data = data[: len(data) - cut] if cut else data
+        if data.isascii():
+            if self.want_chars:
+                self.counts.chars += len(data)
+            if self.want_words:
+                self._words_ascii(data)
+            if self.want_max:
+                self._max_line(data.decode("ascii"))
+            return
+        text = data.decode("utf-8", "ignore")
+        if self.want_chars:
+            self.counts.chars += len(text)
+        if self.want_words:
+            self._words_text(text)
+        if self.want_max:
+            self._max_line(text)
+
+    def _words_ascii(self, data: bytes) -> None:
+        visible = data.translate(None, _ASCII_TRANSPARENT)
+        if visible:
+            self._add_words(len(visible.split()), not visible[:1].isspace(), not visible[-1:].isspace())
+
+    def _words_text(self, text: str) -> None:
+        visible = _NONPRINT.sub("", text).replace(_WORD_JOINER, " ")
+        if visible:
+            self._add_words(len(visible.split()), not visible[0].isspace(), not visible[-1].isspace())
+
+    def _add_words(self, count: int, starts_in_word: bool, ends_in_word: bool) -> None:
+        """Add a chunk's word count, merging a word that continues across the chunk edge."""
+        if count and self.in_word and starts_in_word:
+            count -= 1
+        self.counts.words += count
+        self.in_word = ends_in_word
+
+    def _max_line(self, text: str) -> None:
+        lines = text.split("\n")
+        for index, line in enumerate(lines):
+            pos = self.linepos if index == 0 else 0
+            if not _SIMPLE_LINE.search(line.encode("utf-8", "surrogateescape")):
+                pos += len(line)
+            else:
+                pos = self._walk(line, pos)
+            if index < len(lines) - 1:
+                if pos > self.counts.max_line:
+                    self.counts.max_line = pos
+                pos = 0
+            self.linepos = pos
+        if self.linepos > self.counts.max_line:
+            self.counts.max_line = self.linepos
+
+    def _walk(self, line: str, pos: int) -> int:
+        for ch in line:
+            if ch == "\t":
+                pos += 8 - pos % 8
+            elif ch == "\r" or ch == "\f":
+                if pos > self.counts.max_line:
+                    self.counts.max_line = pos
+                pos = 0
+            else:
+                width = _wcwidth.width(ord(ch))
+                if width > 0:
+                    pos += width
+        return pos
+
+
+def _count_stream(ctx: CommandContext, stream: BinaryIO, flags: dict[str, bool]) -> Counts:
+    counter = _Counter(flags["w"], flags["m"], flags["L"])
+    if not (flags["w"] or flags["m"] or flags["L"] or flags["l"]):
+        total = 0
+        for chunk in iter_chunks(ctx, stream):
+            total += len(chunk)
+        counter.counts.nbytes = total
+        return counter.counts
+    for chunk in iter_chunks(ctx, stream):
+        counter.feed(chunk)
+    if counter.pending:
+        counter.feed(b"", final=True)
+    return counter.counts
+
+
+def _stdin_size(ctx: CommandContext) -> int | None:
+    """Size of stdin when it is a file on disk (``wc < file``), else None.
+
+    A pipe, a here-string or captured input (``io.BytesIO``) counts as a pipe, as bash's
+    stdin is when a caller feeds the script its input.
+    """
+    stream = ctx.stdin
+    try:
+        if isinstance(stream, io.BytesIO) or not stream.seekable():
+            return None
+        here = stream.tell()
+        end = stream.seek(0, 2)
+        stream.seek(here)
+        return end
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+def _number_width(ctx: CommandContext, operands: list[str], nflags: int) -> int:
+    """GNU's ``compute_number_width`` over the inputs' status."""
+    if len(operands) == 1 and nflags == 1:
+        return 1
+    minimum = 1
+    regular_total = 0
+    for operand in operands:
+        if operand == "-":
+            size = _stdin_size(ctx)
+            if size is None:
+                minimum = 7
+            else:
+                regular_total += size
+            continue
+        try:
+            st = ctx.stat(operand)
+        except FSError:
+            continue
+        if st.is_file:
+            regular_total += st.size
+        else:
+            minimum = 7
+    return max(len(str(regular_total)), minimum)
+
+
+def run(ctx: CommandContext) -> int:
+    """Count each operand (stdin without operands) and print a total for several."""
+    parsed = parse_options(ctx, SPEC)
+    if parsed is None:
+        return 1
+    opts, operands = parsed
+    flags = {key: False for key in "lwmcL"}
+    for key, _ in opts:
+        flags[key] = True
+    if not any(flags.values()):
+        flags["l"] = flags["w"] = flags["c"] = True
+    named = bool(operands)
+    inputs = operands or ["-"]
+    width = _number_width(ctx, inputs, sum(flags.values()))
+    status = 0
+    total = Counts()
+    for operand in inputs:
+        try:
+            stream = ctx.open_read("/dev/stdin") if operand == "-" else ctx.open_read(operand)
+        except FSError as err:
+            file_error(ctx, operand, err)
+            status = 1
+            if err.errno != errno.EISDIR:
+                continue
+            counts = Counts()
+        else:
+            with stream:
+                counts = _count_stream(ctx, stream, flags)
+        total.add(counts)
+        _print(ctx, counts, flags, width, operand if named else None)
+    if len(inputs) > 1:
+        _print(ctx, total, flags, width, "total")
+    return status
+
+
+def _print(ctx: CommandContext, counts: Counts, flags: dict[str, bool], width: int, name: str | None) -> None:
+    values = []
+    if flags["l"]:
+        values.append(counts.lines)
+    if flags["w"]:
+        values.append(counts.words)
+    if flags["m"]:
+        values.append(counts.chars)
+    if flags["c"]:
+        values.append(counts.nbytes)
+    if flags["L"]:
+        values.append(counts.max_line)
+    line = " ".join(f"{value:>{width}}" for value in values)
+    if name is not None:
+        line += " " + (quotef(name) if "\n" in name else name)
+    ctx.stdout.write((line + "\n").encode("utf-8", "surrogateescape"))

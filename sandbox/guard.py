@@ -1,0 +1,275 @@
+"""The AST guard: checks a whole parsed script against the ``Policy`` before anything runs.
+
+It walks every node (pipelines, lists, compound commands, function bodies, command
+substitutions inside any word, here-documents) and returns every violation with its position:
+a command that is not on the allowlist, a command name that is not a literal word, a forbidden
+builtin, a background job, a write under a read-only policy, a write to a protected path, and a
+refusal by the approval callback. A script with any violation runs nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sandbox import commands as registry
+from sandbox.fs.base import FSError
+from sandbox.fs.paths import normalize
+from sandbox.parse.ast import (
+    DQ, AndOr, BraceGroup, CmdSub, Command, For, FunctionDef, If, Param, Pipeline, Redirect,
+    Script, SimpleCommand, Subshell, While, Word,
+)
+from sandbox.policy import Policy
+
+#: Builtins a script may never use, with the reason / alternative given to the model.
+FORBIDDEN: dict[str, str] = {
+    "eval": "eval runs a string as code; write the command out directly",
+    "source": "source runs another file as code; write the commands out directly",
+    ".": ". (source) runs another file as code; write the commands out directly",
+    "exec": "exec replaces the shell; run the command directly",
+    "trap": "trap is not supported; handle errors with `||` or `if`",
+    "alias": "aliases are not supported; use a function instead",
+    "unalias": "aliases are not supported",
+    "command": "`command` bypasses functions and the allowlist; call the command directly",
+    "builtin": "`builtin` is not supported; call the builtin directly",
+    "enable": "`enable` is not supported",
+    "coproc": "coproc is not supported; use a pipeline",
+    "declare": "declare is not supported; assign with name=value (or `local` in a function)",
+    "typeset": "typeset is not supported; assign with name=value",
+    "readonly": "readonly is not supported; assign with name=value",
+    "let": "let (arithmetic) is not supported; use `[ A -lt B ]` for comparisons",
+    "kill": "processes are not available in the sandbox",
+    "wait": "background jobs are not supported",
+    "jobs": "background jobs are not supported",
+    "fg": "background jobs are not supported",
+    "bg": "background jobs are not supported",
+    "disown": "background jobs are not supported",
+    "ulimit": "resource limits are fixed by the sandbox",
+    "umask": "file modes are fixed by the sandbox",
+    "shopt": "shell options are fixed by the sandbox (set -e, -u and -o pipefail work)",
+    "hash": "there is no PATH in the sandbox",
+    "type": "`type` is not supported",
+    "getopts": "getopts is not supported; parse arguments with a for loop",
+    "mapfile": "arrays are not supported; read lines with `while read -r line`",
+    "readarray": "arrays are not supported; read lines with `while read -r line`",
+    "history": "there is no history in the sandbox",
+    "fc": "there is no history in the sandbox",
+    "pushd": "use cd instead",
+    "popd": "use cd instead",
+    "dirs": "use pwd instead",
+    "compgen": "completion is not supported",
+    "complete": "completion is not supported",
+    "caller": "caller is not supported",
+    "logout": "use exit instead",
+    "suspend": "job control is not supported",
+    "times": "times is not supported",
+}
+
+#: Builtins that are always available (whatever the allowlist says).
+from sandbox.interpreter.core import BUILTINS  # noqa: E402
+
+_WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
+_HARMLESS_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr"})
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One reason the guard refuses a script: where it is and what is wrong."""
+
+    pos: int
+    message: str
+
+
+def line_col(script: str, pos: int) -> tuple[int, int]:
+    """1-based line and column of a character offset."""
+    pos = max(0, min(pos, len(script)))
+    line = script.count("\n", 0, pos) + 1
+    col = pos - (script.rfind("\n", 0, pos) + 1) + 1
+    return line, col
+
+
+def format_violation(script: str, v: Violation) -> str:
+    """``line L, col C: message``."""
+    line, col = line_col(script, v.pos)
+    return f"line {line}, col {col}: {v.message}"
+
+
+class _Walker:
+    def __init__(self, policy: Policy, cwd: str):
+        self.policy = policy
+        self.cwd = cwd
+        self.violations: list[Violation] = []
+        self.writes: list[str] = []
+        self.functions: set[str] = set()
+
+    def add(self, pos: int, message: str) -> None:
+        self.violations.append(Violation(pos, message))
+
+    # -- collection -----------------------------------------------------------------------
+
+    def collect_functions(self, node: object) -> None:
+        """Every function name defined anywhere (also inside substitutions)."""
+        stack = [node]
+        while stack:
+            cur = stack.pop()
+            if isinstance(cur, (list, tuple)):
+                stack.extend(cur)
+            elif hasattr(cur, "__dataclass_fields__"):
+                if isinstance(cur, FunctionDef):
+                    self.functions.add(cur.name)
+                stack.extend(getattr(cur, f) for f in cur.__dataclass_fields__)
+
+    # -- walking --------------------------------------------------------------------------
+
+    def script(self, node: Script) -> None:
+        for item in node.items:
+            self.andor(item)
+
+    def andor(self, node: AndOr) -> None:
+        if node.background:
+            self.add(node.pos, "background jobs (&) are not supported; run the command in "
+                     "the foreground")
+        self.pipeline(node.first)
+        for _, p in node.rest:
+            self.pipeline(p)
+
+    def pipeline(self, node: Pipeline) -> None:
+        for c in node.commands:
+            self.command(c)
+
+    def command(self, node: Command) -> None:
+        if isinstance(node, SimpleCommand):
+            self.simple(node)
+            return
+        if isinstance(node, FunctionDef):
+            if node.name in FORBIDDEN or node.name in BUILTINS:
+                self.add(node.pos, f"a function may not be called `{node.name}` (a shell "
+                         "builtin); choose another name")
+            self.command(node.body)
+            return
+        for r in node.redirects:
+            self.redirect(r)
+        if isinstance(node, (BraceGroup, Subshell)):
+            self.script(node.body)
+        elif isinstance(node, If):
+            for c, b in node.clauses:
+                self.script(c)
+                self.script(b)
+            if node.else_body:
+                self.script(node.else_body)
+        elif isinstance(node, For):
+            for w in node.words or []:
+                self.word(w)
+            self.script(node.body)
+        elif isinstance(node, While):
+            self.script(node.cond)
+            self.script(node.body)
+
+    def simple(self, node: SimpleCommand) -> None:
+        for a in node.assigns:
+            self.word(a.value)
+        for w in node.words:
+            self.word(w)
+        for r in node.redirects:
+            self.redirect(r)
+        if not node.words:
+            return
+        head = node.words[0]
+        name = head.literal()
+        if name is None or (name not in BUILTINS and name not in self.functions
+                            and any(c in head.text for c in "*?[{") and not _all_quoted(head)):
+            self.add(head.pos, f"command name `{head.text}` is not a literal word; write the "
+                     "command name out (variables and substitutions can't name commands)")
+            return
+        if name in FORBIDDEN:
+            self.add(head.pos, f"`{name}` is not allowed: {FORBIDDEN[name]}")
+            return
+        if name in self.functions or name in BUILTINS:
+            return
+        if name not in self.policy.allow:
+            allowed = ", ".join(sorted(self.policy.allow | {"cd", "pwd", "test", "read"}))
+            self.add(head.pos, f"`{name}` is not an allowed command (allowed: {allowed})")
+            return
+        cmd = registry.get(name)
+        if cmd is None:
+            self.add(head.pos, f"`{name}` is allowed but not available in this sandbox")
+            return
+        if cmd.writes is not None:
+            args = [w.literal() if w.literal() is not None else w.text for w in node.words[1:]]
+            try:
+                targets = list(cmd.writes(args))
+            except Exception:  # a writes() bug must not make the guard crash
+                targets = [a for a in args if not a.startswith("-")]
+            for t in targets:
+                self.write_target(t, head.pos, name, literal=True)
+
+    def redirect(self, r: Redirect) -> None:
+        if r.target is not None:
+            self.word(r.target)
+        if r.heredoc is not None:
+            self.word(r.heredoc)
+        if r.op in _WRITE_OPS or (r.op == ">&" and r.target is not None):
+            assert r.target is not None
+            lit = r.target.literal()
+            if r.op == ">&" and lit is not None and (lit.isdigit() or lit == "-"):
+                return
+            self.write_target(lit if lit is not None else r.target.text, r.pos,
+                              f"redirection {r.op}", literal=lit is not None)
+
+    def write_target(self, target: str, pos: int, what: str, literal: bool) -> None:
+        try:
+            vpath = normalize(target, self.cwd) if literal else target
+        except FSError:
+            self.add(pos, f"{what}: a path may not contain a NUL byte")
+            return
+        if vpath in _HARMLESS_TARGETS:
+            return
+        self.writes.append(vpath)
+        if self.policy.read_only:
+            self.add(pos, f"{what} would write `{target}`, but the sandbox is read-only")
+        elif literal and self.policy.is_protected(vpath):
+            self.add(pos, f"{what} would write `{target}`, which is protected (read-only "
+                     "or append-only for scripts)")
+
+    def word(self, w: Word | None) -> None:
+        if w is None:
+            return
+        for p in w.parts:
+            self.part(p)
+
+    def part(self, p: object) -> None:
+        if isinstance(p, CmdSub):
+            self.script(p.body)
+        elif isinstance(p, DQ):
+            for q in p.parts:
+                self.part(q)
+        elif isinstance(p, Param):
+            self.word(p.arg)
+            self.word(p.repl)
+
+
+def _all_quoted(w: Word) -> bool:
+    from sandbox.parse.ast import Lit
+    return not any(isinstance(p, Lit) for p in w.parts)
+
+
+def check(script_text: str, tree: Script, policy: Policy, cwd: str = "/") -> tuple[list[str], list[str]]:
+    """Check a parsed script; return (violation messages with positions, files it may write).
+
+    The approval callback (``policy.approve``) is asked only when there is no other violation.
+    """
+    walker = _Walker(policy, cwd)
+    walker.collect_functions(tree)
+    walker.script(tree)
+    messages = [format_violation(script_text, v) for v in walker.violations]
+    writes = list(dict.fromkeys(walker.writes))
+    if not messages and policy.approve is not None:
+        try:
+            ok = policy.approve(script_text, writes)
+        except Exception as exc:
+            ok = False
+            messages.append(f"approval callback failed ({type(exc).__name__}); script refused")
+            return messages, writes
+        if not ok:
+            messages.append("refused by the approval callback"
+                            + (f" (it may write: {', '.join(writes)})" if writes else ""))
+    return messages, writes

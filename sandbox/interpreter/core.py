@@ -1,0 +1,728 @@
+"""The interpreter: executes a parsed ``Script`` over the virtual filesystem.
+
+``Shell`` holds one shell's state (variables, positional parameters, functions, cwd, options)
+and runs AST nodes. Subshells, pipeline stages and command substitutions run on a copy of the
+state, so their variable changes and ``cd`` don't leak. Pipelines stream through bounded pipes,
+one thread per extra stage; the last stage runs in the calling thread.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from dataclasses import dataclass
+from typing import BinaryIO
+
+from sandbox import commands as registry
+from sandbox.commands.base import CommandContext, Writer
+from sandbox.errors import BrokenPipe, LimitExceeded
+from sandbox.fs.base import FSError
+from sandbox.fs.vfs import VirtualFS
+from sandbox.interpreter.expand import ExpansionError, Expander
+from sandbox.interpreter.pipes import FileWriter, NullWriter, Pipe, RunBudget, pipe_reader
+from sandbox.limits import Limits
+from sandbox.parse.ast import (
+    AndOr, BraceGroup, Command, For, FunctionDef, If, Pipeline, Redirect, Script,
+    SimpleCommand, Subshell, While,
+)
+from sandbox.policy import Policy
+
+#: Commands the interpreter implements itself (always available).
+BUILTINS = frozenset(
+    "cd pwd echo printf test [ true false export unset local read shift set return exit "
+    "break continue :".split()
+)
+#: Builtins that are commands in the registry too (we run the registry module).
+_REGISTRY_BUILTINS = frozenset({"echo", "printf"})
+
+
+class ExitShell(Exception):
+    """``exit N`` (or a fatal error): leaves the current shell or subshell."""
+
+    def __init__(self, status: int, from_expansion: bool = False):
+        self.status = status
+        self.from_expansion = from_expansion
+
+
+class LoopControl(Exception):
+    """``break N`` / ``continue N``."""
+
+    def __init__(self, kind: str, levels: int):
+        self.kind = kind
+        self.levels = levels
+
+
+class ReturnFromFunction(Exception):
+    """``return N``."""
+
+    def __init__(self, status: int):
+        self.status = status
+
+
+@dataclass
+class IO:
+    """The standard streams of a command."""
+
+    stdin: BinaryIO
+    stdout: Writer
+    stderr: Writer
+
+
+class _BufferWriter:
+    """Captures a command substitution's output, bounded by the string length limit."""
+
+    def __init__(self, budget: RunBudget):
+        self.buf = bytearray()
+        self.budget = budget
+
+    def write(self, data: bytes) -> int:
+        self.buf += data
+        self.budget.check_string(len(self.buf))
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+
+class Shell:
+    """One shell (the script's, or a subshell's copy) and the code that runs AST nodes."""
+
+    def __init__(self, fs: VirtualFS, cwd: str, policy: Policy, limits: Limits,
+                 budget: RunBudget, env: dict[str, str]):
+        self.fs = fs
+        self.cwd = cwd
+        self.policy = policy
+        self.limits = limits
+        self.budget = budget
+        self.vars: dict[str, str] = dict(env)
+        self.exported: set[str] = set(env)
+        self.positional: list[str] = []
+        self.arg0 = "bash"
+        self.functions: dict[str, FunctionDef] = {}
+        self.status = 0
+        self.pipestatus: list[int] = [0]
+        self.errexit = False
+        self.pipefail = False
+        self.nounset = False
+        self.errexit_off = 0  # >0 inside if/while conditions and && || left sides
+        self.locals: list[dict[str, str | None]] = []
+        self.loop_depth = 0
+        self.call_depth = 0
+        self.nesting = 0
+        self.status_before = 0
+        self._sub_status: int | None = None
+        self._current_stdin: BinaryIO | None = None
+        self._current_stderr: Writer = NullWriter()
+        self._last_target = ""
+        self.expander = Expander(self)
+
+    # -- state ----------------------------------------------------------------------------
+
+    def copy(self) -> "Shell":
+        """A subshell: same filesystem and budget, copied variables/cwd/functions."""
+        sub = Shell.__new__(Shell)
+        sub.__dict__.update(self.__dict__)
+        sub.vars = dict(self.vars)
+        sub.exported = set(self.exported)
+        sub.positional = list(self.positional)
+        sub.functions = dict(self.functions)
+        sub.pipestatus = list(self.pipestatus)
+        sub.locals = [dict(f) for f in self.locals]
+        sub.loop_depth = 0
+        sub.expander = Expander(sub)
+        return sub
+
+    def get_var(self, name: str) -> str | None:
+        """A variable or special parameter's value (None if unset)."""
+        if name in self.vars:
+            return self.vars[name]
+        if len(name) == 1 and not name.isalpha() and name != "_":
+            if name == "?":
+                return str(self.status)
+            if name == "#":
+                return str(len(self.positional))
+            if name == "0":
+                return self.arg0
+            if name.isdigit():
+                k = int(name)
+                return self.positional[k - 1] if k <= len(self.positional) else None
+            if name in "@*":
+                return " ".join(self.positional) if self.positional else None
+            if name == "$":
+                return "1000"
+            if name == "!":
+                return None
+            if name == "-":
+                return "h" + ("e" if self.errexit else "") + ("u" if self.nounset else "") + "B"
+        if name.isdigit():
+            k = int(name)
+            return self.positional[k - 1] if 0 < k <= len(self.positional) else None
+        if name == "PIPESTATUS":
+            return str(self.pipestatus[0])
+        if name.endswith("]"):
+            base, _, idx = name[:-1].partition("[")
+            values = self.list_var(name)
+            if values is None:
+                return None
+            if idx in ("@", "*"):
+                return " ".join(values) if values else None
+            k = int(idx)
+            return values[k] if k < len(values) else None
+        return None
+
+    def list_var(self, name: str) -> list[str] | None:
+        """Multi-valued parameters: ``@``/``*`` and ``NAME[@]`` (PIPESTATUS, or a scalar)."""
+        if name in ("@", "*"):
+            return list(self.positional)
+        if name.endswith("]"):
+            base = name.partition("[")[0]
+            if base == "PIPESTATUS":
+                return [str(s) for s in self.pipestatus]
+            value = self.vars.get(base)
+            return [] if value is None else [value]
+        return None
+
+    def set_var(self, name: str, value: str) -> None:
+        """Assign a shell variable (checked against the string length limit)."""
+        self.budget.check_string(len(value))
+        self.vars[name] = value
+
+    def unset_var(self, name: str) -> None:
+        """Remove a variable."""
+        self.vars.pop(name, None)
+        self.exported.discard(name)
+
+    def environ(self) -> dict[str, str]:
+        """The exported variables a command sees."""
+        return {k: v for k, v in self.vars.items() if k in self.exported}
+
+    # -- messages -------------------------------------------------------------------------
+
+    def diag(self, io_: IO, message: str) -> None:
+        """Print a shell diagnostic (``bash: message``) on stderr."""
+        io_.stderr.write(f"bash: {message}\n".encode("utf-8", "surrogateescape"))
+
+    # -- execution ------------------------------------------------------------------------
+
+    def run_script(self, script: Script, io_: IO) -> int:
+        """Run a list of and-or lists; returns the last status."""
+        for item in script.items:
+            self.run_andor(item, io_)
+        return self.status
+
+    def run_andor(self, node: AndOr, io_: IO) -> int:
+        """``a && b || c``."""
+        self.budget.check_time()
+        if node.rest:
+            self.errexit_off += 1
+            try:
+                status = self.run_pipeline(node.first, io_)
+                for k, (op, pipe) in enumerate(node.rest):
+                    last = k == len(node.rest) - 1
+                    if (op == "&&") == (status == 0):
+                        if last:
+                            self.errexit_off -= 1
+                            try:
+                                status = self.run_pipeline(pipe, io_)
+                            finally:
+                                self.errexit_off += 1
+                        else:
+                            status = self.run_pipeline(pipe, io_)
+            finally:
+                self.errexit_off -= 1
+            return status
+        return self.run_pipeline(node.first, io_)
+
+    def _check_errexit(self, status: int, negate: bool) -> None:
+        if status != 0 and self.errexit and self.errexit_off == 0 and not negate:
+            raise ExitShell(status)
+
+    def run_pipeline(self, node: Pipeline, io_: IO) -> int:
+        """A pipeline: stages connected by bounded pipes; last stage in this thread."""
+        cmds = node.commands
+        if node.negate:
+            self.errexit_off += 1
+        try:
+            if len(cmds) == 1:
+                status = self.run_command(cmds[0], io_)
+                statuses = [status]
+            else:
+                statuses = self._run_stages(node, io_)
+                status = statuses[-1]
+                if self.pipefail:
+                    for s in reversed(statuses):
+                        if s != 0:
+                            status = s
+                            break
+        finally:
+            if node.negate:
+                self.errexit_off -= 1
+        if node.negate:
+            status = 0 if status != 0 else 1
+        self.pipestatus = statuses
+        self.status = status
+        if not node.negate:
+            self._check_errexit(status if len(cmds) > 1 else statuses[-1], False)
+        return status
+
+    def _run_stages(self, node: Pipeline, io_: IO) -> list[int]:
+        cmds = node.commands
+        n = len(cmds)
+        pipes = [Pipe(self.budget) for _ in range(n - 1)]
+        statuses = [0] * n
+        threads: list[threading.Thread] = []
+
+        def stage(i: int) -> None:
+            sub = self.copy()
+            sub.errexit_off = 0
+            stdin = io_.stdin if i == 0 else pipe_reader(pipes[i - 1])
+            stdout = pipes[i] if i < n - 1 else io_.stdout
+            stderr = pipes[i] if i < n - 1 and node.stderr_pipes[i] else io_.stderr
+            try:
+                statuses[i] = sub.run_subshell_body(lambda: sub.run_command(cmds[i], IO(stdin, stdout, stderr)))
+            except LimitExceeded as exc:
+                self.budget.fail(exc)
+                statuses[i] = exc.exit_code
+            except RecursionError:
+                exc = LimitExceeded("recursion_depth", "recursion limit exceeded in a pipeline "
+                                    "stage; nest or recurse less")
+                self.budget.fail(exc)
+                statuses[i] = 125
+            except Exception as exc:  # never a traceback from a stage thread
+                stderr.write(f"bash: internal error ({type(exc).__name__})\n".encode())
+                statuses[i] = 1
+            finally:
+                if i < n - 1:
+                    pipes[i].close_writer()
+                if i > 0:
+                    pipes[i - 1].close_reader()
+
+        self.budget.start_stages(n - 1)
+
+        def stage_thread(i: int) -> None:
+            try:
+                stage(i)
+            finally:
+                self.budget.end_stages(1)
+
+        for i in range(n - 1):
+            t = threading.Thread(target=stage_thread, args=(i,), daemon=True, name="sandbox-stage")
+            threads.append(t)
+            try:
+                t.start()
+            except RuntimeError:  # the host can't start more threads
+                threads.pop()
+                self.budget.end_stages(1)
+                exc = LimitExceeded("pipeline_stages", "could not start a pipeline stage; "
+                                    "use fewer or shorter pipelines")
+                self.budget.fail(exc)
+                pipes[i].close_writer()
+                raise exc
+        try:
+            stage(n - 1)
+        finally:
+            # Stages notice a failed run at their next budget check (pipes wake up every
+            # 50 ms); once the run has failed we don't wait for them (daemon threads).
+            for t in threads:
+                while t.is_alive() and self.budget.failure is None:
+                    t.join(0.05)
+                    try:
+                        self.budget.check_time()
+                    except LimitExceeded:
+                        break
+        if self.budget.failure is not None:
+            raise self.budget.failure
+        return statuses
+
+    def run_subshell_body(self, body) -> int:  # type: ignore[no-untyped-def]
+        """Run ``body()`` as a subshell: ``exit`` ends only it; BrokenPipe is status 141."""
+        try:
+            return body()
+        except ExitShell as e:
+            return e.status
+        except BrokenPipe:
+            return 141
+        except (LoopControl, ReturnFromFunction) as e:
+            return getattr(e, "status", 0)
+
+    def run_command(self, cmd: Command, io_: IO) -> int:
+        """Run one command of a pipeline."""
+        if isinstance(cmd, SimpleCommand):
+            return self.run_simple(cmd, io_)
+        self.nesting += 1
+        try:
+            if self.nesting > self.limits.recursion_depth * 2:
+                raise LimitExceeded("recursion_depth", f"nesting limit of "
+                                    f"{self.limits.recursion_depth * 2} exceeded; "
+                                    "nest fewer commands")
+            if isinstance(cmd, FunctionDef):
+                self.functions[cmd.name] = cmd
+                self.status = 0
+                return 0
+            redirected = self.open_redirects(cmd.redirects, io_)
+            if redirected is None:
+                self.status = 1
+                return 1
+            new_io, closers = redirected
+            try:
+                if isinstance(cmd, BraceGroup):
+                    status = self.run_script(cmd.body, new_io)
+                elif isinstance(cmd, Subshell):
+                    sub = self.copy()
+                    status = sub.run_subshell_body(lambda: sub.run_script(cmd.body, new_io))
+                elif isinstance(cmd, If):
+                    status = self.run_if(cmd, new_io)
+                elif isinstance(cmd, For):
+                    status = self.run_for(cmd, new_io)
+                elif isinstance(cmd, While):
+                    status = self.run_while(cmd, new_io)
+                else:  # pragma: no cover
+                    raise TypeError(type(cmd).__name__)
+            finally:
+                self.close_redirects(closers)
+            self.status = status
+            return status
+        finally:
+            self.nesting -= 1
+
+    def run_condition(self, script: Script, io_: IO) -> int:
+        self.errexit_off += 1
+        try:
+            return self.run_script(script, io_)
+        finally:
+            self.errexit_off -= 1
+
+    def run_if(self, node: If, io_: IO) -> int:
+        for cond, body in node.clauses:
+            if self.run_condition(cond, io_) == 0:
+                return self.run_script(body, io_)
+        if node.else_body is not None:
+            return self.run_script(node.else_body, io_)
+        self.status = 0
+        return 0
+
+    def run_for(self, node: For, io_: IO) -> int:
+        self._current_stdin, self._current_stderr = io_.stdin, io_.stderr
+        try:
+            items = (self.expander.words(node.words) if node.words is not None
+                     else list(self.positional))
+        except ExpansionError as exc:
+            return self._expansion_failed(exc, io_)
+        status = 0
+        self.status = 0
+        self.loop_depth += 1
+        try:
+            for item in items:
+                self.budget.count_iteration()
+                self.set_var(node.var, item)
+                try:
+                    status = self.run_script(node.body, io_)
+                except LoopControl as lc:
+                    status = 0
+                    if lc.levels > 1:
+                        lc.levels -= 1
+                        raise
+                    if lc.kind == "break":
+                        break
+        finally:
+            self.loop_depth -= 1
+        return status
+
+    def run_while(self, node: While, io_: IO) -> int:
+        status = 0
+        self.loop_depth += 1
+        try:
+            while True:
+                self.budget.count_iteration()
+                try:
+                    cond = self.run_condition(node.cond, io_)
+                    if (cond == 0) == node.until:
+                        break
+                    status = self.run_script(node.body, io_)
+                except LoopControl as lc:
+                    status = 0
+                    if lc.levels > 1:
+                        lc.levels -= 1
+                        raise
+                    if lc.kind == "break":
+                        break
+        finally:
+            self.loop_depth -= 1
+        self.status = status
+        return status
+
+    # -- simple commands ------------------------------------------------------------------
+
+    def _expansion_failed(self, exc: ExpansionError, io_: IO) -> int:
+        self.diag(io_, str(exc))
+        self.status = 1
+        if exc.fatal:
+            raise ExitShell(exc.status, from_expansion=True)
+        return 1
+
+    def run_simple(self, cmd: SimpleCommand, io_: IO) -> int:
+        """Expand, redirect and dispatch one simple command."""
+        self.budget.check_time()
+        self.status_before = self.status
+        self._sub_status = None
+        self._current_stdin = io_.stdin
+        self._current_stderr = io_.stderr
+        try:
+            argv = self.expander.words(cmd.words) if cmd.words else []
+            values = [(a, self.expander.word(a.value)) for a in cmd.assigns]
+        except ExpansionError as exc:
+            return self._expansion_failed(exc, io_)
+        if not argv:
+            for a, value in values:
+                if a.append:
+                    value = (self.get_var(a.name) or "") + value
+                self.set_var(a.name, value)
+            redirected = self.open_redirects(cmd.redirects, io_)
+            if redirected is None:
+                self.status = 1
+                return 1
+            self.close_redirects(redirected[1])
+            status = self._sub_status if self._sub_status is not None else 0
+            self.status = status
+            return status
+        redirected = self.open_redirects(cmd.redirects, io_)
+        if redirected is None:
+            self.status = 1
+            return 1
+        new_io, closers = redirected
+        try:
+            status = self.dispatch(argv, values, new_io)
+        finally:
+            self.close_redirects(closers)
+        self.status = status
+        return status
+
+    def dispatch(self, argv: list[str], assigns, io_: IO) -> int:  # type: ignore[no-untyped-def]
+        """Run a function, builtin or registered command (allowlist re-checked here)."""
+        self.budget.count_command()
+        name = argv[0]
+        saved: dict[str, str | None] = {}
+        for a, value in assigns:
+            saved.setdefault(a.name, self.vars.get(a.name))
+            self.set_var(a.name, (self.get_var(a.name) or "") + value if a.append else value)
+        try:
+            func = self.functions.get(name)
+            if func is not None:
+                return self.call_function(func, argv, io_)
+            if name in BUILTINS and name not in _REGISTRY_BUILTINS:
+                from sandbox.interpreter import builtins
+                return builtins.run(self, argv, io_)
+            return self.run_external(argv, io_, {a.name for a, _ in assigns})
+        finally:
+            for k, old in saved.items():
+                if old is None:
+                    self.vars.pop(k, None)
+                else:
+                    self.vars[k] = old
+
+    def run_external(self, argv: list[str], io_: IO, temp_env: set[str]) -> int:
+        """Run a command module from the registry."""
+        name = argv[0]
+        if name not in BUILTINS and name not in self.policy.allow:
+            if registry.get(name) is None and "/" not in name:
+                self.diag(io_, f"{name}: command not found")
+                return 127
+            self.diag(io_, f"{name}: not allowed by the sandbox policy")
+            return 126
+        cmd = registry.get(name)
+        if cmd is None:
+            self.diag(io_, f"{name}: command not found")
+            return 127
+        env = self.environ()
+        for k in temp_env:
+            if k in self.vars:
+                env[k] = self.vars[k]
+        ctx = CommandContext(argv=list(argv), stdin=io_.stdin, stdout=io_.stdout,
+                             stderr=io_.stderr, fs=self.fs, cwd=self.cwd, env=env,
+                             budget=self.budget, policy=self.policy)
+        try:
+            status = cmd.run(ctx)
+        except BrokenPipe:
+            raise  # like SIGPIPE, it ends the whole pipeline stage (status 141)
+        except LimitExceeded:
+            raise
+        except (ExitShell, LoopControl, ReturnFromFunction):  # pragma: no cover
+            raise
+        except FSError as exc:
+            ctx.error(f"{exc.path or ''}: {exc}" if exc.path else str(exc))
+            return 1
+        except RecursionError:
+            ctx.error("input is nested too deeply")
+            return 1
+        except Exception as exc:  # a bug in a command must not leak a traceback
+            ctx.error(f"internal error ({type(exc).__name__})")
+            return 1
+        io_.stdout.flush()
+        return int(status) if status is not None else 0
+
+    def call_function(self, func: FunctionDef, argv: list[str], io_: IO) -> int:
+        """Call a shell function with positional parameters ``argv[1:]``."""
+        if self.call_depth >= self.limits.recursion_depth:
+            raise LimitExceeded("recursion_depth", f"function recursion limit of "
+                                f"{self.limits.recursion_depth} exceeded in {func.name}; "
+                                "recurse less deeply")
+        saved_pos = self.positional
+        self.positional = list(argv[1:])
+        self.call_depth += 1
+        self.locals.append({})
+        try:
+            status = self.run_command(func.body, io_)
+        except ReturnFromFunction as r:
+            status = r.status
+        finally:
+            frame = self.locals.pop()
+            for k, old in frame.items():
+                if old is None:
+                    self.vars.pop(k, None)
+                else:
+                    self.vars[k] = old
+            self.call_depth -= 1
+            self.positional = saved_pos
+        self.status = status
+        return status
+
+    # -- command substitution ---------------------------------------------------------------
+
+    def command_substitution(self, body: Script) -> str:
+        """Run ``body`` in a subshell and return its output without trailing newlines."""
+        if self.nesting > self.limits.recursion_depth * 2:
+            raise LimitExceeded("recursion_depth", "nesting limit exceeded in command "
+                                "substitution; nest fewer commands")
+        out = _BufferWriter(self.budget)
+        sub = self.copy()
+        sub.nesting += 1
+        stdin = getattr(self, "_current_stdin", None) or io.BytesIO(b"")
+        try:
+            status = sub.run_script(body, IO(stdin, out, self._current_stderr))
+        except ExitShell as e:
+            status = 1 if e.from_expansion else e.status
+        except BrokenPipe:
+            status = 141
+        except (LoopControl, ReturnFromFunction) as e:
+            status = getattr(e, "status", 0)
+        self._sub_status = status
+        self.status = status
+        return bytes(out.buf).rstrip(b"\n").decode("utf-8", "surrogateescape")
+
+    # -- redirections ---------------------------------------------------------------------
+
+    def open_redirects(self, redirects: list[Redirect], io_: IO):  # type: ignore[no-untyped-def]
+        """Apply redirections; returns (new IO, writers to close) or None after an error."""
+        self._current_stdin = io_.stdin
+        self._current_stderr = io_.stderr
+        if not redirects:
+            return io_, []
+        fds: dict[int, object] = {0: io_.stdin, 1: io_.stdout, 2: io_.stderr}
+        closers: list[FileWriter] = []
+        for r in redirects:
+            try:
+                if not self._apply_redirect(r, fds, closers, io_):
+                    self.close_redirects(closers)
+                    return None
+            except ExpansionError as exc:
+                self.close_redirects(closers)
+                self.diag(io_, str(exc))
+                if exc.fatal:
+                    raise ExitShell(exc.status, from_expansion=True)
+                return None
+            except FSError as exc:
+                self.close_redirects(closers)
+                target = self._last_target
+                self.diag(io_, f"{target}: {exc}")
+                return None
+        new_io = IO(fds[0], fds[1], fds[2])  # type: ignore[arg-type]
+        return new_io, closers
+
+    def _apply_redirect(self, r: Redirect, fds: dict[int, object], closers: list, io_: IO) -> bool:
+        op = r.op
+        self._last_target = ""
+        if op in ("<<", "<<-"):
+            assert r.heredoc is not None
+            text = r.heredoc.text if r.heredoc_quoted else self.expander.heredoc(r.heredoc)
+            data = text.encode("utf-8", "surrogateescape")
+            self.budget.check_string(len(data))
+            fds[r.fd if r.fd is not None else 0] = io.BytesIO(data)
+            return True
+        assert r.target is not None
+        if op == "<<<":
+            text = self.expander.word(r.target) + "\n"
+            fds[r.fd if r.fd is not None else 0] = io.BytesIO(text.encode("utf-8", "surrogateescape"))
+            return True
+        words = self.expander.redirect_target(r.target)
+        if len(words) != 1:
+            self.diag(io_, f"{r.target.text}: ambiguous redirect")
+            return False
+        target = words[0]
+        self._last_target = target
+        if op in (">&", "<&") and (target.isdigit() or target == "-"):
+            fd = r.fd if r.fd is not None else (1 if op == ">&" else 0)
+            if target == "-":
+                fds[fd] = NullWriter() if fd else io.BytesIO(b"")
+                return True
+            src = int(target)
+            if src not in fds:
+                self.diag(io_, f"{target}: Bad file descriptor")
+                return False
+            fds[fd] = fds[src]
+            return True
+        if target == "":
+            self.diag(io_, ": No such file or directory")
+            return False
+        if op in ("<", "<>"):
+            fd = r.fd if r.fd is not None else 0
+            ctx = self._ctx(io_)
+            if ctx.path(target) == "/dev/stdin":
+                fds[fd] = io_.stdin
+                return True
+            stat = ctx.stat(target)
+            if stat.is_dir:
+                fds[fd] = io.BytesIO(b"")  # bash opens it; reading gives EISDIR to the command
+                self.diag(io_, f"{target}: Is a directory")
+                return False
+            fds[fd] = ctx.open_read(target)
+            return True
+        # output: > >> >| &> &>> >&file
+        append = op in (">>", "&>>")
+        writer = self._open_writer(target, append, fds, io_)
+        if op in ("&>", "&>>") or (op == ">&" and r.fd is None):
+            fds[1] = writer
+            fds[2] = writer
+        else:
+            fds[r.fd if r.fd is not None else 1] = writer
+        if isinstance(writer, FileWriter):
+            closers.append(writer)
+        return True
+
+    def _ctx(self, io_: IO) -> CommandContext:
+        return CommandContext(argv=["bash"], stdin=io_.stdin, stdout=io_.stdout,
+                              stderr=io_.stderr, fs=self.fs, cwd=self.cwd, budget=self.budget,
+                              policy=self.policy)
+
+    def _open_writer(self, target: str, append: bool, fds: dict[int, object], io_: IO):  # type: ignore[no-untyped-def]
+        ctx = self._ctx(io_)
+        vpath = ctx.path(target)
+        if vpath == "/dev/null":
+            return NullWriter()
+        if vpath == "/dev/stdout":
+            return fds[1]
+        if vpath == "/dev/stderr":
+            return fds[2]
+        if vpath == "/dev/stdin":
+            return NullWriter()
+        try:
+            if self.fs.stat(vpath).is_dir:
+                raise FSError(21, vpath, "Is a directory")
+        except FSError as exc:
+            if exc.errno == 21:
+                raise
+        return FileWriter(ctx, target, append)
+
+    def close_redirects(self, closers: list) -> None:
+        """Flush file redirections (in order)."""
+        for w in closers:
+            w.close()

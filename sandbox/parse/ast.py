@@ -1,0 +1,221 @@
+"""Our own small typed AST of a shell script (what the parser returns, what guard and
+interpreter walk). Positions are character offsets into the script."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+
+# -- words ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Lit:
+    """Unquoted literal text (subject to brace expansion, globbing; never to field splitting)."""
+
+    text: str
+
+
+@dataclass
+class Quoted:
+    """Literal text that was quoted ('...', $'...', backslash escapes, literal parts of "...")."""
+
+    text: str
+
+
+@dataclass
+class DQ:
+    """A double-quoted string: its parts are expanded but never split or globbed."""
+
+    parts: list["Part"]
+
+
+@dataclass
+class Param:
+    """A parameter expansion: ``$name``, ``${name}``, ``${name<op>arg}``, ``${#name}``.
+
+    ``op`` is one of "" (plain), "#len", ":-", "-", ":=", "=", ":+", "+", ":?", "?", "#", "##",
+    "%", "%%", "/", "//", "/#", "/%". ``arg`` is the operand word (the pattern for the
+    removal / substitution forms); ``repl`` is the replacement for the substitution forms.
+    """
+
+    name: str
+    op: str = ""
+    arg: "Word | None" = None
+    repl: "Word | None" = None
+    pos: int = 0
+
+
+@dataclass
+class CmdSub:
+    """A command substitution ``$(...)`` or backticks: its body is a whole script."""
+
+    body: "Script"
+    pos: int = 0
+
+
+@dataclass
+class Tilde:
+    """A leading ``~`` (``~`` alone or ``~/...``): expands to $HOME."""
+
+
+Part = Union[Lit, Quoted, DQ, Param, CmdSub, Tilde]
+
+
+@dataclass
+class Word:
+    """One shell word: a sequence of parts; ``pos`` its start; ``text`` its source text."""
+
+    parts: list[Part]
+    pos: int = 0
+    text: str = ""
+
+    def literal(self) -> str | None:
+        """The word's value if it contains no expansion at all (quotes removed), else None."""
+        out = []
+        for p in self.parts:
+            if isinstance(p, (Lit, Quoted)):
+                out.append(p.text)
+            elif isinstance(p, DQ) and all(isinstance(q, (Lit, Quoted)) for q in p.parts):
+                out.extend(q.text for q in p.parts)  # type: ignore[union-attr]
+            else:
+                return None
+        return "".join(out)
+
+    def is_quoted(self) -> bool:
+        """True if any part of the word was quoted (used for here-doc delimiters)."""
+        return any(isinstance(p, (Quoted, DQ)) for p in self.parts)
+
+
+# -- commands ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Redirect:
+    """A redirection. ``op`` is one of < > >> >| <> <& >& &> &>> << <<- <<<.
+
+    ``fd`` is the explicit file descriptor or None for the default; ``target`` is the word
+    (file name, fd number for <& >&, here-string); ``heredoc`` is the here-document body (a
+    Word whose parts are expanded unless the delimiter was quoted).
+    """
+
+    op: str
+    fd: int | None
+    target: Word | None
+    pos: int = 0
+    heredoc: Word | None = None
+    heredoc_quoted: bool = False
+
+
+@dataclass
+class Assign:
+    """``name=value`` (or ``name+=value`` when ``append``) before a command or alone."""
+
+    name: str
+    value: Word
+    append: bool = False
+    pos: int = 0
+
+
+@dataclass
+class SimpleCommand:
+    """Assignments, words (argv before expansion) and redirections."""
+
+    assigns: list[Assign]
+    words: list[Word]
+    redirects: list[Redirect]
+    pos: int = 0
+
+
+@dataclass
+class BraceGroup:
+    """``{ list; }``."""
+
+    body: "Script"
+    redirects: list[Redirect] = field(default_factory=list)
+    pos: int = 0
+
+
+@dataclass
+class Subshell:
+    """``( list )``: variable changes and cd inside do not leak."""
+
+    body: "Script"
+    redirects: list[Redirect] = field(default_factory=list)
+    pos: int = 0
+
+
+@dataclass
+class If:
+    """``if c; then b; elif c2; then b2; else e; fi``: clauses are (condition, body)."""
+
+    clauses: list[tuple["Script", "Script"]]
+    else_body: "Script | None"
+    redirects: list[Redirect] = field(default_factory=list)
+    pos: int = 0
+
+
+@dataclass
+class For:
+    """``for var in words; do body; done`` (words None: iterate over "$@")."""
+
+    var: str
+    words: list[Word] | None
+    body: "Script"
+    redirects: list[Redirect] = field(default_factory=list)
+    pos: int = 0
+
+
+@dataclass
+class While:
+    """``while``/``until`` loop."""
+
+    cond: "Script"
+    body: "Script"
+    until: bool = False
+    redirects: list[Redirect] = field(default_factory=list)
+    pos: int = 0
+
+
+@dataclass
+class FunctionDef:
+    """``name() compound`` or ``function name compound``."""
+
+    name: str
+    body: "Command"
+    pos: int = 0
+
+
+Command = Union[SimpleCommand, BraceGroup, Subshell, If, For, While, FunctionDef]
+
+
+@dataclass
+class Pipeline:
+    """``[!] cmd | cmd ...`` (``|&`` sends stderr too: ``stderr_pipes[i]`` for stage i)."""
+
+    commands: list[Command]
+    negate: bool = False
+    stderr_pipes: list[bool] = field(default_factory=list)
+    pos: int = 0
+
+
+@dataclass
+class AndOr:
+    """``p1 && p2 || p3``: ``rest`` holds (operator, pipeline) pairs."""
+
+    first: Pipeline
+    rest: list[tuple[str, Pipeline]] = field(default_factory=list)
+    background: bool = False
+    pos: int = 0
+
+
+@dataclass
+class Script:
+    """A list of and-or lists run one after the other."""
+
+    items: list[AndOr]
+    pos: int = 0
+
+
+Node = Union[Script, AndOr, Pipeline, Command, Word, Part, Redirect, Assign]

@@ -1,0 +1,902 @@
+"""A hand-written recursive-descent parser for the bash subset the sandbox runs.
+
+It reads the script once, left to right, and builds ``sandbox.parse.ast`` nodes directly
+(words are split into typed parts while they are scanned, command substitutions are parsed
+recursively, here-documents are collected at the next newline as bash does). Syntax outside
+the subset raises ``UnsupportedSyntax`` with one line naming it and an alternative; malformed
+scripts raise ``UnsupportedSyntax`` with bash's ``syntax error near unexpected token`` wording.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sandbox.errors import UnsupportedSyntax
+from sandbox.parse.ast import (
+    DQ, AndOr, Assign, BraceGroup, CmdSub, Command, For, FunctionDef, If, Lit, Param, Part,
+    Pipeline, Quoted, Redirect, Script, SimpleCommand, Subshell, Tilde, While, Word,
+)
+
+_META = frozenset(" \t\n;&|<>()")
+_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ASSIGN_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
+_PLAIN_RE = re.compile(r"[^ \t\n;&|<>()\"'`$\\]+")
+_REDIR_OPS = ("&>>", "<<<", "<<-", "&>", "<<", "<>", "<&", ">>", ">|", ">&", "<", ">")
+_CONTROL_OPS = ("&&", "||", ";;", "|&", "|", ";", "&", "(", ")")
+_RESERVED_STOP = frozenset({"then", "elif", "else", "fi", "do", "done", "}", "esac"})
+_SPECIAL_PARAMS = frozenset("@*#?$!-0123456789")
+#: Deepest nesting of lists (subshells, groups, loops, substitutions) the parser accepts.
+MAX_NESTING = 200
+
+#: Unsupported constructs and the one-line message (what is unsupported + what to use).
+UNSUPPORTED = {
+    "arith": "arithmetic expansion $(( )) is not supported; use `seq`, `wc -l` or literal "
+    "numbers instead",
+    "arith_cmd": "arithmetic commands (( )) are not supported; use `[ A -lt B ]` (test) instead",
+    "case": "`case` is not supported; use if/elif with `[ \"$x\" = value ]` instead",
+    "dbracket": "`[[ ]]` is not supported; use `[ ]` (test) instead",
+    "select": "`select` is not supported; use a `for` loop instead",
+    "coproc": "`coproc` is not supported; use a pipeline instead",
+    "procsub": "process substitution <( ) / >( ) is not supported; use a pipeline or a "
+    "temporary file instead",
+    "array": "arrays are not supported; use a space-separated string and `for x in $list` "
+    "instead",
+}
+
+
+def unsupported(key: str) -> UnsupportedSyntax:
+    """The ``UnsupportedSyntax`` error for one of the ``UNSUPPORTED`` constructs."""
+    return UnsupportedSyntax(UNSUPPORTED[key])
+
+
+class _Pending:
+    __slots__ = ("redirect", "delim", "strip")
+
+    def __init__(self, redirect: Redirect, delim: str, strip: bool):
+        self.redirect = redirect
+        self.delim = delim
+        self.strip = strip
+
+
+class Parser:
+    """Parse one script; use ``parse_script`` (module level) rather than this class."""
+
+    def __init__(self, src: str, offset: int = 0):
+        self.s = src
+        self.i = 0
+        self.n = len(src)
+        self.offset = offset
+        self.pending: list[_Pending] = []
+        self.depth = 0
+
+    # -- errors ---------------------------------------------------------------------------
+
+    def syntax_error(self, token: str | None = None) -> UnsupportedSyntax:
+        if token is None:
+            token = self._token_text()
+        if token in ("", "newline"):
+            return UnsupportedSyntax("syntax error: unexpected end of file")
+        return UnsupportedSyntax(f"syntax error near unexpected token `{token}'")
+
+    def _token_text(self) -> str:
+        self.skip_ws()
+        if self.i >= self.n:
+            return ""
+        if self.s[self.i] == "\n":
+            return "newline"
+        for op in _CONTROL_OPS + _REDIR_OPS:
+            if self.s.startswith(op, self.i):
+                return op
+        m = _PLAIN_RE.match(self.s, self.i)
+        return m.group(0) if m else self.s[self.i]
+
+    # -- low-level scanning ---------------------------------------------------------------
+
+    def skip_ws(self) -> None:
+        """Skip blanks, line continuations and comments (not newlines)."""
+        s, n = self.s, self.n
+        while self.i < n:
+            c = s[self.i]
+            if c == " " or c == "\t":
+                self.i += 1
+            elif c == "\\" and self.i + 1 < n and s[self.i + 1] == "\n":
+                self.i += 2
+            elif c == "#":
+                j = s.find("\n", self.i)
+                self.i = n if j < 0 else j
+            else:
+                break
+
+    def skip_newlines(self) -> None:
+        """Skip blanks, comments and newlines (reading pending here-documents)."""
+        while True:
+            self.skip_ws()
+            if self.i < self.n and self.s[self.i] == "\n":
+                self.i += 1
+                self.read_heredocs()
+            else:
+                return
+
+    def peek_op(self) -> str | None:
+        """The control or redirection operator at the cursor (after blanks), or None."""
+        self.skip_ws()
+        if self.i >= self.n:
+            return "EOF"
+        c = self.s[self.i]
+        if c == "\n":
+            return "NL"
+        if c not in _META:
+            if c.isdigit():
+                j = self.i
+                while j < self.n and self.s[j].isdigit():
+                    j += 1
+                if j < self.n and self.s[j] in "<>":
+                    return "FDREDIR"
+            return None
+        for op in _REDIR_OPS:
+            if self.s.startswith(op, self.i):
+                return op
+        for op in _CONTROL_OPS:
+            if self.s.startswith(op, self.i):
+                return op
+        return None  # pragma: no cover
+
+    def peek_word(self) -> str | None:
+        """The next token if it is a plain unquoted word (for reserved words), else None."""
+        self.skip_ws()
+        m = _PLAIN_RE.match(self.s, self.i)
+        if not m:
+            return None
+        end = m.end()
+        if end < self.n and self.s[end] not in _META:
+            return None
+        return m.group(0)
+
+    def expect_word(self, word: str) -> None:
+        if self.peek_word() != word:
+            raise self.syntax_error()
+        self.i += len(word)
+
+    # -- here-documents -------------------------------------------------------------------
+
+    def read_heredocs(self) -> None:
+        """Read the bodies of pending here-documents, starting at the cursor (after a newline)."""
+        pending, self.pending = self.pending, []
+        for p in pending:
+            lines: list[str] = []
+            start = self.i
+            while True:
+                if self.i >= self.n:
+                    break
+                j = self.s.find("\n", self.i)
+                line = self.s[self.i: self.n if j < 0 else j]
+                self.i = self.n if j < 0 else j + 1
+                if p.strip:
+                    line = line.lstrip("\t")
+                if line == p.delim:
+                    break
+                lines.append(line + "\n")
+            body = "".join(lines)
+            if p.redirect.heredoc_quoted:
+                p.redirect.heredoc = Word([Quoted(body)], start + self.offset, body)
+            else:
+                p.redirect.heredoc = _parse_heredoc_body(body, start + self.offset)
+
+    # -- grammar --------------------------------------------------------------------------
+
+    def parse_list(self, stops: frozenset[str] = frozenset(), close_paren: bool = False) -> Script:
+        """Parse and-or lists until EOF, a reserved word in ``stops`` or (``close_paren``) ')'."""
+        items: list[AndOr] = []
+        start = self.i
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise UnsupportedSyntax(f"script is nested too deeply (more than {MAX_NESTING} "
+                                    "levels); flatten it")
+        while True:
+            self.skip_newlines()
+            if self.i >= self.n:
+                break
+            if self.s[self.i] == ")":
+                if close_paren:
+                    break
+                raise self.syntax_error(")")
+            word = self.peek_word()
+            if word is not None and word in stops:
+                break
+            if word is not None and word in _RESERVED_STOP:
+                raise self.syntax_error(word)
+            andor = self.parse_andor()
+            items.append(andor)
+            op = self.peek_op()
+            if op == ";":
+                self.i += 1
+            elif op == "&":
+                self.i += 1
+                andor.background = True
+            elif op == "NL":
+                self.i += 1
+                self.read_heredocs()
+            elif op == "EOF":
+                break
+            elif op == ")" and close_paren:
+                break
+            elif op == ";;":
+                raise unsupported("case")
+            elif op is None and self.peek_word() in stops:
+                break
+            else:
+                raise self.syntax_error()
+        if self.i >= self.n and self.pending:
+            self.read_heredocs()
+        self.depth -= 1
+        return Script(items, start + self.offset)
+
+    def parse_andor(self) -> AndOr:
+        pos = self.i
+        first = self.parse_pipeline()
+        node = AndOr(first, [], False, pos + self.offset)
+        while True:
+            op = self.peek_op()
+            if op not in ("&&", "||"):
+                return node
+            self.i += 2
+            self.skip_newlines()
+            node.rest.append((op, self.parse_pipeline()))
+
+    def parse_pipeline(self) -> Pipeline:
+        pos = self.i
+        negate = False
+        while self.peek_word() == "!":
+            self.i += 1
+            negate = not negate
+        cmds = [self.parse_command()]
+        err_pipes: list[bool] = []
+        while True:
+            op = self.peek_op()
+            if op not in ("|", "|&"):
+                break
+            self.i += len(op)
+            err_pipes.append(op == "|&")
+            self.skip_newlines()
+            cmds.append(self.parse_command())
+        return Pipeline(cmds, negate, err_pipes, pos + self.offset)
+
+    def parse_command(self) -> Command:
+        self.skip_ws()
+        pos = self.i + self.offset
+        if self.i >= self.n:
+            raise self.syntax_error("")
+        if self.s.startswith("((", self.i):
+            raise unsupported("arith_cmd")
+        op = self.peek_op()
+        if op == "(":
+            self.i += 1
+            body = self.parse_list(close_paren=True)
+            if self.peek_op() != ")":
+                raise self.syntax_error()
+            self.i += 1
+            if not body.items:
+                raise self.syntax_error(")")
+            return Subshell(body, self.parse_redirects(), pos)
+        if op is not None and op not in ("FDREDIR",) and op not in _REDIR_OPS:
+            raise self.syntax_error(op if op not in ("NL", "EOF") else "newline")
+        word = self.peek_word()
+        if word is not None:
+            if word == "{":
+                self.i += 1
+                body = self.parse_list(frozenset({"}"}))
+                self.expect_word("}")
+                if not body.items:
+                    raise self.syntax_error("}")
+                return BraceGroup(body, self.parse_redirects(), pos)
+            if word == "if":
+                return self.parse_if(pos)
+            if word in ("while", "until"):
+                self.i += len(word)
+                cond = self.parse_list(frozenset({"do"}))
+                self.expect_word("do")
+                body = self.parse_list(frozenset({"done"}))
+                self.expect_word("done")
+                if not cond.items or not body.items:
+                    raise self.syntax_error("done")
+                return While(cond, body, word == "until", self.parse_redirects(), pos)
+            if word == "for":
+                return self.parse_for(pos)
+            if word == "function":
+                self.i += len(word)
+                self.skip_ws()
+                m = _NAME_RE.match(self.s, self.i)
+                if not m:
+                    raise self.syntax_error()
+                self.i = m.end()
+                self.skip_ws()
+                if self.s.startswith("(", self.i):
+                    self.i += 1
+                    self.skip_ws()
+                    if not self.s.startswith(")", self.i):
+                        raise self.syntax_error()
+                    self.i += 1
+                return self.parse_function_body(m.group(0), pos)
+            if word == "case":
+                raise unsupported("case")
+            if word == "[[":
+                raise unsupported("dbracket")
+            if word == "select":
+                raise unsupported("select")
+            if word == "coproc":
+                raise unsupported("coproc")
+            if word in _RESERVED_STOP:
+                raise self.syntax_error(word)
+            # name ( ) compound  -> function definition (bash accepts any plain word)
+            if not _ASSIGN_RE.match(word):
+                save = self.i
+                self.i += len(word)
+                self.skip_ws()
+                if self.s.startswith("(", self.i):
+                    self.i += 1
+                    self.skip_ws()
+                    if self.s.startswith(")", self.i):
+                        self.i += 1
+                        return self.parse_function_body(word, pos)
+                    raise self.syntax_error()
+                self.i = save
+        return self.parse_simple(pos)
+
+    def parse_function_body(self, name: str, pos: int) -> FunctionDef:
+        self.skip_newlines()
+        body = self.parse_command()
+        if isinstance(body, (SimpleCommand, FunctionDef)):
+            raise self.syntax_error()
+        return FunctionDef(name, body, pos)
+
+    def parse_if(self, pos: int) -> If:
+        self.i += 2
+        clauses = []
+        else_body = None
+        while True:
+            cond = self.parse_list(frozenset({"then"}))
+            self.expect_word("then")
+            body = self.parse_list(frozenset({"elif", "else", "fi"}))
+            if not cond.items or not body.items:
+                raise self.syntax_error()
+            clauses.append((cond, body))
+            w = self.peek_word()
+            self.i += len(w or "")
+            if w == "elif":
+                continue
+            if w == "else":
+                else_body = self.parse_list(frozenset({"fi"}))
+                if not else_body.items:
+                    raise self.syntax_error()
+                self.expect_word("fi")
+            elif w != "fi":
+                raise self.syntax_error()
+            break
+        return If(clauses, else_body, self.parse_redirects(), pos)
+
+    def parse_for(self, pos: int) -> For:
+        self.i += 3
+        self.skip_ws()
+        m = _NAME_RE.match(self.s, self.i)
+        if not m or (m.end() < self.n and self.s[m.end()] not in _META):
+            if self.s.startswith("((", self.i):
+                raise unsupported("arith_cmd")
+            raise self.syntax_error()
+        var = m.group(0)
+        self.i = m.end()
+        words: list[Word] | None = None
+        op = self.peek_op()
+        if op == ";":
+            self.i += 1
+        else:
+            self.skip_newlines()
+            if self.peek_word() == "in":
+                self.i += 2
+                words = []
+                while True:
+                    op = self.peek_op()
+                    if op is None:
+                        words.append(self.parse_word())
+                    elif op in (";", "NL"):
+                        self.i += 1
+                        if op == "NL":
+                            self.read_heredocs()
+                        break
+                    else:
+                        raise self.syntax_error()
+        self.skip_newlines()
+        self.expect_word("do")
+        body = self.parse_list(frozenset({"done"}))
+        self.expect_word("done")
+        if not body.items:
+            raise self.syntax_error("done")
+        return For(var, words, body, self.parse_redirects(), pos)
+
+    def parse_redirects(self) -> list[Redirect]:
+        out = []
+        while True:
+            op = self.peek_op()
+            if op == "FDREDIR" or (op in _REDIR_OPS):
+                out.append(self.parse_redirect())
+            else:
+                return out
+
+    def parse_redirect(self) -> Redirect:
+        pos = self.i + self.offset
+        fd: int | None = None
+        if self.s[self.i].isdigit():
+            j = self.i
+            while self.s[j].isdigit():
+                j += 1
+            fd = int(self.s[self.i:j]) if j - self.i < 4 else 9999
+            self.i = j
+        op = next(o for o in _REDIR_OPS if self.s.startswith(o, self.i))
+        self.i += len(op)
+        if op in ("<", ">") and self.s.startswith("(", self.i):
+            raise unsupported("procsub")
+        self.skip_ws()
+        if self.peek_op() is not None:
+            raise self.syntax_error()
+        target = self.parse_word()
+        red = Redirect(op, fd, target, pos)
+        if op in ("<<", "<<-"):
+            red.heredoc_quoted = target.is_quoted()
+            self.pending.append(_Pending(red, _heredoc_delim(target), op == "<<-"))
+        return red
+
+    def parse_simple(self, pos: int) -> SimpleCommand:
+        assigns: list[Assign] = []
+        words: list[Word] = []
+        redirects: list[Redirect] = []
+        while True:
+            op = self.peek_op()
+            if op == "FDREDIR" or op in _REDIR_OPS:
+                redirects.append(self.parse_redirect())
+                continue
+            if op is not None:
+                if op == "(" and words:
+                    raise self.syntax_error("(")
+                break
+            if not words:
+                m = _ASSIGN_RE.match(self.s, self.i)
+                if m:
+                    apos = self.i + self.offset
+                    self.i = m.end()
+                    if self.s.startswith("(", self.i):
+                        raise unsupported("array")
+                    value = self.parse_word(assignment=True)
+                    assigns.append(Assign(m.group(1), value, m.group(2) == "+", apos))
+                    continue
+                if self.s.startswith("[[", self.i) and self.peek_word() == "[[":
+                    raise unsupported("dbracket")
+            words.append(self.parse_word())
+        if not assigns and not words and not redirects:
+            raise self.syntax_error()
+        return SimpleCommand(assigns, words, redirects, pos)
+
+    # -- words ----------------------------------------------------------------------------
+
+    def parse_word(self, assignment: bool = False) -> Word:
+        """Scan one word at the cursor into typed parts (stops at an unquoted metacharacter)."""
+        s, n = self.s, self.n
+        start = self.i
+        parts: list[Part] = []
+        buf: list[str] = []
+
+        def flush() -> None:
+            if buf:
+                parts.append(Lit("".join(buf)))
+                buf.clear()
+
+        while self.i < n:
+            c = s[self.i]
+            if c in _META:
+                break
+            if c == "\\":
+                if self.i + 1 < n:
+                    nxt = s[self.i + 1]
+                    self.i += 2
+                    if nxt == "\n":
+                        continue
+                    flush()
+                    parts.append(Quoted(nxt))
+                else:
+                    buf.append("\\")
+                    self.i += 1
+            elif c == "'":
+                j = s.find("'", self.i + 1)
+                if j < 0:
+                    raise UnsupportedSyntax("unexpected EOF while looking for matching `''")
+                flush()
+                parts.append(Quoted(s[self.i + 1: j]))
+                self.i = j + 1
+            elif c == '"':
+                flush()
+                parts.append(self.parse_dq())
+            elif c == "$":
+                flush()
+                parts.append(self.parse_dollar(in_dq=False))
+            elif c == "`":
+                flush()
+                parts.append(self.parse_backtick())
+            elif c == "~" and self.i == start and not assignment and (
+                self.i + 1 >= n or s[self.i + 1] == "/" or s[self.i + 1] in _META
+            ):
+                parts.append(Tilde())
+                self.i += 1
+            else:
+                m = _PLAIN_RE.match(s, self.i)
+                if m and m.end() > self.i:
+                    text = m.group(0)
+                    k = text.find("~") if self.i == start else -1
+                    buf.append(text)
+                    self.i = m.end()
+                else:
+                    buf.append(c)
+                    self.i += 1
+        flush()
+        if assignment and not parts:
+            parts = []
+        elif not parts:
+            raise self.syntax_error()
+        return Word(parts, start + self.offset, s[start: self.i])
+
+    def parse_dq(self) -> DQ:
+        """Parse ``"..."`` starting at the opening quote."""
+        s, n = self.s, self.n
+        self.i += 1
+        parts: list[Part] = []
+        buf: list[str] = []
+
+        def flush() -> None:
+            if buf:
+                parts.append(Quoted("".join(buf)))
+                buf.clear()
+
+        while True:
+            if self.i >= n:
+                raise UnsupportedSyntax('unexpected EOF while looking for matching `"\'')
+            c = s[self.i]
+            if c == '"':
+                self.i += 1
+                break
+            if c == "\\" and self.i + 1 < n and s[self.i + 1] in '$`"\\\n':
+                if s[self.i + 1] != "\n":
+                    buf.append(s[self.i + 1])
+                self.i += 2
+            elif c == "$":
+                flush()
+                parts.append(self.parse_dollar(in_dq=True))
+            elif c == "`":
+                flush()
+                parts.append(self.parse_backtick())
+            else:
+                buf.append(c)
+                self.i += 1
+        flush()
+        return DQ(parts)
+
+    def parse_dollar(self, in_dq: bool) -> Part:
+        """Parse an expansion starting at ``$``."""
+        s, n = self.s, self.n
+        pos = self.i + self.offset
+        nxt = s[self.i + 1] if self.i + 1 < n else ""
+        if nxt == "(":
+            if s.startswith("((", self.i + 1):
+                raise unsupported("arith")
+            self.i += 2
+            body = self.parse_list(close_paren=True)
+            if self.i >= n or s[self.i] != ")":
+                raise UnsupportedSyntax("unexpected EOF while looking for matching `)'")
+            self.i += 1
+            return CmdSub(body, pos)
+        if nxt == "[":
+            raise unsupported("arith")
+        if nxt == "{":
+            self.i += 2
+            return self.parse_braced_param(pos, in_dq)
+        if nxt == "'" and not in_dq:
+            return Quoted(self.parse_ansi_c())
+        if nxt == '"' and not in_dq:
+            self.i += 1
+            return self.parse_dq()
+        if nxt and (nxt.isascii() and (nxt.isalpha() or nxt == "_")):
+            m = _NAME_RE.match(s, self.i + 1)
+            assert m
+            self.i = m.end()
+            return Param(m.group(0), pos=pos)
+        if nxt and nxt in _SPECIAL_PARAMS:
+            self.i += 2
+            return Param(nxt, pos=pos)
+        self.i += 1
+        return Lit("$") if not in_dq else Quoted("$")
+
+    def parse_braced_param(self, pos: int, in_dq: bool) -> Param:
+        """Parse the inside of ``${...}`` (cursor after the brace)."""
+        s, n = self.s, self.n
+        if self.i < n and s[self.i] == "#" and self.i + 1 < n and s[self.i + 1] != "}":
+            self.i += 1
+            name = self._param_name()
+            if self.i >= n or s[self.i] != "}":
+                raise UnsupportedSyntax("${#...}: only ${#name} is supported (bad substitution)")
+            self.i += 1
+            return Param(name, "#len", pos=pos)
+        if self.i < n and s[self.i] == "!":
+            raise UnsupportedSyntax("indirect expansion ${!name} is not supported; use the "
+                                    "variable directly")
+        name = self._param_name()
+        if self.i >= n:
+            raise UnsupportedSyntax("unexpected EOF while looking for matching `}'")
+        c = s[self.i]
+        if c == "}":
+            self.i += 1
+            return Param(name, pos=pos)
+        op = None
+        for cand in (":-", ":=", ":+", ":?", "##", "%%", "//", "/#", "/%", "-", "=", "+", "?",
+                     "#", "%", "/"):
+            if s.startswith(cand, self.i):
+                op = cand
+                break
+        if op is None:
+            if c == ":":
+                raise UnsupportedSyntax("substring expansion ${v:offset:length} is not "
+                                        "supported; use `cut -c` instead")
+            if c in "^,":
+                raise UnsupportedSyntax("case modification ${v^^} / ${v,,} is not supported; "
+                                        "use `tr '[:lower:]' '[:upper:]'` instead")
+            raise UnsupportedSyntax(f"${{{name}{c}...}}: bad substitution")
+        self.i += len(op)
+        pattern_op = op[0] in "#%/"
+        if op[0] == "/":
+            arg = self._param_word(frozenset("/}"), in_dq and not pattern_op, pattern_op)
+            repl = None
+            if self.i < n and s[self.i] == "/":
+                self.i += 1
+                repl = self._param_word(frozenset("}"), in_dq, False)
+            self.i += 1
+            return Param(name, op, arg, repl, pos)
+        arg = self._param_word(frozenset("}"), in_dq and not pattern_op, pattern_op)
+        self.i += 1
+        return Param(name, op, arg, None, pos)
+
+    def _param_name(self) -> str:
+        s = self.s
+        m = _NAME_RE.match(s, self.i)
+        if m:
+            self.i = m.end()
+            if self.i < self.n and s[self.i] == "[":
+                j = s.find("]", self.i)
+                sub = s[self.i + 1: j] if j > 0 else ""
+                if not (sub in ("@", "*") or sub.isdigit()):
+                    raise unsupported("array")
+                self.i = j + 1
+                return f"{m.group(0)}[{sub}]"
+            return m.group(0)
+        if self.i < self.n and s[self.i].isdigit():
+            j = self.i
+            while j < self.n and s[j].isdigit():
+                j += 1
+            name = s[self.i:j]
+            self.i = j
+            return name
+        if self.i < self.n and s[self.i] in _SPECIAL_PARAMS:
+            self.i += 1
+            return s[self.i - 1]
+        raise UnsupportedSyntax("bad substitution: ${...} needs a variable name")
+
+    def _param_word(self, stops: frozenset[str], in_dq: bool, pattern: bool) -> Word:
+        """The operand of ``${v op word}``: up to an unquoted character in ``stops``."""
+        s, n = self.s, self.n
+        start = self.i
+        parts: list[Part] = []
+        buf: list[str] = []
+        depth = 0
+
+        def flush() -> None:
+            if buf:
+                parts.append(Quoted("".join(buf)) if in_dq else Lit("".join(buf)))
+                buf.clear()
+
+        while True:
+            if self.i >= n:
+                raise UnsupportedSyntax("unexpected EOF while looking for matching `}'")
+            c = s[self.i]
+            if c in stops and depth == 0:
+                break
+            if c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+            if c == "\\" and self.i + 1 < n:
+                nxt = s[self.i + 1]
+                self.i += 2
+                if nxt == "\n":
+                    continue
+                if in_dq and nxt not in '$`"\\}':
+                    buf.append("\\" + nxt)
+                    continue
+                flush()
+                parts.append(Quoted(nxt))
+            elif c == "'" and not in_dq:
+                j = s.find("'", self.i + 1)
+                if j < 0:
+                    raise UnsupportedSyntax("unexpected EOF while looking for matching `''")
+                flush()
+                parts.append(Quoted(s[self.i + 1: j]))
+                self.i = j + 1
+            elif c == '"':
+                flush()
+                parts.append(self.parse_dq())
+            elif c == "$":
+                flush()
+                parts.append(self.parse_dollar(in_dq))
+            elif c == "`":
+                flush()
+                parts.append(self.parse_backtick())
+            else:
+                buf.append(c)
+                self.i += 1
+        flush()
+        return Word(parts, start + self.offset, s[start: self.i])
+
+    def parse_ansi_c(self) -> str:
+        """Decode ``$'...'`` (cursor at ``$``)."""
+        s, n = self.s, self.n
+        self.i += 2
+        out: list[str] = []
+        while True:
+            if self.i >= n:
+                raise UnsupportedSyntax("unexpected EOF while looking for matching `''")
+            c = s[self.i]
+            if c == "'":
+                self.i += 1
+                return "".join(out)
+            if c == "\\" and self.i + 1 < n:
+                text, self.i = decode_escape(s, self.i + 1, ansi_c=True)
+                if text == "\x00":  # bash stops the string at a NUL
+                    j = self.i
+                    while j < n and s[j] != "'":
+                        j += 2 if s[j] == "\\" else 1
+                    self.i = j
+                    continue
+                out.append(text)
+            else:
+                out.append(c)
+                self.i += 1
+
+    def parse_backtick(self) -> CmdSub:
+        """Parse ```...``` (cursor at the opening backtick)."""
+        s, n = self.s, self.n
+        pos = self.i + self.offset
+        j = self.i + 1
+        inner: list[str] = []
+        while True:
+            if j >= n:
+                raise UnsupportedSyntax("unexpected EOF while looking for matching ``'")
+            c = s[j]
+            if c == "`":
+                break
+            if c == "\\" and j + 1 < n and s[j + 1] in "$`\\":
+                inner.append(s[j + 1])
+                j += 2
+                continue
+            inner.append(c)
+            j += 1
+        self.i = j + 1
+        sub = Parser("".join(inner), pos + 1)
+        sub.depth = self.depth
+        body = sub.parse_list()
+        if sub.i < sub.n:
+            raise sub.syntax_error()
+        return CmdSub(body, pos)
+
+
+_SIMPLE_ESC = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n",
+               "r": "\r", "t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
+
+
+def decode_escape(s: str, i: int, ansi_c: bool) -> tuple[str, int]:
+    """Decode one backslash escape whose letter is at ``s[i]``; return (text, next index).
+
+    Shared by ``$'...'`` and ``echo -e`` / ``printf %b`` (``ansi_c=False``: ``\\0nnn`` octal
+    and no ``\\'``/``\\"``). Unknown escapes stay as backslash + letter.
+    """
+    n = len(s)
+    c = s[i]
+    if c in _SIMPLE_ESC and (ansi_c or c not in "'\"?"):
+        return _SIMPLE_ESC[c], i + 1
+    if c in "01234567" and (ansi_c or c != "0"):
+        j = i
+        while j < n and j < i + 3 and s[j] in "01234567":
+            j += 1
+        return _byte_char(int(s[i:j], 8) & 0xFF), j
+    if c == "0" and not ansi_c:
+        j = i + 1
+        while j < n and j < i + 4 and s[j] in "01234567":
+            j += 1
+        return _byte_char(int(s[i:j], 8) & 0xFF if j > i + 1 else 0), j
+    if c == "x":
+        j = i + 1
+        while j < n and j < i + 3 and s[j] in "0123456789abcdefABCDEF":
+            j += 1
+        if j == i + 1:
+            return "\\x", i + 1
+        return _byte_char(int(s[i + 1:j], 16)), j
+    if c in "uU":
+        limit = 4 if c == "u" else 8
+        j = i + 1
+        while j < n and j < i + 1 + limit and s[j] in "0123456789abcdefABCDEF":
+            j += 1
+        if j == i + 1:
+            return "\\" + c, i + 1
+        code = int(s[i + 1:j], 16)
+        try:
+            return (chr(code) if code < 0x110000 and not 0xD800 <= code < 0xE000 else "\ufffd"), j
+        except ValueError:  # pragma: no cover
+            return "\ufffd", j
+    if c == "c" and ansi_c and i + 1 < n and s[i + 1] != "'":
+        return chr(ord(s[i + 1]) & 0x1F), i + 2
+    return "\\" + c, i + 1
+
+
+def _byte_char(value: int) -> str:
+    """A raw byte as text: ASCII as is, other bytes as surrogate escapes (lossless)."""
+    return chr(value) if value < 0x80 else bytes([value]).decode("utf-8", "surrogateescape")
+
+
+def _heredoc_delim(word: Word) -> str:
+    out = []
+    for p in word.parts:
+        if isinstance(p, (Lit, Quoted)):
+            out.append(p.text)
+        elif isinstance(p, DQ):
+            for q in p.parts:
+                out.append(q.text if isinstance(q, (Lit, Quoted)) else "$")
+        elif isinstance(p, Param):
+            out.append("$" + p.name)
+        elif isinstance(p, Tilde):
+            out.append("~")
+    return "".join(out)
+
+
+def _parse_heredoc_body(body: str, offset: int) -> Word:
+    """An unquoted here-document body: ``$`` and backticks expand, ``\\`` escapes $ ` \\ only."""
+    p = Parser(body, offset)
+    parts: list[Part] = []
+    buf: list[str] = []
+    n = len(body)
+
+    def flush() -> None:
+        if buf:
+            parts.append(Quoted("".join(buf)))
+            buf.clear()
+
+    while p.i < n:
+        c = body[p.i]
+        if c == "\\" and p.i + 1 < n and body[p.i + 1] in "$`\\\n":
+            if body[p.i + 1] != "\n":
+                buf.append(body[p.i + 1])
+            p.i += 2
+        elif c == "$":
+            flush()
+            parts.append(p.parse_dollar(in_dq=True))
+        elif c == "`":
+            flush()
+            parts.append(p.parse_backtick())
+        else:
+            buf.append(c)
+            p.i += 1
+    flush()
+    return Word(parts, offset, body)
+
+
+def parse_script(src: str, offset: int = 0) -> Script:
+    """Parse a whole script into a ``Script``; raise ``UnsupportedSyntax`` on anything else."""
+    p = Parser(src, offset)
+    try:
+        script = p.parse_list()
+    except RecursionError:
+        raise UnsupportedSyntax("script is nested too deeply") from None
+    if p.i < p.n:
+        raise p.syntax_error()
+    return script

@@ -1,0 +1,64 @@
+"""rm: unit tests and differential tests against GNU rm (tree compared after each run)."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+import files_support as fsup  # noqa: E402
+
+from sandbox.commands import get  # noqa: E402
+from sandbox.commands.testing import run_command  # noqa: E402
+from sandbox.policy import Policy  # noqa: E402
+
+SKIP = fsup.gnu_available("rm")
+needs_gnu = pytest.mark.skipif(SKIP is not None, reason=SKIP or "")
+
+TREE: fsup.Tree = {"f": b"file", "g": b"", "d": None, "d/e": None, "d/e/x": b"x", "d/y": b"y", "empty": None,
+                   "a b": b"s", "é": b"u"}
+
+
+def test_removes_files() -> None:
+    code, out, err = run_command(["rm", "-v", "a"], files={"a": b"x", "b": b"y"})
+    assert (code, out, err) == (0, b"removed 'a'\n", b"")
+
+
+def test_protected_path_is_refused() -> None:
+    code, _, err = run_command(["rm", "log"], files={"log": b"x"}, policy=Policy(protected=frozenset({"/log"})))
+    assert code == 1 and b"cannot remove 'log'" in err
+
+
+def test_interactive_refused() -> None:
+    code, _, err = run_command(["rm", "-i", "a"], files={"a": b""})
+    assert code == 1 and b"not available" in err
+
+
+def test_writes() -> None:
+    assert get("rm").writes(["-rf", "a", "b"]) == ["a", "b"]
+
+
+OPERANDS = ["f", "g", "d", "d/e", "d/e/x", "empty", "nope", ".", "..", "d/..", "f/", "d/", "a b", "é", "d/e/", "", "/"]
+
+
+@needs_gnu
+@pytest.mark.parametrize("seed", range(4))
+def test_random(seed: int) -> None:
+    rng = random.Random(seed)
+    cases = []
+    for _ in range(40):
+        opts = rng.sample(["-f", "-r", "-R", "-d", "-v", "--force", "--recursive", "--dir"], rng.randint(0, 3))
+        operands = rng.sample(OPERANDS[:-1], rng.randint(0, 3))
+        cases.append((["rm"] + opts + ["--"] + operands, TREE))
+    fsup.check_all(cases)
+
+
+@needs_gnu
+def test_fixed_cases() -> None:
+    cases = [(["rm"] + args, TREE) for args in (
+        [], ["-f"], ["-r"], ["-z"], ["--bogus"], ["-rv", "d"], ["-dv", "empty", "d"], ["-rf", "nope", "d/e"],
+        ["-r", "."], ["-rf", ".."], ["-r", "d/."], ["f", "f"], ["-fr", "d", "d"], ["-v", "f", "d/y", "g"])]
+    fsup.check_all(cases)

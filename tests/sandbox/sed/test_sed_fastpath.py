@@ -1,0 +1,57 @@
+"""The block-scan fast path gives exactly the slow path's (and GNU's) output, also across
+block boundaries (the block size is shrunk here so that every line crosses one)."""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+import sandbox.commands.sed.fastpath as fastpath  # noqa: E402
+from sed_harness import SKIP_REASON, Case, check_cases, reference_available  # noqa: E402
+
+SCRIPTS = [
+    ["s/foo/X/g"], ["s/o*/-/g"], ["-n", "/foo/p"], ["/foo/d"], ["/^b/s/a/A/2"],
+    ["-n", "s/\\(f\\)o/\\1[&]/gp"], ["/baz/Is/Q/z/"], ["s/$/!/"], ["s/^/>/"], ["-n", "/o$/p"],
+    ["/\xe9/s/t/T/g"], ["-E", "s/(foo|bar)/[\\1]/g"], ["s/x*//g"], ["-n", "/a\\|z/p"],
+    ["s/FOO/y/Ig"], ["-n", "/^$/p"], ["/./!d"], ["s/.$/E/"], ["-n", "/\\bba/p"], ["-E", "-n", "/o{2}/p"],
+    ["s/a/b/", "in.txt"], ["-n", "/foo/p", "missing.txt"],
+]
+WORDS = [b"foo", b"bar", b"baz qux", b"", b"\xc3\xa9t\xc3\xa9", b"foofoo", b"FOO\r", b"\xff"]
+
+
+def _cases(seed: int, n: int) -> list[Case]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        data = b"\n".join(rng.choice(WORDS) for _ in range(rng.randint(0, 15)))
+        if data and rng.random() < 0.6:
+            data += b"\n"
+        out.append(Case(list(rng.choice(SCRIPTS)), data, {"in.txt": data}))
+    return out
+
+
+@pytest.mark.skipif(not reference_available(), reason=SKIP_REASON)
+@pytest.mark.parametrize("block", [1, 7, 64, 1 << 20])
+def test_fast_path_matches_gnu(monkeypatch, block: int) -> None:
+    monkeypatch.setattr(fastpath, "BLOCK", block)
+    total, failures = check_cases(_cases(block, 300))
+    assert not failures, "\n\n".join(failures)
+
+
+def test_fast_path_is_taken_for_the_common_scripts(monkeypatch) -> None:
+    """The scripts of the benchmark run through the block scan (checked by counting)."""
+    from sandbox.commands.testing import run_command
+
+    calls = []
+    real_scan = fastpath._scan
+    monkeypatch.setattr(fastpath, "_scan", lambda *a: (calls.append(1), real_scan(*a)))
+    for argv in (["sed", "-n", "/pricing/p"], ["sed", "s/pricing/X/g"],
+                 ["sed", "-E", "s/(budget|deadline)/[\\1]/g"]):
+        code, out, _ = run_command(argv, stdin=b"a pricing budget\nb\n")
+        assert code == 0 and out
+    assert len(calls) == 3
