@@ -137,6 +137,9 @@ def main(argv: list[str]) -> int:
         server.init()
         server.start()
         dsn = server.dsn
+    import signal
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # run the cleanup below
     tmp = tempfile.mkdtemp(prefix="memtool-bench-pg-")
     rows: list[tuple[str, str, str, str]] = []
     try:
@@ -163,6 +166,14 @@ def main(argv: list[str]) -> int:
                 rows.append((f"{label}, {procs} process{'es' if procs > 1 else ''} x {n} lines",
                              fmt_rate(pg), fmt_rate(loc), f"{pg / loc:.2f}x"))
                 print(rows[-1], flush=True)
+
+        # durable=False: acknowledged at commit, before the WAL flush (CPU-bound figure).
+        for procs, n in ((1, n1), (16, n16)):
+            w = dict(where_pg(f"nd{procs}"), durable=False)
+            pg = appends_per_second("pg", w, procs, n, False)
+            rows.append((f"store.append_bytes, durable=False, {procs} process{'es' if procs > 1 else ''}"
+                         f" x {n} lines", fmt_rate(pg), "", ""))
+            print(rows[-1], flush=True)
 
         # -- recent(40) with 1,000,000 turns -----------------------------------------------------
         turns = 100_000 if quick else 1_000_000

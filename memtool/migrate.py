@@ -206,6 +206,10 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     except (FSError, ValueError, RuntimeError) as e:
         print(f"memtool migrate: {e}", file=sys.stderr)
         return 1
+    except Exception as e:  # noqa: BLE001 - one line, never a traceback
+        print(f"memtool migrate: unexpected {type(e).__name__}; nothing was deleted, the copy "
+              f"may be partial: fix the cause and run again with --overwrite", file=sys.stderr)
+        return 1
     print(report.summary())
     for path in report.mismatches:
         print(f"memtool migrate: {path}: differs after copy", file=sys.stderr)

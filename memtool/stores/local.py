@@ -62,6 +62,7 @@ class LocalStore(LocalDir):
         if not read_only:
             os.makedirs(path, mode=0o700, exist_ok=True)
         super().__init__(path, read_only=read_only, fsync=fsync)
+        self._root = os.path.realpath(path)  # this process's own root descriptor opens it
         #: The host directory, for the application (never shown to the model).
         self.path = path
         self._fd = -1
@@ -77,7 +78,7 @@ class LocalStore(LocalDir):
             except OSError:
                 pass
 
-    def _root_fd(self) -> int:
+    def _store_root_fd(self) -> int:
         """A descriptor of the root, opened once per process (reset in a forked child)."""
         if self._fd < 0:
             try:
@@ -92,7 +93,7 @@ class LocalStore(LocalDir):
         if not _top_level(path):
             return super().stat(path)
         try:
-            st = os.stat(path, dir_fd=self._root_fd(), follow_symlinks=False)
+            st = os.stat(path, dir_fd=self._store_root_fd(), follow_symlinks=False)
         except FileNotFoundError:
             raise FSError(errno.ENOENT, path) from None
         except OSError as e:
@@ -123,7 +124,7 @@ class LocalStore(LocalDir):
         if not _top_level(path):
             raise FSError(errno.EINVAL, path, "append_line is for files directly in the root")
         self._writable(path)
-        root = self._root_fd()
+        root = self._store_root_fd()
         try:
             fd = os.open(path, _LINE_FLAGS, 0o600, dir_fd=root)
         except OSError as e:
@@ -169,7 +170,7 @@ class LocalStore(LocalDir):
 
     def _append_top_level(self, path: str, data: bytes) -> None:
         self._writable(path)
-        root = self._root_fd()
+        root = self._store_root_fd()
         try:
             fd = os.open(path, _APPEND_FLAGS, 0o600, dir_fd=root)
         except OSError as e:

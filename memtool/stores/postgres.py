@@ -89,7 +89,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from psycopg_pool import ConnectionPool
 
 #: Version of the table layout this code writes; see ``MIGRATIONS``.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: Merge the tail of small appended chunks after this many appends ...
 MERGE_COUNT = 256
 #: ... or once they hold this many bytes.
@@ -189,6 +189,42 @@ def _migrations(schema: str) -> dict[int, list[str]]:
             END
             $fn$""",
         ],
+        # Version 3: ``append`` can append a *line* (``append_line``): it refuses (returns -1,
+        # nothing inserted) when the file's last byte is not a newline, so the caller adds one
+        # under the exclusive lock.
+        3: [
+            f"DROP FUNCTION IF EXISTS {s}.append(text, bytea, bigint, double precision, bytea)",
+            f"""CREATE OR REPLACE FUNCTION {s}.last_byte(p_cid bigint) RETURNS bytea
+                LANGUAGE sql STABLE AS $fn$
+                SELECT coalesce(
+                    (SELECT substring(data FROM octet_length(data) FOR 1) FROM {s}.pending
+                     WHERE cid = p_cid ORDER BY seq DESC LIMIT 1),
+                    (SELECT substring(data FROM octet_length(data) FOR 1) FROM {s}.chunks
+                     WHERE cid = p_cid AND octet_length(data) > 0 ORDER BY off DESC LIMIT 1))
+            $fn$""",
+            f"""CREATE OR REPLACE FUNCTION {s}.append(p_ns text, p_path bytea, p_key bigint,
+                    p_at double precision, p_data bytea, p_line boolean) RETURNS bigint
+                LANGUAGE plpgsql VOLATILE AS $fn$
+            DECLARE
+                v_cid bigint;
+                v_count bigint;
+            BEGIN
+                PERFORM pg_advisory_xact_lock_shared(p_key);
+                SELECT cid INTO v_cid FROM {s}.nodes
+                    WHERE ns = p_ns AND path = p_path AND kind = 'f';
+                IF NOT FOUND THEN
+                    RETURN NULL;
+                END IF;
+                IF p_line AND coalesce({s}.last_byte(v_cid), '\x0a'::bytea) <> '\x0a'::bytea THEN
+                    RETURN -1;
+                END IF;
+                INSERT INTO {s}.pending (cid, seq, at, data)
+                    VALUES (v_cid, nextval('{s}.version_seq'), p_at, p_data);
+                SELECT count(*) INTO v_count FROM {s}.pending WHERE cid = v_cid;
+                RETURN v_count;
+            END
+            $fn$""",
+        ],
     }
 
 
@@ -264,7 +300,7 @@ def _check_connection(conn: "psycopg.Connection") -> None:
         raise psycopg.OperationalError("connection is broken")
 
 
-def _get_pool(dsn: str, max_size: int, connect_timeout: float) -> _PoolEntry:
+def _get_pool(dsn: str, max_size: int, connect_timeout: float, lock_timeout: float) -> _PoolEntry:
     from psycopg_pool import ConnectionPool
 
     pid = os.getpid()
@@ -275,7 +311,9 @@ def _get_pool(dsn: str, max_size: int, connect_timeout: float) -> _PoolEntry:
                 dsn,
                 min_size=1,
                 max_size=max_size,
-                kwargs={"autocommit": True},
+                # Every statement waits at most lock_timeout for a lock (then EAGAIN: retry).
+                kwargs={"autocommit": True,
+                        "options": f"-c lock_timeout={int(lock_timeout * 1000)}"},
                 check=_check_connection,
                 timeout=connect_timeout,
                 open=False,
@@ -347,6 +385,14 @@ class PostgresStore(FileSystem):
     def __repr__(self) -> str:
         return f"PostgresStore(namespace={self.namespace!r}, schema={self.schema!r})"
 
+    def close(self) -> None:
+        """Close this DSN's connection pool in this process (shared by every store on the DSN;
+        the next call opens a new one)."""
+        with _pools_guard:
+            entry = _pools.pop((self.dsn, os.getpid()), None)
+        if entry is not None:
+            entry.pool.close()
+
     # -- scopes ---------------------------------------------------------------------------------
 
     def scoped(self, namespace: str) -> "PostgresStore":
@@ -365,7 +411,7 @@ class PostgresStore(FileSystem):
     # -- connections ----------------------------------------------------------------------------
 
     def _entry(self) -> _PoolEntry:
-        return _get_pool(self.dsn, self.pool_size, self.connect_timeout)
+        return _get_pool(self.dsn, self.pool_size, self.connect_timeout, self.lock_timeout)
 
     def init_schema(self) -> int:
         """Create or upgrade the tables now (idempotent); return the schema version."""
@@ -692,6 +738,16 @@ class PostgresStore(FileSystem):
         *shared* advisory lock, so concurrent appenders never wait for each other (their
         commits are flushed together) and only a read-modify-write (exclusive) excludes them.
         The file is created if missing."""
+        self._append(path, data, line=False)
+
+    def append_line(self, path: str, line: bytes) -> None:
+        """Append one newline-terminated ``line`` (the conversation log's fast path), adding a
+        newline first if the file does not end with one (a hand edit): checked in the same
+        round trip as the append; only when a newline is missing does it take the exclusive
+        lock (waiting for the appends in flight) and look again."""
+        self._append(path, line, line=True)
+
+    def _append(self, path: str, data: bytes, line: bool) -> None:
         self._check_writable(path)
         raw = _encode_path(path)
         if raw == b"":
@@ -706,10 +762,10 @@ class PostgresStore(FileSystem):
         def go(conn: "psycopg.Connection") -> int | None:
             if n:
                 row = conn.execute(
-                    f"SELECT {s}.append(%s, %s, %s, %s, %s){sync}",
-                    [self.namespace, raw, self._path_key(raw), time.time(), data],
+                    f"SELECT {s}.append(%s, %s, %s, %s, %s, %s){sync}",
+                    [self.namespace, raw, self._path_key(raw), time.time(), data, line],
                 ).fetchone()
-                if row[0] is not None:
+                if row[0] is not None and row[0] >= 0:
                     return row[0]
             with conn.transaction():
                 self._lock_path(conn, raw)
@@ -722,11 +778,16 @@ class PostgresStore(FileSystem):
                     return None
                 if row[0] == "d":
                     raise FSError(errno.EISDIR, path)
-                if n:  # created by someone else between our two statements
+                if n:  # created by someone else meanwhile, or a line after a missing newline
+                    piece = data
+                    if line:
+                        last = conn.execute(f"SELECT {s}.last_byte(%s)", [row[1]]).fetchone()[0]
+                        if last is not None and bytes(last) != b"\n":
+                            piece = b"\n" + data
                     conn.execute(
                         f"INSERT INTO {s}.pending (cid, seq, at, data) "
                         f"VALUES (%s, nextval('{s}.version_seq'), %s, %s)",
-                        [row[1], time.time(), data],
+                        [row[1], time.time(), piece],
                     )
                 return None
 
@@ -1067,19 +1128,6 @@ class PostgresStore(FileSystem):
                 return
 
     # -- housekeeping ----------------------------------------------------------------------------
-
-    def walk_files(self) -> Iterator[tuple[str, str]]:
-        """Every (path, kind) of this namespace, parents before children, kind ``file``/``dir``."""
-        def go(conn: "psycopg.Connection") -> list[tuple[bytes, str]]:
-            return conn.execute(
-                f"SELECT path, kind FROM {self.schema}.nodes WHERE ns = %s ORDER BY path",
-                [self.namespace],
-            ).fetchall()
-
-        rows = self._run("", go, retry=True)
-        rows.sort(key=lambda r: (bytes(r[0]).count(b"/"), bytes(r[0])))
-        for path, kind in rows:
-            yield _decode(bytes(path)), DIR if kind == "d" else FILE
 
     def drop_namespace(self) -> None:
         """Delete every file and directory of this namespace (tests, ``memtool migrate``)."""

@@ -46,7 +46,10 @@ def parse_count(text: str, suffixes: str = SIZE_SUFFIXES) -> int:
         else:
             raise CountError(False)
     else:
-        value, rest = int(text[j:k]), text[k:]
+        digits = text[j:k].lstrip("0") or "0"
+        # Far beyond 2**64 either way; avoids Python's int() digit limit on hostile input.
+        value = UINTMAX_MAX + 1 if len(digits) > 25 else int(digits)
+        rest = text[k:]
     overflow = value > UINTMAX_MAX
     if overflow:
         value = UINTMAX_MAX

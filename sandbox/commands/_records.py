@@ -44,19 +44,24 @@ def iter_records(stream: BinaryIO, delim: bytes, budget: Budget) -> Iterator[byt
         if pending:
             yield b"".join(pending)
         return
-    rest = b""
+    pending: list[bytes] = []  # pieces of a record longer than one block
     for block in iter_blocks(stream, budget):
-        data = rest + block
         start = 0
         while True:
-            end = data.find(delim, start)
+            end = block.find(delim, start)
             if end < 0:
                 break
-            yield data[start : end + 1]
+            piece = block[start : end + 1]
+            if pending:
+                pending.append(piece)
+                piece = b"".join(pending)
+                pending.clear()
+            yield piece
             start = end + 1
-        rest = data[start:]
-    if rest:
-        yield rest
+        if start < len(block):
+            pending.append(block[start:])
+    if pending:
+        yield b"".join(pending)
 
 
 def seekable_size(stream: BinaryIO) -> int | None:

@@ -92,6 +92,12 @@ def quotef(name: str) -> str:
     return "".join(out)
 
 
+def quoteaf(name: str) -> str:
+    """A file name as GNU's ``quoteaf`` prints it: like ``quotef`` but always quoted."""
+    shown = quotef(name)
+    return shown if shown != name else f"'{name}'"
+
+
 def quote(text: str) -> str:
     """A value as GNU's ``quote`` prints it in the C.UTF-8 locale: ``‘value’`` with C escapes."""
     raw = text.encode("utf-8", "surrogateescape")
@@ -191,3 +197,19 @@ def argmatch(ctx_option: str, value: str, choices: list[str]) -> str:
     lines = [f"{kind} argument {quote(value)} for {quote(ctx_option)}", "Valid arguments are:"]
     lines += [f"  - {quote(c)}" for c in choices]
     raise ArgmatchError("\n".join(lines))
+
+
+def wants_help(args: list[str]) -> bool:
+    """True if ``--help`` (or an unambiguous prefix of it, ``--he``) comes before ``--``."""
+    for arg in args:
+        if arg == "--":
+            return False
+        if len(arg) >= 4 and "--help".startswith(arg):
+            return True
+    return False
+
+
+def print_help(ctx: CommandContext, text: str) -> int:
+    """Print a command's usage summary (our own short text, not GNU's manual) and return 0."""
+    ctx.stdout.write(text.encode())
+    return 0

@@ -67,7 +67,10 @@ def same_path(ctx: CommandContext, a: str, b: str) -> bool:
 
 def is_inside(ctx: CommandContext, child: str, parent: str) -> bool:
     """True if operand ``child`` is ``parent`` or lies below it."""
-    c, p = ctx.path(child), ctx.path(parent)
+    try:
+        c, p = ctx.path(child), ctx.path(parent)
+    except FSError:
+        return False
     return c == p or c.startswith(p.rstrip("/") + "/")
 
 

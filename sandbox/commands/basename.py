@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from sandbox.commands._textutil import parse_options, quote
+from sandbox.commands._textutil import parse_options, quote, print_help, wants_help
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec
 
@@ -15,6 +15,17 @@ SPEC = OptionSpec(
     permute=False,
 )
 
+
+
+HELP = '''Usage: basename NAME [SUFFIX]
+  or:  basename OPTION... NAME...
+Print NAME with any leading directory components removed.
+If specified, also remove a trailing SUFFIX.
+
+  -a, --multiple       support multiple arguments and treat each as a NAME
+  -s, --suffix=SUFFIX  remove a trailing SUFFIX; implies -a
+  -z, --zero           end each output line with NUL, not newline
+'''
 
 def base_name(name: str, suffix: str = "") -> str:
     """GNU's basename of ``name``, with ``suffix`` removed unless it is the whole name."""
@@ -31,6 +42,8 @@ def base_name(name: str, suffix: str = "") -> str:
 
 def run(ctx: CommandContext) -> int:
     """Print each NAME's last component."""
+    if wants_help(ctx.args):
+        return print_help(ctx, HELP)
     parsed = parse_options(ctx, SPEC)
     if parsed is None:
         return 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import BinaryIO, Callable
 
-from sandbox.commands._textutil import file_error, iter_record_batches, open_operand, parse_options, quote
+from sandbox.commands._textutil import file_error, iter_record_batches, open_operand, parse_options, quote, print_help, wants_help
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec
 from sandbox.fs.base import FSError
@@ -37,6 +37,23 @@ _MAX_VALUE = (1 << 64) - 1
 class ListError(Exception):
     """A LIST that GNU refuses; ``str()`` is GNU's message."""
 
+
+
+HELP = '''Usage: cut OPTION... [FILE]...
+Print selected parts of lines from each FILE to standard output.
+
+  -b, --bytes=LIST        select only these bytes
+  -c, --characters=LIST   select only these characters (bytes, as GNU cut 9.1)
+  -d, --delimiter=DELIM   use DELIM instead of TAB for field delimiter
+  -f, --fields=LIST       select only these fields
+  -n                      (ignored)
+      --complement        complement the set of selected bytes, characters or fields
+  -s, --only-delimited    do not print lines not containing delimiters
+      --output-delimiter=STRING  use STRING as the output delimiter
+  -z, --zero-terminated   line delimiter is NUL, not newline
+
+LIST is one or more ranges separated by commas: N, N-, N-M, -M.
+'''
 
 def parse_list(spec: str, positions: bool) -> list[tuple[int, int]]:
     """Parse a LIST into sorted, overlap-merged 1-based inclusive ranges (GNU's set_fields)."""
@@ -166,6 +183,8 @@ def _field_cutter(ranges: list[tuple[int, int]], delim: bytes, out_delim: bytes)
 
 def run(ctx: CommandContext) -> int:
     """Cut each input line."""
+    if wants_help(ctx.args):
+        return print_help(ctx, HELP)
     parsed = parse_options(ctx, SPEC)
     if parsed is None:
         return 1

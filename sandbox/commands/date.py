@@ -15,7 +15,7 @@ import time
 from datetime import datetime, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo
 
-from sandbox.commands._textutil import ArgmatchError, argmatch, parse_options, quote, quotef
+from sandbox.commands._textutil import ArgmatchError, argmatch, parse_options, quote, quotef, print_help, wants_help
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec
 from sandbox.fs.base import FSError
@@ -54,8 +54,8 @@ _MONTHS = ["January", "February", "March", "April", "May", "June", "July", "Augu
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _ISO_RE = re.compile(
     r"\s*(\d{4})-(\d{1,2})-(\d{1,2})"
-    r"(?:(?:[Tt]|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?"
-    r"\s*(?:([Zz]|UTC|GMT)|([+-])(\d{2}):?(\d{2})?)?\s*\Z"
+    r"(?:(?:[Tt]|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?"
+    r"\s*(?:([Zz]|UTC|GMT)\b|([+-])(\d{1,2})(?::?(\d{2}))?\b)?)?"
 )
 _EPOCH_RE = re.compile(r"\s*@\s*([+-]?)(\d+)(?:[.,](\d+))?\s*\Z")
 
@@ -89,6 +89,22 @@ class Moment:
         return self.local.tzname() or "UTC"
 
 
+
+HELP = '''Usage: date [OPTION]... [+FORMAT]
+Display the date and time in the given FORMAT.
+
+  -d, --date=STRING          display time described by STRING, not 'now'
+                             (@EPOCH, ISO 8601 dates and times, now, today, yesterday, tomorrow)
+  -I[FMT], --iso-8601[=FMT]  output date/time in ISO 8601 format (date, hours, minutes, seconds, ns)
+  -R, --rfc-email            output date and time in RFC 5322 format
+      --rfc-3339=FMT         output date/time in RFC 3339 format (date, seconds, ns)
+  -r, --reference=FILE       display the last modification time of FILE
+  -u, --utc, --universal     print Coordinated Universal Time (UTC)
+
+FORMAT takes strftime conversions (%a %b %d %F %H %M %S %s %N %z %:z %Z ...)
+and the flags - _ 0 ^ # with an optional width.
+'''
+
 def resolve_zone(tz: str | None) -> tuple[tzinfo, str | None]:
     """The zone for a ``TZ`` value (None or empty: UTC), and a fixed abbreviation if any."""
     if not tz:
@@ -109,6 +125,53 @@ def resolve_zone(tz: str | None) -> tuple[tzinfo, str | None]:
     return timezone.utc, (abbreviation.group() if abbreviation and len(abbreviation.group()) >= 3 else "UTC")
 
 
+_REL_UNITS = {"year": ("months", 12), "month": ("months", 1), "fortnight": ("days", 14),
+              "week": ("days", 7), "day": ("days", 1), "hour": ("seconds", 3600),
+              "minute": ("seconds", 60), "min": ("seconds", 60), "second": ("seconds", 1),
+              "sec": ("seconds", 1)}
+_REL_RE = re.compile(
+    r"\s*(?:(?P<word>yesterday|tomorrow|today|now)"
+    r"|(?:(?P<num>[+-]?\s*\d+)|(?P<ord>next|last|this))?\s*"
+    r"(?P<unit>years?|months?|fortnights?|weeks?|days?|hours?|minutes?|mins?|seconds?|secs?)"
+    r"(?P<ago>\s+ago\b)?)",
+    re.I,
+)
+
+
+def _relative_items(text: str) -> tuple[int, int, int] | None:
+    """Parse GNU relative items (``3 days ago``, ``+2 hours``, ``next week``, ``yesterday``):
+    (months, days, seconds), or None if ``text`` is not entirely such items."""
+    months = days = seconds = 0
+    pos = 0
+    text = text.rstrip()
+    while pos < len(text):
+        match = _REL_RE.match(text, pos)
+        if not match or match.end() == pos:
+            return None
+        pos = match.end()
+        if match.group("word"):
+            word = match.group("word").lower()
+            days += {"yesterday": -1, "tomorrow": 1}.get(word, 0)
+            continue
+        count = 1
+        if match.group("num"):
+            count = int(match.group("num").replace(" ", "").replace("\t", ""))
+        elif match.group("ord"):
+            count = {"next": 1, "last": -1, "this": 0}[match.group("ord").lower()]
+        if match.group("ago"):
+            count = -count
+        unit = match.group("unit").lower()
+        unit = unit[:-1] if unit.endswith("s") and unit[:-1] in _REL_UNITS else unit
+        field, scale = _REL_UNITS[unit]
+        if field == "months":
+            months += count * scale
+        elif field == "days":
+            days += count * scale
+        else:
+            seconds += count * scale
+    return months, days, seconds
+
+
 def parse_date(text: str, now: Moment, zone: tzinfo) -> tuple[int, int]:
     """Parse a ``-d`` STRING into (seconds since the epoch, nanoseconds)."""
     match = _EPOCH_RE.match(text)
@@ -124,40 +187,53 @@ def parse_date(text: str, now: Moment, zone: tzinfo) -> tuple[int, int]:
                 seconds -= 1
                 nanos = 1_000_000_000 - nanos
         return seconds, nanos
-    stripped = text.strip().lower()
-    if stripped in ("", "today", "now", "yesterday", "tomorrow"):
-        if stripped in ("now", "today"):
-            return now.seconds, now.nanos
-        local = now.local
-        if stripped == "":
-            local = local.replace(hour=0, minute=0, second=0, microsecond=0)
-            return _to_epoch(local.replace(tzinfo=None), zone), 0
-        delta = timedelta(days=-1 if stripped == "yesterday" else 1)
-        return now.seconds + int(delta.total_seconds()), now.nanos
+    if len(text) > 1000:
+        raise DateError(f"invalid date {quote(text)}")
     match = _ISO_RE.match(text)
-    if not match:
-        raise DateError(f"invalid date {quote(text)}")
-    year, month, day = int(match.group(1)), int(match.group(2)), int(match.group(3))
-    hour = int(match.group(4) or 0)
-    minute = int(match.group(5) or 0)
-    second = int(match.group(6) or 0)
-    nanos = int((match.group(7) or "")[:9].ljust(9, "0"))
-    try:
-        naive = datetime(year, month, day, hour, minute, second)
-    except ValueError:
-        raise DateError(f"invalid date {quote(text)}") from None
-    if match.group(8):
-        return _to_epoch(naive, timezone.utc), nanos
-    if match.group(9):
-        offset = int(match.group(10)) * 3600 + int(match.group(11) or 0) * 60
-        if match.group(9) == "-":
-            offset = -offset
-        return _to_epoch(naive, timezone(timedelta(seconds=offset))), nanos
-    epoch = _to_epoch(naive, zone)
-    back = (_EPOCH + timedelta(seconds=epoch)).astimezone(zone).replace(tzinfo=None)
-    if back != naive:
-        raise DateError(f"invalid date {quote(text)}")
-    return epoch, nanos
+    if match:
+        rest = text[match.end():]
+        relative = _relative_items(rest)
+        if relative is None:
+            raise DateError(f"invalid date {quote(text)}")
+        year, month, day = int(match.group(1)), int(match.group(2)), int(match.group(3))
+        hour = int(match.group(4) or 0)
+        minute = int(match.group(5) or 0)
+        second = int(match.group(6) or 0)
+        nanos = int((match.group(7) or "")[:9].ljust(9, "0"))
+        if match.group(8):
+            base_zone: tzinfo = timezone.utc
+        elif match.group(9):
+            offset = int(match.group(10)) * 3600 + int(match.group(11) or 0) * 60
+            base_zone = timezone(timedelta(seconds=-offset if match.group(9) == "-" else offset))
+        else:
+            base_zone = zone
+        try:
+            naive = datetime(year, month, day, hour, minute, second)
+        except ValueError:
+            raise DateError(f"invalid date {quote(text)}") from None
+        if base_zone is zone and not match.group(8) and not match.group(9) and zone is not timezone.utc:
+            epoch = _to_epoch(naive, zone)
+            back = (_EPOCH + timedelta(seconds=epoch)).astimezone(zone).replace(tzinfo=None)
+            if back != naive:
+                raise DateError(f"invalid date {quote(text)}")
+    else:
+        relative = _relative_items(text)
+        if relative is None:
+            raise DateError(f"invalid date {quote(text)}")
+        naive = now.local.replace(tzinfo=None, microsecond=0)
+        if not text.strip():
+            naive = naive.replace(hour=0, minute=0, second=0)
+        nanos = now.nanos if text.strip() else 0
+        base_zone = zone
+    months, days, seconds = relative
+    if months or days:
+        try:
+            index = naive.year * 12 + naive.month - 1 + months
+            first = datetime(index // 12, index % 12 + 1, 1, naive.hour, naive.minute, naive.second)
+            naive = first + timedelta(days=naive.day - 1 + days)
+        except (ValueError, OverflowError):
+            raise DateError(f"invalid date {quote(text)}") from None
+    return _to_epoch(naive, base_zone) + seconds, nanos
 
 
 def _to_epoch(naive: datetime, zone: tzinfo) -> int:
@@ -357,6 +433,8 @@ def _now() -> tuple[int, int]:
 
 def run(ctx: CommandContext) -> int:
     """Print the date."""
+    if wants_help(ctx.args):
+        return print_help(ctx, HELP)
     parsed = parse_options(ctx, SPEC)
     if parsed is None:
         return 1

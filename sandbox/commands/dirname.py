@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
-from sandbox.commands._textutil import parse_options
+from sandbox.commands._textutil import parse_options, print_help, wants_help
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, OptionSpec
 
 SPEC = OptionSpec(short="z", long={"zero": (NO_ARG, "z")})
 
+
+
+HELP = '''Usage: dirname [OPTION] NAME...
+Output each NAME with its last non-slash component and trailing slashes
+removed; if NAME contains no /'s, output '.' (meaning the current directory).
+
+  -z, --zero     end each output line with NUL, not newline
+'''
 
 def dir_name(name: str) -> str:
     """GNU's dirname of ``name``: ``.`` when it has no slash, ``/`` for the root."""
@@ -23,6 +31,8 @@ def dir_name(name: str) -> str:
 
 def run(ctx: CommandContext) -> int:
     """Print each NAME's directory part."""
+    if wants_help(ctx.args):
+        return print_help(ctx, HELP)
     parsed = parse_options(ctx, SPEC)
     if parsed is None:
         return 1

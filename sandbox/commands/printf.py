@@ -120,8 +120,6 @@ class _Printer:
                 if i + 1 < n:
                     piece, i = decode_escape(fmt, i + 1, ansi_c=False) if fmt[i + 1] not in "\"'?" \
                         else (fmt[i + 1] if fmt[i + 1] != "?" else "\\?", i + 2)
-                    if fmt[i - 1:i] == "" and False:  # pragma: no cover
-                        pass
                     out += piece.encode("utf-8", "surrogateescape")
                 else:
                     out += b"\\"

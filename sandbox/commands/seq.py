@@ -15,7 +15,7 @@ import re
 from fractions import Fraction
 from typing import Union
 
-from sandbox.commands._textutil import quote
+from sandbox.commands._textutil import quote, print_help, wants_help
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, UsageError, parse
 
@@ -38,13 +38,25 @@ _CONV_RE = re.compile(r"%([-+#0 ']*)(\d*)(?:\.(\d*))?(L?)")
 #: Widths and precisions above this are refused (GNU would print them; we bound the output).
 MAX_FIELD = 10_000
 _CHUNK_DIGITS = 4000
+_CHUNK_LIMIT = 10**_CHUNK_DIGITS
 
+
+
+HELP = '''Usage: seq [OPTION]... LAST
+  or:  seq [OPTION]... FIRST LAST
+  or:  seq [OPTION]... FIRST INCREMENT LAST
+Print numbers from FIRST to LAST, in steps of INCREMENT.
+
+  -f, --format=FORMAT      use printf style floating-point FORMAT
+  -s, --separator=STRING   use STRING to separate numbers (default: \\n)
+  -w, --equal-width        equalize width by padding with leading zeroes
+'''
 
 def _digits(n: int) -> str:
     """``str(n)`` for a non-negative int of any size (Python refuses > 4300 digits)."""
-    if n < 10**_CHUNK_DIGITS:
+    if n < _CHUNK_LIMIT:
         return str(n)
-    high, low = divmod(n, 10**_CHUNK_DIGITS)
+    high, low = divmod(n, _CHUNK_LIMIT)
     return _digits(high) + str(low).rjust(_CHUNK_DIGITS, "0")
 
 
@@ -180,6 +192,16 @@ def _scaled(mag: Fraction, power: int) -> int:
     return _round_ratio(mag.numerator, mag.denominator * 10 ** (-power))
 
 
+class _Ratio:
+    """A non-negative ``numerator / denominator`` without Fraction's normalisation cost."""
+
+    __slots__ = ("numerator", "denominator")
+
+    def __init__(self, numerator: int, denominator: int):
+        self.numerator = numerator
+        self.denominator = denominator
+
+
 def _fixed(mag: Fraction, prec: int, alt: bool) -> str:
     scaled = _scaled(mag, prec)
     digits = _digits(scaled).rjust(prec + 1, "0")
@@ -205,7 +227,7 @@ def _decimal_exponent(mag: Fraction) -> int:
 
 def _scientific(mag: Fraction, prec: int, alt: bool, upper: bool) -> tuple[str, int]:
     """Mantissa digits and the exponent of ``mag`` printed with %e (``prec`` decimals)."""
-    if mag == 0:
+    if mag.numerator == 0:
         exp = 0
         digits = "0" * (prec + 1)
     else:
@@ -224,6 +246,7 @@ def _exp_text(exp: int, upper: bool) -> str:
 
 
 def _hex(mag: Fraction, prec: int | None, alt: bool, upper: bool) -> str:
+    mag = Fraction(mag.numerator, mag.denominator)
     if mag == 0:
         body, exp = "0" + ("." + "0" * prec if prec else ("." if alt else "")), 0
     else:
@@ -252,16 +275,22 @@ def _hex(mag: Fraction, prec: int | None, alt: bool, upper: bool) -> str:
 
 def format_long_double(flags: str, width: int, prec: int | None, conv: str, value: LongDouble) -> str:
     """glibc ``printf("%<flags><width>.<prec>L<conv>", value)`` for one long double."""
+    if not _is_finite(value):
+        return format_parts(flags, width, prec, conv, _negative(value), None, math.isnan(value))
+    return format_parts(flags, width, prec, conv, _negative(value), abs(_exact(value)))
+
+
+def format_parts(flags: str, width: int, prec: int | None, conv: str, negative: bool,
+                 mag: Fraction | _Ratio | None, nan: bool = False) -> str:
+    """``format_long_double`` for a sign and a magnitude (None for inf or nan)."""
     upper = conv.isupper()
     kind = conv.lower()
     alt = "#" in flags
-    negative = _negative(value)
-    if not _is_finite(value):
-        body = "nan" if math.isnan(value) else "inf"
+    if mag is None:
+        body = "nan" if nan else "inf"
         body = body.upper() if upper else body
         zero_ok = False
     else:
-        mag = abs(_exact(value))
         zero_ok = True
         if kind == "f":
             body = _fixed(mag, 6 if prec is None else prec, alt)
@@ -347,6 +376,11 @@ class Format:
     def render(self, value: LongDouble) -> str:
         """The whole formatted text for ``value``."""
         return self.prefix + self.number(value) + self.suffix
+
+    def number_ratio(self, numerator: int, denominator: int) -> str:
+        """The conversion alone for the exact value ``numerator / denominator``."""
+        return format_parts(self.flags, self.width, self.prec, self.conv, numerator < 0,
+                            _Ratio(abs(numerator), denominator))
 
 
 class Operand:
@@ -463,7 +497,7 @@ def _seq_fast(ctx: CommandContext, first: str, last: str, separator: str) -> boo
     while infinite or current <= b:
         ctx.budget.check_time()
         stop = current + batch if infinite else min(b + 1, current + batch)
-        piece = sep.join(map(_digits, range(current, stop)))
+        piece = sep.join(map(str if stop < _CHUNK_LIMIT else _digits, range(current, stop)))
         out.write(((sep if not first_item else "") + piece).encode("utf-8", "surrogateescape"))
         first_item = False
         current = stop
@@ -474,6 +508,8 @@ def _seq_fast(ctx: CommandContext, first: str, last: str, separator: str) -> boo
 def _print_numbers(ctx: CommandContext, fmt: Format, first: LongDouble, step: LongDouble,
                    last: LongDouble, separator: str) -> None:
     """GNU's ``print_numbers``: x = first + i*step in long double, with the rounding fix-up."""
+    if _print_exact(ctx, fmt, first, step, last, separator):
+        return
     step_neg = _negative(step) and step != 0
     out_of_range = _lt(first, last) if step_neg else _lt(last, first)
     if out_of_range:
@@ -507,6 +543,61 @@ def _print_numbers(ctx: CommandContext, fmt: Format, first: LongDouble, step: Lo
     ctx.stdout.write("".join(parts).encode("utf-8", "surrogateescape"))
 
 
+def _print_exact(ctx: CommandContext, fmt: Format, first: LongDouble, step: LongDouble,
+                 last: LongDouble, separator: str) -> bool:
+    """The same loop in plain integers when every value is exact in a long double.
+
+    With a common power-of-two denominator D, x*D = first*D + i*step*D; while those integers
+    stay below 2**63 every product and sum is exact in a 64-bit significand, so no rounding
+    happens and the long double emulation can be skipped. Returns False when not applicable.
+    """
+    if not (isinstance(first, Fraction) and isinstance(step, Fraction) and isinstance(last, Fraction)):
+        return False
+    if step == 0:
+        return False
+    den = max(first.denominator, step.denominator)
+    if den & (den - 1) or first.denominator & (first.denominator - 1) or step.denominator & (step.denominator - 1):
+        return False
+    a = first.numerator * (den // first.denominator)
+    b = step.numerator * (den // step.denominator)
+    count = abs((last - first) / step) + 2
+    if abs(a) + (int(count) + 1) * abs(b) >= 1 << 63:
+        return False
+    last_num, last_den = last.numerator, last.denominator
+    descending = b < 0
+
+    def beyond(xn: int) -> bool:  # out of range: x past last
+        lhs, rhs = xn * last_den, last_num * den
+        return lhs < rhs if descending else rhs < lhs
+
+    if beyond(a):
+        return True
+    parts: list[str] = []
+    xn = a
+    i = 1
+    prefix, suffix = fmt.prefix, fmt.suffix
+    while True:
+        x0n = xn
+        parts.append(prefix + fmt.number_ratio(xn, den) + suffix)
+        xn = a + i * b
+        i += 1
+        if beyond(xn):
+            x_text = fmt.number_ratio(xn, den)
+            parsed = strtold(x_text)
+            if not (parsed is not None and _eq(parsed, last)):
+                break
+            if prefix + fmt.number_ratio(x0n, den) + suffix == prefix + x_text:
+                break
+        parts.append(separator)
+        if len(parts) >= 4000:
+            ctx.budget.check_time()
+            ctx.stdout.write("".join(parts).encode("utf-8", "surrogateescape"))
+            parts.clear()
+    parts.append("\n")
+    ctx.stdout.write("".join(parts).encode("utf-8", "surrogateescape"))
+    return True
+
+
 def _lt(a: LongDouble, b: LongDouble) -> bool:
     fa = a if isinstance(a, float) else None
     fb = b if isinstance(b, float) else None
@@ -533,6 +624,8 @@ def _add(a: LongDouble, b: LongDouble) -> LongDouble:
 
 def run(ctx: CommandContext) -> int:
     """Print the sequence."""
+    if wants_help(ctx.args):
+        return print_help(ctx, HELP)
     head, tail = _split_negative_numbers(ctx.args)
     try:
         opts, operands = parse(SPEC, head)

@@ -2,8 +2,10 @@
 
 Options: ``-b -d -f -g -h -i -M -n -r -V`` (global or per key), ``-k KEYDEF`` (all forms
 ``F[.C][OPTS][,F[.C][OPTS]]``), ``-t SEP``, ``-s``, ``-u``, ``-o FILE``, ``-z``, ``-c``/``-C``,
-``-m`` (merge already sorted inputs), ``--sort=WORD``;
-``-S``, ``-T``, ``--parallel`` are accepted and ignored. Without ``-s``/``-u``, lines whose keys
+``-m`` (merge already sorted inputs), ``-R`` (a keyed hash of each key: random order, equal keys
+adjacent, as GNU), ``--sort=WORD``;
+``-S``, ``-T``, ``--parallel``, ``--compress-program``, ``--random-source`` are accepted and
+ignored (tuning knobs); ``--files0-from`` and ``--debug`` are refused. Without ``-s``/``-u``, lines whose keys
 compare equal fall back to comparing whole lines (GNU's last resort). In C.UTF-8 GNU sort
 collates with ``strcoll``, which is code point (= UTF-8 byte) order, so we compare bytes.
 ``-f``, ``-d`` and ``-i`` use the locale's single-byte classes, which are ASCII only.
@@ -14,19 +16,24 @@ by what the caller can feed within ``Limits`` (time, and the input size of the s
 
 from __future__ import annotations
 
+import errno
 import functools
+import hashlib
 import heapq
+import os
 import re
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any, Callable
 
 from sandbox.commands._textutil import (
+    print_help,
+    wants_help,
     ArgmatchError,
     argmatch,
     iter_chunks,
     open_operand,
     quote,
+    quoteaf,
     quotef,
 )
 from sandbox.commands.base import CommandContext
@@ -153,6 +160,32 @@ class Key:
             out += "V"
         return out
 
+
+
+HELP = '''Usage: sort [OPTION]... [FILE]...
+Write sorted concatenation of all FILE(s) to standard output.
+
+  -b, --ignore-leading-blanks  ignore leading blanks
+  -d, --dictionary-order      consider only blanks and alphanumeric characters
+  -f, --ignore-case           fold lower case to upper case characters
+  -g, --general-numeric-sort  compare according to general numerical value
+  -i, --ignore-nonprinting    consider only printable characters
+  -M, --month-sort            compare (unknown) < 'JAN' < ... < 'DEC'
+  -h, --human-numeric-sort    compare human readable numbers (e.g., 2K 1G)
+  -n, --numeric-sort          compare according to string numerical value
+  -r, --reverse               reverse the result of comparisons
+  -V, --version-sort          natural sort of (version) numbers within text
+  -c, --check, -C             check for sorted input; do not sort
+  -k, --key=KEYDEF            sort via a key; KEYDEF gives location and type
+  -m, --merge                 merge already sorted files; do not sort
+  -o, --output=FILE           write result to FILE instead of standard output
+  -s, --stable                stabilize sort by disabling last-resort comparison
+  -t, --field-separator=SEP   use SEP instead of non-blank to blank transition
+  -u, --unique                output only the first of an equal run
+  -z, --zero-terminated       line delimiter is NUL, not newline
+
+KEYDEF is F[.C][OPTS][,F[.C][OPTS]] for start and stop position.
+'''
 
 def set_ordering(key: Key, text: str, start: bool) -> str:
     """Apply ordering letters at the front of ``text``; return the rest."""
@@ -320,29 +353,34 @@ class KeyExtractor:
 # -- per-key comparable values -----------------------------------------------------------------
 
 
-_ZERO = Decimal(0)
+_DIGIT_COMPLEMENT = bytes.maketrans(b"0123456789", b"9876543210")
+_ZERO_KEY: tuple = (0,)
 
 
-def _decimal(sign: bytes, whole: bytes, frac: bytes | None) -> Decimal:
+def _number_key(sign: bytes, whole: bytes, frac: bytes | None) -> tuple:
+    """An exact, fast sort key for a decimal number written as sign, digits, fraction.
+
+    Positive numbers order by (digit count, digits, fraction); negative ones by the same
+    with the order reversed (digit complements, and a terminator above every digit so a
+    shorter fraction sorts after its extensions). No Decimal is built.
+    """
+    whole = whole.lstrip(b"0")
+    frac = (frac or b"").rstrip(b"0")
     if not whole and not frac:
-        return _ZERO
-    if not frac and len(whole) < 18:
-        return Decimal(-int(whole) if sign else int(whole))
-    if len(whole) + len(frac or b"") > 4000:  # Decimal parses any length; keep str() cheap
-        whole = whole.lstrip(b"0")
-    text = (whole or b"0") + (b"." + frac if frac else b"")
-    value = Decimal(text.decode())
-    return -value if sign and value else value
+        return _ZERO_KEY
+    if not sign:
+        return (1, len(whole), whole, frac)
+    return (-1, -len(whole), whole.translate(_DIGIT_COMPLEMENT), frac.translate(_DIGIT_COMPLEMENT) + b"\xff")
 
 
-def numeric_value(text: bytes) -> Decimal:
+def numeric_value(text: bytes) -> tuple:
     """``-n``: the leading number (blanks, optional ``-``, digits, ``.`` fraction), else 0."""
     match = _NUM_RE.match(text)
     assert match is not None
-    return _decimal(match.group(1), match.group(2), match.group(3))
+    return _number_key(match.group(1), match.group(2), match.group(3))
 
 
-def human_value(text: bytes) -> tuple[int, Decimal]:
+def human_value(text: bytes) -> tuple[int, tuple]:
     """``-h``: (signed unit order, number)."""
     match = _HUMAN_RE.match(text)
     assert match is not None
@@ -353,7 +391,7 @@ def human_value(text: bytes) -> tuple[int, Decimal]:
         order = _UNIT_ORDER.get(unit[0], 0)
         if sign:
             order = -order
-    return order, _decimal(sign, whole, frac)
+    return order, _number_key(sign, whole, frac)
 
 
 def general_value(text: bytes) -> tuple[int, Any]:
@@ -515,6 +553,9 @@ def _key_value(key: Key) -> Callable[[bytes], Any]:
         return lambda t: month_value(prepared(t))
     if key.version:
         return lambda t: _VersionKey(prepared(t))
+    if key.random:
+        salt = os.urandom(16)
+        return lambda t: hashlib.blake2b(prepared(t), key=salt, digest_size=16).digest()
     if ignore is None and not fold:
         return lambda t: t
     return prepared
@@ -555,6 +596,8 @@ def writes(args: list[str]) -> list[str]:
 
 def run(ctx: CommandContext) -> int:
     """Sort the lines of the inputs."""
+    if wants_help(ctx.args):
+        return print_help(ctx, HELP)
     try:
         return _run(ctx)
     except SortError as err:
@@ -615,6 +658,9 @@ def _run(ctx: CommandContext) -> int:
             if check is not None and check != name:
                 raise SortError("options '-cC' are incompatible")
             check = name
+        elif name in ("files0-from", "debug"):
+            raise SortError(f"--{name} is not supported in the sandbox; pass the files as operands"
+                            if name == "files0-from" else "--debug is not supported in the sandbox")
         elif name == "o":
             if output is not None and output != value:
                 raise SortError("multiple output files specified")
@@ -633,10 +679,7 @@ def _run(ctx: CommandContext) -> int:
             probe.skip_start_blanks = probe.skip_end_blanks = probe.reverse = False
             raise SortError(f"options '-{probe.opts_text()}' are incompatible")
     if check is not None and len(operands) > 1:
-        shown = quotef(operands[1])
-        if shown == operands[1]:
-            shown = f"'{shown}'"
-        raise SortError(f"extra operand {shown} not allowed with -{check}")
+        raise SortError(f"extra operand {quoteaf(operands[1])} not allowed with -{check}")
     eol = b"\0" if zero else b"\n"
     last_resort = not (stable or unique)
     sort_key = build_sort_key(keys, tab, last_resort or not keys, gkey.reverse)
@@ -671,7 +714,8 @@ def _read_lines(ctx: CommandContext, operand: str, eol: bytes) -> list[bytes]:
     try:
         stream = open_operand(ctx, operand)
     except FSError as err:
-        raise SortError(f"cannot read: {quotef(operand)}: {err}") from None
+        what = "read failed" if err.errno == errno.EISDIR else "cannot read"
+        raise SortError(f"{what}: {quotef(operand)}: {err}") from None
     with stream:
         try:
             data = b"".join(iter_chunks(ctx, stream))

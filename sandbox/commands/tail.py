@@ -107,7 +107,8 @@ def _obsolete(args: list[str]) -> dict | None:
     if rest:
         return None
     if digits:
-        value = int(digits)
+        trimmed = digits.lstrip("0") or "0"
+        value = (1 << 64) if len(trimmed) > 25 else int(trimmed)
         count = min(value * multiplier, (1 << 64) - 1) if value <= (1 << 64) - 1 else None
         if count is None:
             raise _Bad(f"invalid number: {quote(args[0])}: Numerical result out of range")

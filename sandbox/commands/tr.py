@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import BinaryIO, Callable
 
-from sandbox.commands._textutil import iter_chunks, quote
+from sandbox.commands._textutil import iter_chunks, quote, print_help, wants_help
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, OptionSpec, UsageError, parse
 from sandbox.errors import LimitExceeded
@@ -93,6 +93,22 @@ class CharSet:
         """True if any element is of ``kind``."""
         return any(e.kind == kind for e in self.elements)
 
+
+
+HELP = '''Usage: tr [OPTION]... SET1 [SET2]
+Translate, squeeze, and/or delete characters from standard input,
+writing to standard output.
+
+  -c, -C, --complement    use the complement of SET1
+  -d, --delete            delete characters in SET1, do not translate
+  -s, --squeeze-repeats   replace each sequence of a repeated character
+                          that is listed in the last specified SET
+  -t, --truncate-set1     first truncate SET1 to length of SET2
+
+SETs take \\NNN \\\\ \\a \\b \\f \\n \\r \\t \\v, CHAR1-CHAR2, [CHAR*], [CHAR*REPEAT],
+[:alnum:] [:alpha:] [:blank:] [:cntrl:] [:digit:] [:graph:] [:lower:] [:print:]
+[:punct:] [:space:] [:upper:] [:xdigit:] and [=CHAR=].
+'''
 
 def _printable_char(byte: int) -> str:
     """GNU's make_printable_char."""
@@ -348,6 +364,8 @@ def _check_case_classes(s1: CharSet, s2: CharSet) -> None:
 
 def run(ctx: CommandContext) -> int:
     """Translate, delete and/or squeeze stdin to stdout."""
+    if wants_help(ctx.args):
+        return print_help(ctx, HELP)
     try:
         opts, operands = parse(SPEC, ctx.args)
     except UsageError as err:

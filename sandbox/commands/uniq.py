@@ -8,16 +8,20 @@ streamed; output lines always end with the delimiter.
 
 from __future__ import annotations
 
+import errno
 import re
 from typing import BinaryIO, Callable, Iterator
 
 from sandbox.commands._textutil import (
+    print_help,
+    wants_help,
     ArgmatchError,
     argmatch,
     file_error,
     iter_record_batches,
     open_operand,
     quote,
+    quoteaf,
 )
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, UsageError, parse
@@ -43,6 +47,24 @@ _INT_RE = re.compile(r"[ \t\n\v\f\r]*([+-]?)(\d+)\Z")
 _SIZE_MAX = (1 << 64) - 1
 _ONE_FIELD = re.compile(rb"[ \t\n]*[^ \t\n]*")
 
+
+
+HELP = '''Usage: uniq [OPTION]... [INPUT [OUTPUT]]
+Filter adjacent matching lines from INPUT (or standard input),
+writing to OUTPUT (or standard output).
+
+  -c, --count           prefix lines by the number of occurrences
+  -d, --repeated        only print duplicate lines, one for each group
+  -D                    print all duplicate lines
+      --all-repeated[=METHOD]  like -D, delimiting groups (none, prepend, separate)
+  -f, --skip-fields=N   avoid comparing the first N fields
+      --group[=METHOD]  show all items, separating groups (separate, prepend, append, both)
+  -i, --ignore-case     ignore differences in case when comparing
+  -s, --skip-chars=N    avoid comparing the first N characters
+  -u, --unique          only print unique lines
+  -z, --zero-terminated line delimiter is NUL, not newline
+  -w, --check-chars=N   compare no more than N characters in lines
+'''
 
 def writes(args: list[str]) -> list[str]:
     """The OUTPUT operand, if any (the second operand)."""
@@ -100,6 +122,8 @@ def _lines(ctx: CommandContext, stream: BinaryIO, eol: bytes) -> Iterator[bytes]
 
 def run(ctx: CommandContext) -> int:
     """Filter adjacent duplicate lines."""
+    if wants_help(ctx.args):
+        return print_help(ctx, HELP)
     try:
         opts, operands = parse(SPEC, ctx.args)
     except UsageError as err:
@@ -168,7 +192,10 @@ def run(ctx: CommandContext) -> int:
     try:
         stream = open_operand(ctx, source)
     except FSError as err:
-        file_error(ctx, source, err)
+        if err.errno == errno.EISDIR:
+            ctx.error(f"error reading {quoteaf(source)}")
+        else:
+            file_error(ctx, source, err)
         return 1
     output = operands[1] if len(operands) > 1 and operands[1] != "-" else None
     chunks: list[bytes] = []

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from sandbox.commands import _wcwidth
-from sandbox.commands._textutil import file_error, iter_chunks, parse_options, quotef
+from sandbox.commands._textutil import file_error, iter_chunks, parse_options, quotef, print_help, wants_help
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, OptionSpec
 from sandbox.fs.base import FSError
@@ -61,6 +61,18 @@ class Counts:
         self.nbytes += other.nbytes
         self.max_line = max(self.max_line, other.max_line)
 
+
+
+HELP = '''Usage: wc [OPTION]... [FILE]...
+Print newline, word, and byte counts for each FILE, and a total line if
+more than one FILE is specified.  With no FILE, or when FILE is -, read standard input.
+
+  -c, --bytes            print the byte counts
+  -m, --chars            print the character counts
+  -l, --lines            print the newline counts
+  -L, --max-line-length  print the maximum display width
+  -w, --words            print the word counts
+'''
 
 def _utf8_tail(data: bytes) -> int:
     """Length of an incomplete UTF-8 sequence at the end of ``data`` (0 if none)."""
@@ -220,6 +232,8 @@ def _number_width(ctx: CommandContext, operands: list[str], nflags: int) -> int:
 
 def run(ctx: CommandContext) -> int:
     """Count each operand (stdin without operands) and print a total for several."""
+    if wants_help(ctx.args):
+        return print_help(ctx, HELP)
     parsed = parse_options(ctx, SPEC)
     if parsed is None:
         return 1

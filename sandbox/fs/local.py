@@ -29,6 +29,8 @@ holds even against a hostile host process that plants things inside the director
   is re-entrant within a thread (writes inside ``with fs.lock(p):`` do not deadlock) and
   exclusive between threads and processes. Its granularity is one directory.
 - **No host path** ever appears in an error: ``FSError`` carries the relative path only.
+- The root is resolved once (``realpath``) and held open as a descriptor for the object's
+  lifetime; every walk starts from it (``close()`` releases it).
 
 ``FileStat.version`` is ``(st_mtime_ns, st_size, st_ino, st_ctime_ns)``, which changes on
 every write. ``open_read`` returns a real, seekable, buffered file object.
@@ -82,9 +84,26 @@ class LocalDir(FileSystem):
         real = os.path.realpath(os.fspath(root))
         if not os.path.isdir(real):
             raise FSError(errno.ENOTDIR, "", "LocalDir root is not an existing directory")
-        self._root = real
+        try:
+            # Held for the object's lifetime: every walk starts here, without re-resolving the
+            # host path (faster, and immune to the path being swapped after construction).
+            self._root_fd = os.open(real, _DIR_FLAGS)
+        except OSError as e:
+            raise FSError(e.errno or errno.EIO, "", "LocalDir root is not accessible") from None
         self.read_only = read_only
         self.fsync = fsync
+
+    def close(self) -> None:
+        """Release the root directory descriptor (the object is unusable afterwards)."""
+        fd, self._root_fd = self._root_fd, -1
+        if fd >= 0:
+            os.close(fd)
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except (AttributeError, OSError):
+            pass
 
     def __repr__(self) -> str:  # no host path: reprs end up in logs and messages
         return f"LocalDir(read_only={self.read_only})"
@@ -102,24 +121,31 @@ class LocalDir(FileSystem):
         return parts
 
     def _open_root(self) -> int:
+        """A new descriptor of the root directory (the caller closes it). A fresh open, not a
+        ``dup``: ``flock`` locks belong to the open file description, which a dup shares."""
         try:
-            return os.open(self._root, _DIR_FLAGS)
+            return os.open(".", _DIR_FLAGS, dir_fd=self._root_fd)
         except OSError as e:
             raise FSError(e.errno or errno.EIO, "", "Sandbox root is not accessible") from None
 
     def _open_dir(self, parts: list[str], path: str) -> int:
-        """Open the directory ``parts`` (relative to the root) without following links."""
-        fd = self._open_root()
+        """Open the directory ``parts`` (relative to the root) without following links; the
+        caller closes the returned descriptor."""
+        if not parts:
+            return self._open_root()
+        fd = self._root_fd
         try:
             for part in parts:
                 try:
                     child = os.open(part, _DIR_FLAGS, dir_fd=fd)
                 except OSError as e:
                     raise self._classify(fd, part, e, path) from None
-                os.close(fd)
+                if fd != self._root_fd:
+                    os.close(fd)
                 fd = child
         except BaseException:
-            os.close(fd)
+            if fd != self._root_fd:
+                os.close(fd)
             raise
         return fd
 
@@ -136,6 +162,13 @@ class LocalDir(FileSystem):
                 if not (stat_mod.S_ISREG(st.st_mode) or stat_mod.S_ISDIR(st.st_mode)):
                     return FSError(errno.EACCES, path, SPECIAL_MESSAGE)
         return FSError(err.errno or errno.EIO, path)
+
+    def _leaf(self, path: str) -> str:
+        """The last component of a non-root path (the root itself: ``EISDIR``)."""
+        parts = self._parts(path)
+        if not parts:
+            raise FSError(errno.EISDIR, path)
+        return parts[-1]
 
     def _parent(self, path: str) -> tuple[int, str]:
         """Open the parent directory of ``path``; return (fd, last component)."""
@@ -251,6 +284,12 @@ class LocalDir(FileSystem):
     def lock(self, path: str) -> Iterator[None]:
         """Exclusive, cross-process lock of the directory holding ``path`` (re-entrant per
         thread); see the module docstring."""
+        with self._locked_parent(path):
+            yield
+
+    @contextmanager
+    def _locked_parent(self, path: str) -> Iterator[int]:
+        """Open the directory holding ``path``, hold its lock, yield its descriptor."""
         parts = self._parts(path)
         fd = self._open_dir(parts[:-1], path)
         try:
@@ -262,7 +301,7 @@ class LocalDir(FileSystem):
                 fcntl.flock(fd, fcntl.LOCK_EX)
             table[key] = depth + 1
             try:
-                yield
+                yield fd
             finally:
                 table[key] -= 1
                 if table[key] == 0:
@@ -276,12 +315,9 @@ class LocalDir(FileSystem):
     def write_bytes(self, path: str, data: bytes) -> None:
         """Atomically create or replace a regular file (temp file + ``os.replace``)."""
         self._writable(path)
-        with self.lock(path):
-            dir_fd, name = self._parent(path)
-            try:
-                self._replace(dir_fd, name, path, data)
-            finally:
-                os.close(dir_fd)
+        name = self._leaf(path)
+        with self._locked_parent(path) as dir_fd:
+            self._replace(dir_fd, name, path, data)
 
     def _replace(self, dir_fd: int, name: str, path: str, data: bytes) -> None:
         old = self._lstat(dir_fd, name, path)
@@ -325,23 +361,19 @@ class LocalDir(FileSystem):
     def append_bytes(self, path: str, data: bytes) -> None:
         """Append ``data`` with one ``write`` under the directory lock, creating the file."""
         self._writable(path)
-        with self.lock(path):
-            dir_fd, name = self._parent(path)
+        name = self._leaf(path)
+        with self._locked_parent(path) as dir_fd:
+            flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | _O_CLOEXEC
             try:
-                st = self._lstat(dir_fd, name, path)
-                if st is not None:
-                    self._check_kind(st, path)
-                    if stat_mod.S_ISDIR(st.st_mode):
-                        raise FSError(errno.EISDIR, path)
-                flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | _O_CLOEXEC
-                try:
-                    fd = os.open(name, flags, 0o600, dir_fd=dir_fd)
-                except OSError as e:
-                    raise self._classify(dir_fd, name, e, path) from None
-            finally:
-                os.close(dir_fd)
+                # O_NOFOLLOW refuses a link (ELOOP), O_NONBLOCK keeps a FIFO from blocking; the
+                # fstat below refuses anything that is not a regular file.
+                fd = os.open(name, flags, 0o600, dir_fd=dir_fd)
+            except OSError as e:
+                raise self._classify(dir_fd, name, e, path) from None
             try:
                 st = os.fstat(fd)
+                if stat_mod.S_ISDIR(st.st_mode):
+                    raise FSError(errno.EISDIR, path)
                 if not stat_mod.S_ISREG(st.st_mode):
                     raise FSError(errno.EACCES, path, SPECIAL_MESSAGE)
                 if st.st_nlink > 1:

@@ -22,8 +22,8 @@ from sandbox.interpreter.expand import ExpansionError, Expander
 from sandbox.interpreter.pipes import FileWriter, NullWriter, Pipe, RunBudget, pipe_reader
 from sandbox.limits import Limits
 from sandbox.parse.ast import (
-    AndOr, BraceGroup, Command, For, FunctionDef, If, Pipeline, Redirect, Script,
-    SimpleCommand, Subshell, While,
+    AndOr, BraceGroup, Command, For, FunctionDef, If, Lit, Pipeline, Redirect, Script,
+    SimpleCommand, Subshell, While, Word,
 )
 from sandbox.policy import Policy
 
@@ -82,6 +82,25 @@ class _BufferWriter:
 
     def flush(self) -> None:
         pass
+
+
+def _read_file_form(body: Script) -> Redirect | None:
+    """The ``<`` redirection of a ``$(< file)`` substitution, else None."""
+    if len(body.items) != 1 or body.items[0].rest or body.items[0].background:
+        return None
+    pipe = body.items[0].first
+    if len(pipe.commands) != 1 or pipe.negate:
+        return None
+    cmd = pipe.commands[0]
+    if (isinstance(cmd, SimpleCommand) and not cmd.words and not cmd.assigns
+            and len(cmd.redirects) == 1 and cmd.redirects[0].op == "<"
+            and cmd.redirects[0].fd in (None, 0)):
+        return cmd.redirects[0]
+    return None
+
+
+#: The word of the internal command that ``$(< file)`` runs (matched by identity only).
+_CAT_WORD = Word([Lit("<read-file>")], 0, "")
 
 
 class Shell:
@@ -467,6 +486,17 @@ class Shell:
         self._sub_status = None
         self._current_stdin = io_.stdin
         self._current_stderr = io_.stderr
+        if cmd.words and cmd.words[0] is _CAT_WORD:  # $(< file): the file to stdout
+            redirected = self.open_redirects(cmd.redirects, io_)
+            if redirected is None:
+                self.status = 1
+                return 1
+            self.budget.count_command()
+            data = redirected[0].stdin.read()
+            self.budget.check_string(len(data))
+            redirected[0].stdout.write(data)
+            self.status = 0
+            return 0
         try:
             argv = self.expander.words(cmd.words) if cmd.words else []
             values = [(a, self.expander.word(a.value)) for a in cmd.assigns]
@@ -594,6 +624,9 @@ class Shell:
             raise LimitExceeded("recursion_depth", "nesting limit exceeded in command "
                                 "substitution; nest fewer commands")
         out = _BufferWriter(self.budget)
+        fast = _read_file_form(body)
+        if fast is not None:  # $(< file): the file's content, as bash does
+            body = Script([AndOr(Pipeline([SimpleCommand([], [_CAT_WORD], [fast], fast.pos)]))])
         sub = self.copy()
         sub.nesting += 1
         stdin = getattr(self, "_current_stdin", None) or io.BytesIO(b"")

@@ -31,7 +31,6 @@ class ExpansionError(Exception):
 
 # -- brace expansion --------------------------------------------------------------------------
 
-_Atom = "str | Part"
 _SEQ_RE = re.compile(r"^(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?$|^([A-Za-z])\.\.([A-Za-z])(?:\.\.(-?\d+))?$")
 
 
@@ -300,10 +299,10 @@ class Expander:
     def _param(self, p: Param, fb: _Fields, split: bool, in_dq: bool) -> None:
         sh = self.sh
         name = p.name
-        if name in ("@", "*") or name.endswith(("[@]", "[*]")) and p.op in ("", "-", ":-", "+", ":+"):
+        if (name in ("@", "*") or name.endswith(("[@]", "[*]"))) and p.op in ("", "-", ":-", "+", ":+"):
             values = sh.list_var(name)
-            if values is not None and (p.op == "" or (p.op in ("-", ":-", "+", ":+"))):
-                is_set = bool(values) if p.op.startswith(":") or name in ("@", "*") else bool(values)
+            if values is not None:
+                is_set = bool(values)
                 if p.op in ("-", ":-") and not is_set:
                     self._operand(p.arg, fb, split, in_dq)
                     return
@@ -463,8 +462,8 @@ def glob(sh: "Shell", field: list[Chunk]) -> list[str]:
             for d, v in cands:
                 vp = normalize(name_text, v)
                 nxt.append((_join(d, name_text), vp))
-            if trailing or True:
-                nxt = [(d, v) for d, v in nxt if fs.exists(v)] if trailing else nxt
+            if trailing:
+                nxt = [(d, v) for d, v in nxt if fs.exists(v)]
             cands = nxt
             continue
         rx = patterns.to_regex(tcomp)

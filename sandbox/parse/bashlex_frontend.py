@@ -20,7 +20,7 @@ from sandbox.parse.ast import (
     AndOr, Assign, BraceGroup, Command, For, FunctionDef, If, Lit, Pipeline, Redirect, Script,
     SimpleCommand, Subshell, While, Word,
 )
-from sandbox.parse.parser import Parser, _parse_heredoc_body, unsupported
+from sandbox.parse.parser import _NAME_RE, Parser, _parse_heredoc_body, unsupported
 
 _SEPARATORS = {";", "&", "\n"}
 
@@ -129,7 +129,10 @@ class _Converter:
         if kind == "function":
             name = next(p for p in node.parts if p.kind == "word")
             body = [p for p in node.parts if p.kind not in ("word", "reservedword")][0]
-            return FunctionDef(self.src[name.pos[0]:name.pos[1]], self.command(body), node.pos[0])
+            body_cmd = self.command(body)
+            if isinstance(body_cmd, (SimpleCommand, FunctionDef)):
+                raise UnsupportedSyntax("a function body must be a compound command")
+            return FunctionDef(self.src[name.pos[0]:name.pos[1]], body_cmd, node.pos[0])
         if kind == "compound":
             redirects = [self.redirect(r) for r in getattr(node, "redirects", [])]
             inner = node.list
@@ -190,6 +193,8 @@ class _Converter:
     def for_(self, node: Any) -> For:
         parts = node.parts
         var = self.src[parts[1].pos[0]:parts[1].pos[1]]
+        if not _NAME_RE.fullmatch(var):
+            raise UnsupportedSyntax(f"`{var}': not a valid identifier")
         words: list[Word] | None = None
         i = 2
         if parts[i].kind == "reservedword" and parts[i].word == "in":

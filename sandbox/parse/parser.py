@@ -527,17 +527,13 @@ class Parser:
             else:
                 m = _PLAIN_RE.match(s, self.i)
                 if m and m.end() > self.i:
-                    text = m.group(0)
-                    k = text.find("~") if self.i == start else -1
-                    buf.append(text)
+                    buf.append(m.group(0))
                     self.i = m.end()
                 else:
                     buf.append(c)
                     self.i += 1
         flush()
-        if assignment and not parts:
-            parts = []
-        elif not parts:
+        if not parts and not assignment:
             raise self.syntax_error()
         return Word(parts, start + self.offset, s[start: self.i])
 

@@ -8,12 +8,10 @@ jq's C builtins). Refused: ``get_search_list``, ``modulemeta`` and friends (comp
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import sys
 import time
-from functools import cmp_to_key
 from typing import Any, Callable, Iterator
 
 from sandbox.commands.jq import dates, jqregex
@@ -1332,12 +1330,12 @@ _TABLE[("stderr", 0)] = I.Native("stderr", 0, _stderr, "gen")
 
 @native("input_filename")
 def _input_filename(v):
-    return I.rt().input_filename
+    return I.rt().filename_source()
 
 
 @native("input_line_number")
 def _input_line_number(v):
-    return I.rt().input_line
+    return I.rt().line_source()
 
 
 @native("env")
@@ -1345,17 +1343,15 @@ def _env(v):
     return dict(I.rt().env)
 
 
-@native("$__prog_name")
-def _progname(v):
-    return "jq"
-
 
 @native("halt")
 def _halt(v):
     raise Halt(0, None)
 
 
-def _halt_error_msg(v: Any) -> bytes:
+def _halt_error_msg(v: Any) -> bytes | None:
+    if v is None:
+        return None
     if type(v) is str:
         return v.encode("utf-8", "surrogatepass")
     return (dumps(v) + "\n").encode("utf-8", "surrogatepass")
@@ -1390,7 +1386,7 @@ def _gmtime(v):
 
 @native("localtime")
 def _localtime(v):
-    return dates.gmtime(v)
+    return dates.gmtime(v, "localtime")
 
 
 @native("strftime", 1)
@@ -1498,28 +1494,7 @@ def _isvalid(v, env, args):
         yield False
 
 
-@native("getpath_safe", 1)
-def _unused(v, p):
-    return None
 
-
-del _TABLE[("getpath_safe", 1)]
-
-
-@native("splits_unused")
-def _unused2(v):
-    return None
-
-
-del _TABLE[("splits_unused", 0)]
-
-
-@native("ltrimstr_unused")
-def _unused3(v):
-    return None
-
-
-del _TABLE[("ltrimstr_unused", 0)]
 
 
 @native("bsearch", 1)
@@ -1543,11 +1518,6 @@ def _bsearch(v, target):
 @native("builtins")
 def _builtins(v):
     return [f"{n}/{a}" for (n, a) in builtin_table() if not n.startswith("_")]
-
-
-@native("input_line_number")
-def _iln(v):
-    return I.rt().input_line
 
 
 @native("significand")
@@ -1803,62 +1773,10 @@ def _fma(v, a, b, c):
     return _num(a) * _num(b) + _num(c)
 
 
-@native("splits_placeholder")
-def _ph(v):
-    return None
 
 
-del _TABLE[("splits_placeholder", 0)]
 
 
-@native("get_search_list")
-def _gsl(v):
-    from sandbox.commands.jq.parser import MODULES_REFUSED
-
-    raise JQError(MODULES_REFUSED)
-
-
-del _TABLE[("get_search_list", 0)]
-
-
-@native("ltrimstr_placeholder")
-def _ph2(v):
-    return None
-
-
-del _TABLE[("ltrimstr_placeholder", 0)]
-
-
-@native("input_filename_placeholder")
-def _ph3(v):
-    return None
-
-
-del _TABLE[("input_filename_placeholder", 0)]
-
-
-@native("getpath_placeholder")
-def _ph4(v):
-    return None
-
-
-del _TABLE[("getpath_placeholder", 0)]
-
-
-@native("error_message_placeholder")
-def _ph5(v):
-    return None
-
-
-del _TABLE[("error_message_placeholder", 0)]
-
-
-@native("min_by_placeholder")
-def _ph6(v):
-    return None
-
-
-del _TABLE[("min_by_placeholder", 0)]
 
 
 # -- the jq prelude ----------------------------------------------------------------------------
@@ -1878,7 +1796,6 @@ def normals: select(isnormal);
 def finites: select(isfinite);
 def map_values(f): .[] |= f;
 def del(f): delpaths([path(f)]);
-def to_array: if type == "array" then . else [.] end;
 def from_entries: reduce .[] as $x ({}; . + { ($x | .key // .Key // .name // .Name):
     ($x | if has("value") then .value else .Value end) });
 def with_entries(f): to_entries | map(f) | from_entries;
@@ -1899,12 +1816,10 @@ def todate(f): strftime(f);
 def dateadd(u; n): . + n;
 def datesub(u; n): . - n;
 def date: todate;
-def finites: select(isfinite);
 def pick(pathexps): . as $top
   | reduce path(pathexps) as $p (null; setpath($p; $top | getpath($p)));
 def truncate_stream(stream): . as $n | null | stream | . as $input
   | if (.[0] | length) > $n then setpath([0]; $input[0][$n:]) else empty end;
-def limit_unused: .;
 def INDEX(stream; idx_expr): reduce stream as $row ({}; .[$row | idx_expr | tostring] |= $row);
 def INDEX(idx_expr): INDEX(.[]; idx_expr);
 def JOIN($idx; idx_expr): [.[] | [., $idx[idx_expr]]];
@@ -1912,18 +1827,8 @@ def JOIN($idx; stream; idx_expr): stream | [., $idx[idx_expr]];
 def JOIN($idx; stream; idx_expr; join_expr): stream | [., $idx[idx_expr]] | join_expr;
 def IN(s): any(s == .; .);
 def IN(src; s): any(src == s; .);
-def getpath_or_null(p): getpath(p);
-def splits($re; flags): split($re; flags) | .[];
-def ltrimstr_unused: .;
-def tojson_unused: .;
-def halt_error_unused: .;
 def get_prog_origin: null;
 def get_jq_origin: null;
-def input_filename_unused: .;
-def getpath_unused: .;
-def todateiso8601_unused: .;
-def capture_unused: .;
-def @text_unused: .;
 """
 
 
@@ -1931,8 +1836,7 @@ def _load_prelude() -> None:
     from sandbox.commands.jq.compiler import Compiler, Globals
     from sandbox.commands.jq.parser import Lexer, Parser
 
-    text = "\n".join(line for line in PRELUDE.splitlines() if "_unused" not in line and "getpath_or_null" not in line)
-    text = "\n".join(line for line in text.splitlines() if not line.startswith("def splits("))
+    text = PRELUDE
     parser = Parser(Lexer(text + " .").tokens(), text)
     defs = []
     while parser.at_kw("def"):

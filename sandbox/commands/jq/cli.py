@@ -20,7 +20,7 @@ from sandbox.commands.jq.errors import Break, Halt, JQError, JQSyntaxError
 from sandbox.commands.jq.jsonparse import InputReader, JSONParseError, parse_json_text
 from sandbox.commands.jq.parser import MODULES_REFUSED, parse
 from sandbox.commands.jq.values import dumps, encode_text
-from sandbox.errors import LimitExceeded
+from sandbox.errors import BrokenPipe, LimitExceeded
 from sandbox.fs.base import FSError
 
 USAGE = """Usage:\tjq [OPTIONS] FILTER [FILES...]
@@ -182,7 +182,7 @@ def parse_args(ctx: CommandContext, argv: list[str]) -> Options:
                 consumed = 1
             elif name == "arg":
                 k, val = need(2, "--arg", "--arg varname value")
-                o.named.setdefault(k, val) if False else o.named.__setitem__(k, val)
+                o.named[k] = val
                 consumed = 2
             elif name == "argjson":
                 k, text = need(2, "--argjson", "--argjson varname text")
@@ -249,7 +249,7 @@ class _Out:
     def flush(self) -> None:
         if self.parts:
             data = b"".join(self.parts)
-            self.parts = []
+            self.parts.clear()  # in place: the main loop holds a reference to this list
             self.size = 0
             self.ctx.stdout.write(data)
 
@@ -306,7 +306,6 @@ class Run:
         named = dict(self.opts.named)
         variables: dict[str, Any] = {
             "ENV": dict(self.ctx.env),
-            "__prog_args": {"positional": list(self.opts.positional), "named": named},
             "ARGS": {"positional": list(self.opts.positional), "named": named},
         }
         variables.update(named)
@@ -473,9 +472,19 @@ class Run:
         I.set_runtime(runtime)
         try:
             return self._main(runtime)
+        except (LimitExceeded, BrokenPipe):
+            self.out.flush()
+            raise
+        except MemoryError:
+            self.out.flush()
+            raise LimitExceeded("memory", "jq: out of memory; process the input in smaller pieces")
         except RecursionError:
             self.out.flush()
             raise LimitExceeded("recursion_depth", "jq: recursion too deep; the filter recurses without end or the data is nested too deeply")
+        except Exception as e:  # a bug of ours: one line, never a traceback or a host path
+            self.out.flush()
+            self.ctx.stderr.write(f"jq: error: internal error ({type(e).__name__}); please report the filter\n".encode())
+            return 5
         finally:
             I.set_runtime(prev if prev is not I._DEFAULT_RT else None)
 
@@ -490,24 +499,18 @@ class Run:
             return self.compile_error(str(e))
         source = self.inputs()
         runtime.next_input = lambda: self._next_input(source, runtime)
-        runtime.input_filename = None
+        runtime.filename_source = self.current_filename
+        runtime.line_source = self.current_line
         status: int | None = None
         try:
             if "null-input" in self.opts.flags:
-                self._run_one(prog, None)
+                self.run_fast(prog, iter((None,)))
             else:
-                while True:
-                    try:
-                        v = next(source)
-                    except StopIteration:
-                        break
-                    runtime.input_filename = self.filename
-                    runtime.input_line = self.reader.lines if self.reader else 0
-                    self._run_one(prog, v)
+                self.run_fast(prog, source)
         except JSONParseError as e:
             self.out.flush()
             self.ctx.stderr.write(encode_text(f"jq: parse error: {e}\n"))
-            status = 2
+            status = 5  # jq 1.7 main.c: ret = JQ_ERROR_UNKNOWN
         except Halt as h:
             self.out.flush()
             if h.message is not None:
@@ -532,9 +535,91 @@ class Run:
             raise JQError("No more inputs")
         except JSONParseError as e:
             raise JQError(str(e))
-        runtime.input_filename = self.filename
-        runtime.input_line = self.reader.lines if self.reader else 0
         return v
+
+    def current_filename(self) -> Any:
+        """``input_filename``: the operand being read, as typed (null for stdin)."""
+        return self.filename
+
+    def current_line(self) -> int:
+        """``input_line_number``: newlines consumed so far."""
+        return self.reader.lines if self.reader is not None else 0
+
+    def make_emitter(self):
+        """A function from a result to the bytes jq prints for it (options resolved once)."""
+        flags = self.opts.flags
+        indent = self.opts.indent
+        sort_keys = "sort-keys" in flags
+        ascii_out = "ascii-output" in flags
+        raw = "raw-output" in flags
+        seq = b"\x1e" if "seq" in flags else b""
+        if "raw-output0" in flags:
+            end = b"\x00"
+        elif "join-output" in flags:
+            end = b""
+        else:
+            end = b"\n"
+        from json.encoder import encode_basestring
+
+        def emit(v: Any) -> bytes:
+            if type(v) is str:
+                if raw and not ascii_out:
+                    if end == b"\x00" and "\x00" in v:
+                        raise JQError("Cannot dump a string containing NUL with --raw-output0 option")
+                    text = v
+                elif not ascii_out:
+                    text = encode_basestring(v)
+                    if "\x7f" in text:
+                        text = text.replace("\x7f", "\\u007f")
+                else:
+                    text = dumps(v, None, False, True)
+            else:
+                text = dumps(v, indent, sort_keys, ascii_out)
+            try:
+                data = text.encode("utf-8")
+            except UnicodeEncodeError:
+                data = encode_text(text)
+            return seq + data + end if seq else data + end
+
+        return emit
+
+    def run_fast(self, prog: I.Node, source: Iterator[Any]) -> None:
+        """The main loop over inputs: evaluate, format, buffer output."""
+        emit = self.make_emitter()
+        out = self.out
+        parts = out.parts
+        simple = prog.simple
+        one = prog.one
+        ev = prog.ev
+        last = None
+        have = False
+        for v in source:
+            if self.exit_code == 5:
+                self.exit_code = 0
+            try:
+                if simple:
+                    last = one(v, None)
+                    data = emit(last)
+                    have = True
+                    parts.append(data)
+                    out.size += len(data)
+                    if out.size >= 65536:
+                        out.flush()
+                else:
+                    for last in ev(v, None):
+                        data = emit(last)
+                        have = True
+                        parts.append(data)
+                        out.size += len(data)
+                        if out.size >= 65536:
+                            out.flush()
+            except JQError as e:
+                self.error(e)
+            except Break:
+                self.error(JQError("break"))
+        if have:
+            self.any_output = True
+            self.last_output = last
 
     def _run_one(self, prog: I.Node, v: Any) -> None:
         env = None

@@ -3,52 +3,96 @@ the host's time zone is never consulted)."""
 
 from __future__ import annotations
 
-import calendar
 import datetime as _dt
 import math
+import re
 import time
 from typing import Any
 
 from sandbox.commands.jq.errors import JQError
-from sandbox.commands.jq.values import describe
 
 
-def gmtime(v: Any) -> list:
-    """Seconds since the epoch to jq's broken-down time (seconds keep their fraction)."""
+def _days_from_civil(y: int, m: int, d: int) -> int:
+    """Days since 1970-01-01 of a proleptic Gregorian date (any year)."""
+    y -= m <= 2
+    era = (y if y >= 0 else y - 399) // 400
+    yoe = y - era * 400
+    doy = (153 * (m + (-3 if m > 2 else 9)) + 2) // 5 + d - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
+def _civil_from_days(z: int) -> tuple[int, int, int]:
+    """(year, month 1-12, day) of a day count since 1970-01-01 (any year)."""
+    z += 719468
+    era = (z if z >= 0 else z - 146096) // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    y = yoe + era * 400
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    d = doy - (153 * mp + 2) // 5 + 1
+    m = mp + (3 if mp < 10 else -9)
+    return y + (m <= 2), m, d
+
+
+def _broken_down(secs: int) -> list:
+    days, rem = divmod(secs, 86400)
+    y, m, d = _civil_from_days(days)
+    yday = days - _days_from_civil(y, 1, 1)
+    return [y, m - 1, d, rem // 3600, rem % 3600 // 60, rem % 60, (days + 4) % 7, yday]
+
+
+def gmtime(v: Any, who: str = "gmtime") -> list:
+    """Seconds since the epoch to jq's broken-down time (seconds keep their fraction).
+
+    Like jq, the whole seconds are the number truncated toward zero and the fraction is
+    ``v - floor(v)``."""
     if type(v) not in (int, float):
-        raise JQError("gmtime() requires a number")
+        raise JQError(f"{who}() requires numeric inputs")
     if v != v or math.isinf(v):
-        raise JQError("gmtime() requires a finite number")
-    secs = math.floor(v)
-    frac = v - secs
-    try:
-        d = _dt.datetime(1970, 1, 1) + _dt.timedelta(seconds=secs)
-    except OverflowError:
-        raise JQError("error converting number of seconds since epoch to datetime")
-    sec: Any = d.second + frac
-    if type(v) is int or frac == 0:
-        sec = d.second if type(v) is int else float(d.second)
-    return [d.year, d.month - 1, d.day, d.hour, d.minute, sec, (d.weekday() + 1) % 7, d.timetuple().tm_yday - 1]
+        raise JQError(f"{who}() requires a finite number")
+    secs = int(v)
+    out = _broken_down(secs)
+    if type(v) is float:
+        out[5] = out[5] + (v - math.floor(v))
+    return out
 
 
 def _tm(v: Any, who: str) -> tuple:
-    if type(v) is not list or not v or any(type(x) not in (int, float) for x in v):
+    """Normalized (year, month0, mday, hour, min, sec, wday, yday) of a broken-down time;
+    fields are truncated toward zero and missing ones are 0 (year 1900), as C's ``struct tm``."""
+    if type(v) is not list or any(type(x) not in (int, float) for x in v):
         raise JQError(f"{who} requires parsed datetime inputs")
-    v = list(v) + [0] * (6 - len(v))
-    year, mon, mday, hour, minute, sec = (int(math.floor(x)) for x in v[:6])
-    wday = int(v[6]) if len(v) > 6 and type(v[6]) in (int, float) else 0
-    yday = int(v[7]) if len(v) > 7 and type(v[7]) in (int, float) else 0
-    return year, mon, mday, hour, minute, sec, wday, yday
+    year, mon, mday, hour, minute, sec = _fields(v)
+    return tuple(_broken_down(_timegm(year, mon, mday, hour, minute, sec)))
+
+
+def _fields(v: list) -> list[int]:
+    """``struct tm`` fields as jq fills them: C casts (toward zero), the year through
+    ``tm_year = year - 1900``, missing fields 0."""
+    def cast(x: Any) -> int:
+        return int(x) if x == x and not math.isinf(x) and abs(x) < 2**62 else 0
+
+    fields = [cast(x) for x in v[:6]] + [0] * (6 - min(len(v), 6))
+    fields[0] = (cast(v[0] - 1900) if v else -1900) + 1900 if v else 1900
+    return fields
+
+
+def _timegm(year: int, mon: int, mday: int, hour: int, minute: int, sec: int) -> int:
+    y = year + mon // 12
+    m = mon % 12
+    days = _days_from_civil(y, m + 1, 1) + mday - 1
+    return days * 86400 + hour * 3600 + minute * 60 + sec
 
 
 def mktime(v: Any) -> int:
     """Broken-down time (UTC) to seconds since the epoch."""
     if type(v) is not list:
-        raise JQError("mktime requires array of 6 numbers")
-    year, mon, mday, hour, minute, sec, _w, _y = _tm(v, "mktime")
-    if mday == 0:
-        mday = 1
-    return calendar.timegm((year, mon + 1, mday, hour, minute, sec, 0, 0, 0))
+        raise JQError("mktime requires array inputs")
+    if any(type(x) not in (int, float) for x in v):
+        raise JQError("mktime requires parsed datetime inputs")
+    return _timegm(*_fields(v))
 
 
 def strftime(v: Any, fmt: Any, who: str = "strftime/1") -> str:
@@ -60,12 +104,16 @@ def strftime(v: Any, fmt: Any, who: str = "strftime/1") -> str:
     if type(fmt) is not str:
         raise JQError(f"{who} requires a string format")
     year, mon, mday, hour, minute, sec, wday, yday = _tm(v, who)
-    fmt2 = fmt.replace("%Z", "UTC").replace("%z", "+0000")
+    zone = "UTC" if who.startswith("strflocaltime") else "GMT"
+    fmt2 = fmt.replace("%Z", zone).replace("%z", "+0000")
     st = (year, mon + 1, mday, hour, minute, sec, (wday - 1) % 7, yday + 1, 0)
     try:
         return time.strftime(fmt2, st)
-    except (ValueError, OverflowError) as e:
-        raise JQError(f"strftime/1: unknown system failure")
+    except (ValueError, OverflowError):
+        raise JQError(f"{who}: unknown system failure")
+
+
+_ISO = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z")
 
 
 def strptime(v: Any, fmt: Any) -> list:
@@ -74,6 +122,16 @@ def strptime(v: Any, fmt: Any) -> list:
         raise JQError(f"strptime/1 requires string inputs and arguments")
     if type(fmt) is not str:
         raise JQError("strptime/1 requires a string format")
+    if fmt == "%Y-%m-%dT%H:%M:%SZ":
+        m = _ISO.fullmatch(v)
+        if m:
+            y, mo, d, h, mi, se = (int(x) for x in m.groups())
+            try:
+                day = _dt.date(y, mo, d)
+            except ValueError:
+                day = None
+            if day is not None and h < 24 and mi < 60 and se < 62:
+                return [y, mo - 1, d, h, mi, se, (day.weekday() + 1) % 7, day.timetuple().tm_yday - 1]
     fmt2 = fmt.replace("%Z", "UTC") if "%Z" in fmt and "UTC" in v else fmt
     try:
         d = _dt.datetime.strptime(v, fmt2)
@@ -82,8 +140,3 @@ def strptime(v: Any, fmt: Any) -> list:
     if d.tzinfo is not None:
         d = (d - d.utcoffset()).replace(tzinfo=None)
     return [d.year, d.month - 1, d.day, d.hour, d.minute, d.second, (d.weekday() + 1) % 7, d.timetuple().tm_yday - 1]
-
-
-def dateadd_check(v: Any) -> None:
-    """Placeholder kept for the builtin table's symmetry."""
-    return None

@@ -9,7 +9,7 @@ import binascii
 from typing import Any, Callable
 
 from sandbox.commands.jq.errors import JQError
-from sandbox.commands.jq.values import decode_utf8, describe, dumps, format_number, type_name
+from sandbox.commands.jq.values import decode_utf8, describe, dumps, format_number
 
 
 def _tostring(v: Any) -> str:

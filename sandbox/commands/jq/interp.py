@@ -22,7 +22,6 @@ from sandbox.commands.jq.values import (
     dumps,
     equal,
     compare,
-    normalize_number,
     truthy,
     type_name,
 )
@@ -41,8 +40,8 @@ class Runtime:
         self.env = env or {}
         self.ticks = 0
         self.next_input: Callable[[], Any] | None = None
-        self.input_filename: Any = None
-        self.input_line: int = 0
+        self.filename_source: Callable[[], Any] = lambda: None
+        self.line_source: Callable[[], int] = lambda: 0
         self.stderr: Callable[[bytes], None] = lambda b: None
         self.named_args: dict[str, Any] = {}
         self.positional: list[Any] = []
@@ -136,8 +135,6 @@ def index_value(t: Any, k: Any) -> Any:
         return slice_value(t, k.get("start"), k.get("end"))
     if tt is list and tk is list:
         return indices_of(t, k)
-    if tt is str and tk is str and False:
-        return None
     raise JQError(f"Cannot index {type_name(t)} with {type_name(k)} ({dump_trunc(k)})")
 
 
@@ -936,7 +933,11 @@ class BinOp(Node):
             self.fn = lambda x, y, _op=op: binop_values(_op, x, y)
 
     def one(self, v, env):
-        return self.fn(self.a.one(v, env), self.b.one(v, env))
+        x = self.a.one(v, env)
+        y = self.b.one(v, env)
+        if self.op == "+" and type(x) is str and type(y) is str and len(x) + len(y) < 65536:
+            return x + y
+        return self.fn(x, y)
 
     def ev(self, v, env):
         fn = self.fn

@@ -35,6 +35,7 @@ def _constant(name: str) -> float:
 _decoder = json.JSONDecoder(strict=False, parse_constant=_constant)
 _raw_decode = _decoder.raw_decode
 _loads = _decoder.decode
+_scan_once = _decoder.scan_once
 
 
 def _line_col(text: str, pos: int, base_line: int) -> tuple[int, int]:
@@ -71,14 +72,27 @@ def _describe_error(text: str, err: json.JSONDecodeError, base_line: int, at_eof
             return f"Expected value before ',' at line {line}, column {col}"
         if c == ":":
             return f"':' not as part of an object at line {line}, column {col}"
-        if tok in ("nan", "-nan"):
-            return ""
+        # jq notices a bad literal at the delimiter after it, and counts that character
+        if end >= len(text):
+            where = f"at EOF at line {line}, column {col}"
+        else:
+            line, col = _line_col(text, end + 1, base_line)
+            if text[end] == "\n":
+                line, col = line, 0
+            where = f"at line {line}, column {col}"
         if c.isalpha() and c in "tfn":
-            return f"Invalid literal at line {line}, column {col}"
-        return f"Invalid numeric literal at line {line}, column {col}"
+            return f"Invalid literal {where}"
+        return f"Invalid numeric literal {where}"
     if msg.startswith("Expecting ',' delimiter") or msg.startswith("Expecting ':' delimiter"):
-        if msg.startswith("Expecting ':'"):
+        if msg.startswith("Expecting ':'") and text[pos] in ",}":
             return f"Objects must consist of key:value pairs at line {line}, column {col}"
+        # jq reports a missing separator once the next token has ended
+        if text[pos] in "{[\"":
+            return f"Expected separator between values at line {line}, column {col}"
+        end2 = pos
+        while end2 < len(text) and text[end2] not in _WS + ",:]}[{\"":
+            end2 += 1
+        line, col = _line_col(text, min(end2 + 1, len(text)), base_line)
         return f"Expected separator between values at line {line}, column {col}"
     if msg.startswith("Expecting property name"):
         c = text[pos]
@@ -149,9 +163,15 @@ class InputReader:
             if not pending:
                 self.lines += 1 if raw.endswith(b"\n") else 0
                 try:
-                    yield _loads(raw.decode("utf-8"))
-                    continue
-                except (ValueError, UnicodeDecodeError):
+                    text = raw.decode("utf-8")
+                    value, end = _scan_once(text, 0)
+                    n = len(text)
+                    if end == n or (end == n - 1 and text[end] == "\n") or not text[end:].strip(_WS):
+                        yield value
+                        continue
+                except (StopIteration, ValueError, UnicodeDecodeError, RecursionError):
+                    pass
+                if True:
                     text = decode_utf8(raw)
                     if not text.strip(_WS):
                         continue
@@ -201,7 +221,8 @@ class InputReader:
                     total_lines = self.lines
                     last_nl = pending.rfind("\n")
                     col = 0 if pending.endswith("\n") else len(pending) - (last_nl + 1)
-                    msg = f"Unfinished JSON term at EOF at line {total_lines + 1 if pending.endswith(chr(10)) else total_lines + 1}, column {col}"
+                    what = "Unfinished string" if e.msg.startswith("Unterminated string") else "Unfinished JSON term"
+                    msg = f"{what} at EOF at line {total_lines + 1}, column {col}"
                 raise JSONParseError(msg)
             except RecursionError:
                 raise JSONParseError("Exceeds depth limit for parsing")

@@ -393,7 +393,7 @@ class Parser:
                 if self.at_kw("catch"):
                     self.advance()
                     handler = self.parse_try_body()
-                return ("try", body, handler if handler is not None else None) if handler is not None else ("try", body, None)
+                return ("try", body, handler)
             if v == "reduce":
                 self.advance()
                 src = self.parse_alt()

@@ -252,7 +252,8 @@ class Executor:
         if not self.quiet:
             self.out.line(self.ps, self.chomped)
 
-    def _dump_append(self) -> None:
+    def dump_append(self) -> None:
+        """Write what a, r and R queued during the cycle."""
         if not self.append_queue:
             return
         out = self.out
@@ -288,7 +289,7 @@ class Executor:
             status = self.execute(cmds, ncmds)
             if status == 1:  # normal end of script
                 self._end_cycle_output()
-            self._dump_append()
+            self.dump_append()
             if self.opts.unbuffered:
                 self.stdout_sink.flush()
             if status == 3:  # D with a newline: restart without reading
@@ -304,7 +305,7 @@ class Executor:
             if q.autoprint:
                 self._end_cycle_output()
             if q.dump:
-                self._dump_append()
+                self.dump_append()
             if q.end_line:
                 self.out.fix_missing()
             return q.status
@@ -366,13 +367,13 @@ class Executor:
                     return 1  # no next line: the cycle ends (autoprint as usual)
                 if not self.quiet:
                     out.line(self.ps, self.chomped)
-                self._dump_append()
+                self.dump_append()
                 self._read()
             elif name == "N":
                 if self._at_last():
                     # GNU prints the pattern space (POSIX deletes it) and ends the cycle.
                     return 2 if self.opts.posix else 1
-                self._dump_append()
+                self.dump_append()
                 old = self.ps
                 self._read()
                 self.ps = old + self.delim + self.ps
@@ -442,7 +443,8 @@ class Executor:
             elif name == "L":
                 raise SedRuntimeError("INTERNAL ERROR: Bad cmd L", 4)  # GNU 4.9 does this
             elif name == "F":
-                out.raw(self.input.name.encode("utf-8", "surrogateescape") + self.delim)  # type: ignore[union-attr]
+                name_of_input = self.input.name if self.input is not None else "-"
+                out.raw(name_of_input.encode("utf-8", "surrogateescape") + self.delim)
         return 1
 
     # -- commands ---------------------------------------------------------------------------

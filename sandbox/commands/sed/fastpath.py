@@ -1,5 +1,6 @@
-"""A fast path for the scripts agents run most on big files: one ``s`` command, or one
-``p``/``d`` under a regex address (``sed -n '/WORD/p'``, ``sed 's/WORD/X/g'``).
+"""A fast path for the scripts agents run most on big files: one ``s`` command, one
+``p``/``d`` under a regex address (``sed -n '/WORD/p'``, ``sed 's/WORD/X/g'``), or a whole
+script of the form ``/re/{ ... }`` whose body neither reads lines nor uses the hold space.
 
 Instead of running the script line by line, the input is read in large blocks of whole lines
 and one chunk-level regex search finds the next line that *may* be affected; every line before
@@ -25,8 +26,10 @@ def _eligible_regex(ex: Executor) -> SedRegex | None:
     opts = ex.opts
     if opts.separate or opts.in_place or opts.null_data or opts.unbuffered or opts.posix:
         return None
-    if len(opts.files) > 1 or len(ex.cmds) != 1:
+    if len(opts.files) > 1 or not ex.cmds:
         return None
+    if len(ex.cmds) > 1:
+        return _block_regex(ex)
     cmd = ex.cmds[0]
     if cmd.bang or cmd.a2 is not None:
         return None
@@ -47,6 +50,35 @@ def _eligible_regex(ex: Executor) -> SedRegex | None:
         return None
     if b"\\`" in rx.pattern or b"\\'" in rx.pattern:
         return None  # buffer anchors mean something else in a block
+    return rx
+
+
+#: Commands a ``/re/{...}`` body may hold: none reads another line, uses the hold space,
+#: quits or needs the line number.
+_BODY_COMMANDS = set("spdylaicrwWPz{}btT:")
+
+
+def _block_regex(ex: Executor) -> SedRegex | None:
+    """``/re/{ body }`` as the whole script: lines ``re`` does not match run no command."""
+    cmds = ex.cmds
+    first = cmds[0]
+    if first.name != "{" or first.bang or first.a2 is not None or first.a1 is None:
+        return None
+    if first.a1.kind != "regex" or first.jump != len(cmds):
+        return None
+    for cmd in cmds[1:]:
+        if cmd.name not in _BODY_COMMANDS:
+            return None
+        if cmd.subst is not None and cmd.subst.regex.pattern is None:
+            return None  # "s//.../" depends on the last regex used, which skipped lines change
+        for a in (cmd.a1, cmd.a2):
+            if a is not None and (a.kind != "regex" or a.regex is None or a.regex.pattern is None):
+                return None
+    rx = first.a1.regex
+    if rx is None or rx.pattern is None or rx.multiline:
+        return None
+    if b"\\`" in rx.pattern or b"\\'" in rx.pattern:
+        return None
     return rx
 
 
@@ -77,6 +109,7 @@ def _scan(ex: Executor, inp: Input, block_rx) -> None:
     budget = ex.ctx.budget
     rest = inp.take_buffer()
     cmds = ex.cmds
+    ncmds = len(cmds)
     quiet = ex.quiet
     out = ex.out
     while True:
@@ -114,9 +147,10 @@ def _scan(ex: Executor, inp: Input, block_rx) -> None:
             ex.ps = block[line_start:line_end]
             ex.chomped = line_end < n
             ex.replaced = False
-            status = ex.execute(cmds, 1)
+            status = ex.execute(cmds, ncmds)
             if status == 1 and not quiet:
                 out.line(ex.ps, ex.chomped)
+            ex.dump_append()
             pos = line_end + 1
         if not data:
             return

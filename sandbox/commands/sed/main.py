@@ -52,21 +52,23 @@ def _atoi(text: str) -> int:
     return int(digits) if digits else 0
 
 
-def _parse_command_line(ctx: CommandContext) -> tuple[Options, list[tuple[str, str]], bool, int]:
-    """Return (options, script pieces [(kind, text)], extended, status) — status -1 to go on."""
+Piece = tuple[str, str, bool, bool]  # (e|f, text, extended, null_data) as of that option
+
+
+def _parse_command_line(ctx: CommandContext) -> tuple[Options, list[Piece], bool, int]:
+    """Return (options, script pieces, extended, status); status -1 means go on."""
     opts, operands = parse(SPEC, ctx.args)
     options = Options()
-    pieces: list[tuple[str, str]] = []
+    pieces: list[Piece] = []
     extended = False
     for key, value in opts:
         if key == "n":
             options.quiet = True
         elif key in ("E", "r"):
             extended = True
-        elif key == "e":
-            pieces.append(("e", value or ""))
-        elif key == "f":
-            pieces.append(("f", value or ""))
+        elif key in ("e", "f"):
+            # GNU compiles -e/-f when it meets them: a later -E or -z does not apply to them.
+            pieces.append((key, value or "", extended, options.null_data))
         elif key == "i":
             options.in_place = True
             options.separate = True
@@ -97,7 +99,7 @@ def _parse_command_line(ctx: CommandContext) -> tuple[Options, list[tuple[str, s
         if not operands:
             ctx.stderr.write(USAGE_ERROR.encode())
             return options, pieces, extended, 1
-        pieces.append(("e", operands.pop(0)))
+        pieces.append(("e", operands.pop(0), extended, options.null_data))
     options.files = operands
     return options, pieces, extended, -1
 
@@ -123,7 +125,7 @@ def writes(args: list[str]) -> list[str]:
                 out.append(f)
                 if suffix:
                     out.append(_backup_name(f, suffix))
-    compiler = Compiler(extended=True, posix=False)
+    compiler = Compiler(extended=any(k in ("E", "r") for k, _ in opts), posix=False)
     try:
         for i, text in enumerate(scripts, 1):
             compiler.compile(Source(_encode(text), i))
@@ -159,7 +161,9 @@ def run(ctx: CommandContext) -> int:
                         budget=ctx.budget, sandbox=options.sandbox)
     expr_index = 0
     try:
-        for kind, text in pieces:
+        for kind, text, piece_extended, piece_null in pieces:
+            compiler.extended = piece_extended
+            compiler.null_data = piece_null
             if kind == "e":
                 expr_index += 1
                 compiler.compile(Source(_encode(text), expr_index))

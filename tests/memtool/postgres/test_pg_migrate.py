@@ -81,7 +81,9 @@ def test_round_trip_through_the_cli_is_byte_identical(tmp_path, pgserver_module,
     url_dsn = pg_dsn  # key=value form
     r = memtool_cli("init", "--dsn", url_dsn, "--schema", schema, "--namespace", "empty-one")
     assert r.returncode == 0, r.stderr
-    assert "version 2" in r.stdout
+    from memtool.stores.postgres import SCHEMA_VERSION
+
+    assert f"version {SCHEMA_VERSION}" in r.stdout
     r = memtool_cli("migrate", src, url_dsn, "--schema", schema, "--namespace", "team")
     assert r.returncode == 0, r.stderr
     assert "verified identical" in r.stdout
@@ -130,11 +132,17 @@ def test_schema_version_and_migration_path(pgserver_module, pg_dsn):
     store.write_bytes("core.md", b"kept")
     with psycopg.connect(pg_dsn, autocommit=True) as conn:
         assert conn.execute(f"SELECT version FROM {schema}.schema_version").fetchone() == (pgmod.SCHEMA_VERSION,)
-        # An older database (version 0: before the versioned layout) is upgraded in place.
-        conn.execute(f"UPDATE {schema}.schema_version SET version = 0")
+        # A version-1 database (before ``pending`` and the ``append`` function) is upgraded
+        # in place, its files kept.
+        conn.execute(f"DROP TABLE {schema}.pending")
+        conn.execute(f"DROP FUNCTION {schema}.append(text, bytea, bigint, double precision, bytea, boolean)")
+        conn.execute(f"DROP FUNCTION {schema}.last_byte(bigint)")
+        conn.execute(f"UPDATE {schema}.schema_version SET version = 1")
     again = pgmod.PostgresStore(pg_dsn, namespace=store.namespace, schema=schema)
     pgmod._pools[(pg_dsn, os.getpid())].schemas_ready.discard(schema)
     assert again.read_bytes("core.md") == b"kept"
+    again.append_bytes("core.md", b" and appended")
+    assert again.read_bytes("core.md") == b"kept and appended"
     with psycopg.connect(pg_dsn, autocommit=True) as conn:
         assert conn.execute(f"SELECT version FROM {schema}.schema_version").fetchone() == (pgmod.SCHEMA_VERSION,)
         # A newer database than this code understands is refused with a clear message.

@@ -263,8 +263,11 @@ def test_unreachable_database_is_one_actionable_line(monkeypatch):
 
     store = PostgresStore("host=127.0.0.1 port=1 user=nobody dbname=none connect_timeout=1",
                           connect_timeout=1.5, schema="unreachable")
-    with pytest.raises(FSError) as info:
-        store.stat("core.md")
+    try:
+        with pytest.raises(FSError) as info:
+            store.stat("core.md")
+    finally:
+        store.close()  # stop the pool's reconnection attempts
     msg = str(info.value)
     assert info.value.errno == errno.EIO and "retry" in msg and "\n" not in msg
     assert "127.0.0.1" not in msg and "nobody" not in msg
@@ -316,3 +319,48 @@ def test_pending_appends_count_in_stat_and_are_read_in_order(pgserver_module):
             v0 = st.version
     assert store.read_bytes("log") == b"".join(b"%d\n" % j for j in range(300))
     assert store.stat("log").version == v0  # sealing by the read did not change the version
+
+
+def test_a_write_blocked_by_a_held_lock_times_out_with_a_retry_message(pgserver_module, pg_dsn):
+    import threading
+
+    from memtool.stores.postgres import PostgresStore
+
+    holder = pgserver_module.fresh_store()
+    holder.write_bytes("core.md", b"x")
+    # A store on a distinct DSN string gets its own pool, with a short lock timeout.
+    waiter = PostgresStore(pg_dsn + " application_name=waiter", namespace=holder.namespace,
+                           schema=holder.schema, lock_timeout=0.5)
+    entered, release = threading.Event(), threading.Event()
+
+    def hold():
+        with holder.lock("core.md"):
+            entered.set()
+            release.wait(20)
+
+    t = threading.Thread(target=hold)
+    t.start()
+    try:
+        assert entered.wait(20)
+        for attempt in (lambda: waiter.append_bytes("core.md", b"y"),
+                        lambda: waiter.write_bytes("core.md", b"z")):
+            with pytest.raises(FSError) as info:
+                attempt()
+            assert info.value.errno == errno.EAGAIN and "retry" in str(info.value)
+        assert waiter.read_bytes("core.md") == b"x"  # reads are never blocked
+    finally:
+        release.set()
+        t.join()
+    waiter.append_bytes("core.md", b"y")  # the next call succeeds
+    assert holder.read_bytes("core.md") == b"xy"
+
+
+def test_append_line_adds_a_missing_newline_once(pg_store):
+    pg_store.append_line("log", b'{"a":1}\n')  # creates the file
+    pg_store.append_bytes("log", b"hand edit without newline")
+    pg_store.append_line("log", b'{"a":2}\n')
+    pg_store.append_line("log", b'{"a":3}\n')
+    assert pg_store.read_bytes("log") == b'{"a":1}\nhand edit without newline\n{"a":2}\n{"a":3}\n'
+    pg_store.write_bytes("log2", b"x" * 2_000_000 + b"tail")  # sealed content, no newline
+    pg_store.append_line("log2", b"l\n")
+    assert pg_store.read_bytes("log2")[-9:] == b"xxtail\nl\n"

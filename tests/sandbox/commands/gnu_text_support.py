@@ -30,11 +30,14 @@ def need(tool: str) -> None:
 
 
 def reference(
-    argv: list[str], stdin: bytes = b"", files: dict[str, bytes] | None = None, env: dict | None = None
+    argv: list[str], stdin: bytes = b"", files: dict[str, bytes] | None = None, env: dict | None = None,
+    dirs: list[str] | None = None,
 ) -> tuple[int, bytes, bytes, dict[str, bytes]]:
     """Run the real tool in a fresh temp dir holding ``files``; return (status, out, err,
     the regular files left in the directory)."""
     with tempfile.TemporaryDirectory() as tmp:
+        for name in dirs or []:
+            os.makedirs(os.path.join(tmp, name), exist_ok=True)
         for name, data in (files or {}).items():
             path = os.path.join(tmp, name)
             os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -73,13 +76,16 @@ def compare(
     files: dict[str, bytes] | None = None,
     env: dict | None = None,
     check_stderr: bool = True,
+    dirs: list[str] | None = None,
 ) -> None:
     """Assert that our ``argv`` and the reference agree on stdout, exit status, the files left
     behind and (unless ``check_stderr`` is False) stderr; on failure the message holds a
     reproducing command."""
     need(argv[0])
-    ref = reference(argv, stdin, files, env)
+    ref = reference(argv, stdin, files, env, dirs)
     vfs = VirtualFS({"/": MemoryFS(dict(files or {}))})
+    for name in dirs or []:
+        vfs.mkdir("/" + name)
     ours = run_command(argv, stdin=stdin, fs=vfs, env={"TZ": "UTC", **(env or {})})
     our_files = {
         name: vfs.read_bytes("/" + name)
@@ -87,6 +93,8 @@ def compare(
         if name != "dev" and vfs.stat("/" + name).is_file
     }
     where = repro(argv, stdin, files, env)
+    if dirs:
+        where = where.replace("&& ", "&& mkdir " + " ".join(shlex.quote(d) for d in dirs) + " && ", 1)
     assert ours[0] == ref[0], f"exit status {ours[0]} != {ref[0]}; stderr={ours[2]!r} ref={ref[2]!r}\n  {where}"
     assert ours[1] == ref[1], f"stdout differs\n ours={ours[1][:2000]!r}\n  ref={ref[1][:2000]!r}\n  {where}"
     if check_stderr:

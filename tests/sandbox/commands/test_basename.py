@@ -53,3 +53,10 @@ def test_matches_gnu_generated() -> None:
         if rng.random() < 0.3:
             args = ["-s", rng.choice([".c", "c", "b.c"]), *args]
         gts.compare(["basename", "--", *args] if args[0] != "-s" else ["basename", *args])
+
+
+@pytest.mark.parametrize("name", ["basename", "dirname", "wc", "sort", "uniq", "cut", "tr", "date", "seq"])
+def test_help_prints_a_usage_summary(name: str) -> None:
+    code, out, err = run_command([name, "--help"])
+    assert (code, err) == (0, b"")
+    assert out.startswith(f"Usage: {name} ".encode())

@@ -75,3 +75,18 @@ def test_error_quoting_of_odd_names() -> None:
              "", "a\\b", "~x", "x~", "a{b", "-", "a'b{", "a'#", "q?", "\x7f", "a\x01b", "a\u00a0b", "'"]
     cases = [(["cat", "--", name], {}) for name in names if name != "-"]
     fsup.check_all(cases, limit=30)
+
+
+def test_planted_symlink_is_refused_without_host_path(tmp_path: Path) -> None:
+    from sandbox.fs.local import LocalDir
+    from sandbox.fs.vfs import VirtualFS
+
+    (tmp_path / "jail").mkdir()
+    (tmp_path / "secret").write_bytes(b"SECRET\n")
+    (tmp_path / "jail" / "link").symlink_to(tmp_path / "secret")
+    vfs = VirtualFS({"/m": LocalDir(tmp_path / "jail")})
+    code, out, err = run_command(["cat", "link", "../m/link"], fs=vfs, cwd="/m")
+    assert code == 1 and out == b""
+    assert err == (b"cat: link: Symbolic link refused (the sandbox never follows links)\n"
+                   b"cat: ../m/link: Symbolic link refused (the sandbox never follows links)\n")
+    assert str(tmp_path).encode() not in err

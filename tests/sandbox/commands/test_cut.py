@@ -84,3 +84,8 @@ def test_matches_gnu_generated() -> None:
         if rng.random() < 0.3:
             args.append("--output-delimiter=" + rng.choice(["|", "", "--"]))
         gts.compare(["cut", *args], stdin=data)
+
+
+@pytest.mark.parametrize("argv", [["cut", "-f1", "dd"], ["cut", "-b1", "f", "dd", "f"]], ids=repr)
+def test_matches_gnu_on_directories(argv: list[str]) -> None:
+    gts.compare(argv, files={"f": b"x y\n"}, dirs=["dd"])

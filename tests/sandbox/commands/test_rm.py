@@ -62,3 +62,18 @@ def test_fixed_cases() -> None:
         [], ["-f"], ["-r"], ["-z"], ["--bogus"], ["-rv", "d"], ["-dv", "empty", "d"], ["-rf", "nope", "d/e"],
         ["-r", "."], ["-rf", ".."], ["-r", "d/."], ["f", "f"], ["-fr", "d", "d"], ["-v", "f", "d/y", "g"])]
     fsup.check_all(cases)
+
+
+def test_planted_symlink_is_unlinked_not_followed(tmp_path: Path) -> None:
+    from sandbox.fs.local import LocalDir
+    from sandbox.fs.vfs import VirtualFS
+
+    (tmp_path / "jail").mkdir()
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "keep").write_bytes(b"k")
+    (tmp_path / "jail" / "d").mkdir()
+    (tmp_path / "jail" / "d" / "link").symlink_to(tmp_path / "outside")
+    vfs = VirtualFS({"/m": LocalDir(tmp_path / "jail")})
+    assert run_command(["rm", "-r", "d"], fs=vfs, cwd="/m") == (0, b"", b"")
+    assert (tmp_path / "outside" / "keep").read_bytes() == b"k"
+    assert not (tmp_path / "jail" / "d").exists()

@@ -106,3 +106,39 @@ def test_matches_gnu_generated() -> None:
                 spec += rng.choice(["", "", "b", "n", "r"])
             args += ["-k", spec]
         gts.compare(["sort", *args], stdin=data)
+
+
+def test_random_sort_groups_equal_keys() -> None:
+    lines = [b"k%d" % (i % 7) for i in range(70)]
+    code, out, _ = run_command(["sort", "-R"], stdin=b"\n".join(lines) + b"\n")
+    result = out.split(b"\n")[:-1]
+    assert code == 0 and sorted(result) == sorted(lines)
+    runs = [k for i, k in enumerate(result) if i == 0 or result[i - 1] != k]
+    assert len(runs) == 7  # every key's lines are adjacent
+
+
+@pytest.mark.parametrize("argv", [["sort", "dd"], ["sort", "-c", "dd"], ["sort", "-o", "dd", "f"], ["sort", "f", "dd"]], ids=repr)
+def test_matches_gnu_on_directories(argv: list[str]) -> None:
+    gts.compare(argv, files={"f": b"x y\n"}, dirs=["dd"])
+
+
+def test_numeric_key_orders_like_exact_decimals() -> None:
+    from decimal import Decimal
+
+    rng = random.Random(29)
+    texts = []
+    for _ in range(3000):
+        whole = "".join(rng.choice("0123456789") for _ in range(rng.randint(0, 4)))
+        frac = "".join(rng.choice("0123456789") for _ in range(rng.randint(0, 4)))
+        text = rng.choice(["", "-"]) + whole + (("." + frac) if rng.random() < 0.6 else "")
+        texts.append(text)
+
+    def exact(text: str) -> Decimal:
+        body = text.lstrip("-").rstrip(".")
+        if body in ("", "."):
+            return Decimal(0)
+        value = Decimal("0" + body if body.startswith(".") else body)
+        return -value if text.startswith("-") else value
+
+    by_key = sorted(texts, key=lambda t: sort.numeric_value(t.encode()))
+    assert [exact(t) for t in by_key] == sorted(exact(t) for t in texts)

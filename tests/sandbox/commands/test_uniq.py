@@ -68,3 +68,8 @@ def test_matches_gnu_generated() -> None:
             data = data[:-1]
         flags = rng.sample(flag_pool, rng.randint(0, 3))
         gts.compare(["uniq", *flags], stdin=data)
+
+
+@pytest.mark.parametrize("argv", [["uniq", "dd"], ["uniq", "f", "dd"]], ids=repr)
+def test_matches_gnu_on_directories(argv: list[str]) -> None:
+    gts.compare(argv, files={"f": b"x y\n"}, dirs=["dd"])

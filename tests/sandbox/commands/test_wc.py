@@ -93,4 +93,10 @@ def test_streams_across_chunk_edges() -> None:
     from sandbox.commands._textutil import CHUNK
 
     data = b"w" * (CHUNK - 1) + "\u00e9".encode() + b" x\n"
-    assert run_command(["wc", "-lwmL"], stdin=data) == (0, b"      1       2 %7d %7d\n" % (CHUNK + 2, CHUNK + 2), b"")
+    expected = b"      1       2 %7d %7d\n" % (CHUNK + 3, CHUNK + 2)
+    assert run_command(["wc", "-lwmL"], stdin=data) == (0, expected, b"")
+
+
+@pytest.mark.parametrize("argv", [["wc", "dd"], ["wc", "-l", "dd", "f"]], ids=repr)
+def test_matches_gnu_on_directories(argv: list[str]) -> None:
+    gts.compare(argv, files={"f": b"x y\n"}, dirs=["dd"])

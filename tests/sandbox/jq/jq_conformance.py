@@ -101,14 +101,13 @@ def _values(text: str) -> list[Any]:
     return list(InputReader(io.BytesIO(text.encode("utf-8"))).values())
 
 
-def run_case(case: Case, seconds: float = 5.0) -> tuple[bool, str]:
+def run_case(case: Case, seconds: float = 120.0) -> tuple[bool, str]:
     """Run one case; return (passed, explanation)."""
     budget = Budget(Limits(seconds=seconds))
     runtime = I.Runtime(budget, {"PAGER": "less", "HOME": "/"})
     I.set_runtime(runtime)
     try:
-        variables = {"ENV": dict(runtime.env), "__prog_args": {"positional": [], "named": {}},
-                     "ARGS": {"positional": [], "named": {}}}
+        variables = {"ENV": dict(runtime.env), "ARGS": {"positional": [], "named": {}}}
         try:
             prog = Compiler(Globals(builtin_table(), variables)).compile(parse(case.program))
         except JQSyntaxError as e:

@@ -16,7 +16,7 @@ from sandbox.limits import Budget, Limits
 
 def compile_program(program: str) -> I.Node:
     """Compile with empty globals; raises ``JQSyntaxError``."""
-    variables = {"ENV": {}, "__prog_args": {"positional": [], "named": {}}, "ARGS": {"positional": [], "named": {}}}
+    variables = {"ENV": {}, "ARGS": {"positional": [], "named": {}}}
     return Compiler(Globals(builtin_table(), variables)).compile(parse(program))
 
 

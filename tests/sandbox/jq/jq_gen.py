@@ -95,6 +95,8 @@ _UNARY = [
 "[scan(\"[a-c]+\")]?", "capture(\"(?<x>[a-z])\")?", "splits(\", *\";null)?",
     "significand?", "getpath([])", "paths(type == \"number\")", "pick(.a)?", "pick(.[1])?",
     "have_decnum", "nan|isnan", "infinite|tostring", "[.[]?]|length",
+    "todate?", "gmtime?", "gmtime?|mktime", "gmtime?|strftime(\"%c\")",
+    "strftime(\"%A %B %d %Y %j %e %H:%M:%S %Z\")?", "(numbers|floor|todate)?",
 ]
 _BINOPS = ["+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "and", "or", "//"]
 _LITERALS = ["1", "2", "0", "-1", "2.5", '"a"', '"x,y"', "null", "true", "false", "[]", "{}", "[1,2]", '{"a":1}', '"é😀"']

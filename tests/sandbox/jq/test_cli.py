@@ -165,3 +165,21 @@ def test_number_formatting_matches_libjq() -> None:
             diffs = [(n, e, g) for n, e, g in zip(nums, exp_items, got_items) if e != g]
             failures.append(f"{len(diffs)} numbers differ, e.g. {diffs[:3]}")
     assert not failures, "\n".join(failures)
+
+
+PARSE_ERROR_INPUTS = [
+    b"[1,\n2,\nx]", b'{"a" 2}\n', b"1\n]\n", b"abc\n", b"nul\n", b'{"a":1}\n{"a":2}\nnot json\n',
+    b"[1 2]\n", b'{"a":1,}\n', b'"abc', b"{", b"[1,2", b'{"a":1}}', b"tru e", b"1 2 3\n[4,,5]",
+]
+
+
+@pytest.mark.skipif(JQ_BIN is None, reason="jq binary not installed (reference for parse errors)")
+@pytest.mark.parametrize("stdin", PARSE_ERROR_INPUTS)
+def test_parse_error_messages_match_jq_binary(stdin: bytes) -> None:
+    """Malformed input: the same results before the error and the same message (jq 1.7 adds the
+    ``jq: `` prefix that 1.6 lacks, and exits 5 (JQ_ERROR_UNKNOWN) where 1.6 exits 4)."""
+    proc = subprocess.run([JQ_BIN, "-c", "."], input=stdin, capture_output=True, env=ENV, timeout=30)
+    code, out, err = run_command(["jq", "-c", "."], stdin=stdin)
+    assert out == proc.stdout
+    assert code == 5 and proc.returncode != 0
+    assert err == b"jq: " + proc.stderr, f"printf %s {shlex.quote(stdin.decode())} | jq -c ."

@@ -112,6 +112,7 @@ def test_halt_error_and_stderr_write_to_the_sandbox_stderr() -> None:
     assert run_command(["jq", "-n", '"x" | stderr | empty']) == (0, b"", b'"x"')
     assert run_command(["jq", "-n", "1 | debug | empty"]) == (0, b"", b'["DEBUG:",1]\n')
     assert run_command(["jq", "-n", "halt"]) == (0, b"", b"")
+    assert run_command(["jq", "-n", "null | halt_error(1)"]) == (1, b"", b"")
 
 
 def test_slurpfile_and_rawfile_read_through_the_sandbox() -> None:
@@ -143,12 +144,22 @@ def test_errors_and_exit_statuses() -> None:
 
 
 def test_malformed_jsonl_line_stops_after_earlier_results() -> None:
-    """A bad line ends the run (exit 2) after printing the results of the lines before it."""
+    """A bad line ends the run (exit 5, as jq 1.7's main.c) after printing the results of the
+    lines before it; the message names line and column as jq's parser does."""
     code, out, err = run_command(["jq", "-c", ".a"], stdin=b'{"a":1}\n{"a":2}\nnot json\n{"a":3}\n')
-    assert (code, out) == (2, b"1\n2\n")
-    assert err.startswith(b"jq: parse error: ") and b"line 3" in err
+    assert (code, out, err) == (5, b"1\n2\n", b"jq: parse error: Invalid literal at line 3, column 4\n")
     code, out, err = run_command(["jq", "-c", "."], stdin=b'{"a":\n')
-    assert code == 2 and b"Unfinished JSON term at EOF" in err
+    assert code == 5 and b"Unfinished JSON term at EOF" in err
+
+
+def test_large_output_is_complete_and_in_order() -> None:
+    """Output buffering loses nothing past its flush threshold (about 4 MB of output here)."""
+    lines = b"".join(b'{"i":%d,"s":"%s"}\n' % (i, b"x" * (i % 50)) for i in range(60000))
+    code, out, err = run_command(["jq", "-c", "."], stdin=lines, limits=Limits(output_bytes=1 << 30))
+    assert (code, err) == (0, b"")
+    assert out == lines
+    code, out, _ = run_command(["jq", "-r", ".s"], stdin=lines)
+    assert out.count(b"\n") == 60000
 
 
 def test_multiline_and_multivalue_input() -> None:

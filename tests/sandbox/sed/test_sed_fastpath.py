@@ -20,6 +20,10 @@ SCRIPTS = [
     ["/\xe9/s/t/T/g"], ["-E", "s/(foo|bar)/[\\1]/g"], ["s/x*//g"], ["-n", "/a\\|z/p"],
     ["s/FOO/y/Ig"], ["-n", "/^$/p"], ["/./!d"], ["s/.$/E/"], ["-n", "/\\bba/p"], ["-E", "-n", "/o{2}/p"],
     ["s/a/b/", "in.txt"], ["-n", "/foo/p", "missing.txt"],
+    ["-n", "/foo/{p;p}"], ["/ba/{s/a/A/;s/z/Z/g}"], ["/o/{/f/d;s/o/0/}"], ["-n", "/a/{s/a/b/p}"],
+    ["/foo/{a after\n}"], ["/bar/{i before\n}"], ["/baz/{c changed\n}"], ["/o/{y/o/0/;P}"],
+    ["/f/{s/f/F/;t;s/o/O/}"], ["/o/{/f/,/z/s/o/_/}"], ["-n", "/^$/{p;p}"], ["/foo/{z}"],
+    ["/qux/{w out.txt\n}"], ["/t/{r in.txt\n}"], ["/f/I{s/o/0/2}"],
 ]
 WORDS = [b"foo", b"bar", b"baz qux", b"", b"\xc3\xa9t\xc3\xa9", b"foofoo", b"FOO\r", b"\xff"]
 
@@ -51,7 +55,7 @@ def test_fast_path_is_taken_for_the_common_scripts(monkeypatch) -> None:
     real_scan = fastpath._scan
     monkeypatch.setattr(fastpath, "_scan", lambda *a: (calls.append(1), real_scan(*a)))
     for argv in (["sed", "-n", "/pricing/p"], ["sed", "s/pricing/X/g"],
-                 ["sed", "-E", "s/(budget|deadline)/[\\1]/g"]):
+                 ["sed", "-E", "s/(budget|deadline)/[\\1]/g"], ["sed", "-n", "/pricing/{p;}"]):
         code, out, _ = run_command(argv, stdin=b"a pricing budget\nb\n")
         assert code == 0 and out
-    assert len(calls) == 3
+    assert len(calls) == 4

@@ -95,7 +95,8 @@ for s in [
     "x=$(false); echo $?", "x=$(exit 7); echo $?", "echo \"$(cat a.txt)\"", "echo $(cat a.txt)",
     "echo $(echo $(echo nested))", "echo `echo \\`echo bq\\``", "x=$(cd dir; echo in); echo $x",
     "echo $(printf 'a\\n\\n\\n')end", "n=$(wc -l < a.txt); echo \"$n lines\"", "echo $(x=1; echo $x) $x",
-    "echo \"$(echo '  spaced  ')\"", "f() { echo fn; }; echo $(f)", "echo $( echo paren )",
+    "echo \"$(echo '  spaced  ')\"", "echo \"$(< a.txt)\"", "x=$(<nums.txt); echo $x",
+    "echo $(< nope.txt); echo $?", "f() { echo fn; }; echo $(f)", "echo $( echo paren )",
 ]:
     add(s)
 

@@ -164,3 +164,23 @@ def test_read_only_runtime_refusal_for_dynamic_target() -> None:
     sb = sb_over({"log": "a\n"}, policy=Policy(protected=frozenset({"/log"})))
     r = sb.run("f=log; echo x >> $f; echo $?")
     assert r.stdout == b"1\n" and b"protected" in r.stderr
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_FUZZ_SB = Sandbox({"/": MemoryFS({"a.txt": "alpha\nbeta\n", "d/b": "x"})},
+                   limits=Limits(seconds=2, loop_iterations=200, commands=300))
+
+
+@settings(max_examples=500, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(
+    list("ab $'\"\\`(){}[]<>|&;#=*?~!-\n\t0123456789:/%+@") +
+    ["echo ", "cat ", "a.txt", "${", "$(", "for x in ", "; do ", "; done", "if ", "; then ",
+     "; fi", "while ", "read ", "printf ", "%s", "[ ", " ]", "<<EOF\n", "\nEOF\n", "f() { ",
+     " }", "2>&1", ">>", "set -e", "shift", "local ", "export ", "cd d"]), max_size=30).map("".join))
+def test_fuzz_run_never_crashes(script: str) -> None:
+    r = _FUZZ_SB.run(script)
+    assert 0 <= r.exit_code <= 255
+    assert b"Traceback" not in r.stderr and b"internal error" not in r.stderr, (script, r)

@@ -1,0 +1,117 @@
+"""An MCP server offering memtool's tools (and core memory as a resource), with the official SDK.
+
+    from memtool import Memory
+    from memtool.adapters.mcp_server import build_server, serve
+    serve(build_server(Memory(".memory")))              # stdio; or transport="streamable-http"
+
+or from a shell: ``memtool mcp --path .memory [--scope KEY] [--read-only] [--tools memory,bash]
+[--transport streamable-http --port 8000]``.
+
+Works with the SDK's v2 (``mcp.server.mcpserver.MCPServer``) and v1 (``mcp.server.fastmcp.
+FastMCP``, ``mcp>=1.10``). Each tool returns exactly the string ``Memory.call`` returns, as text
+content. The resource ``memory://core`` is core.md read at the moment the client reads it;
+MCP clients decide themselves when to read resources, so core memory is fresh at every model
+call only if the client re-reads it (tool results are always current).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Optional
+
+try:
+    try:
+        from mcp.server.mcpserver import MCPServer as _ServerClass  # mcp >= 2
+
+        SDK_MAJOR = 2
+    except ImportError:
+        from mcp.server.fastmcp import FastMCP as _ServerClass  # type: ignore[no-redef]  # mcp 1.x
+
+        SDK_MAJOR = 1
+except ImportError as _e:  # pragma: no cover - exercised only without the extra
+    from memtool.adapters import missing_extra
+
+    raise missing_extra("mcp_server", _e) from _e
+
+#: URI of the core-memory resource.
+CORE_URI = "memory://core"
+
+MemoryCommand = Literal["view", "create", "update", "search", "str_replace", "insert", "delete", "rename"]
+
+
+def memory_tool_function(mem: Any):  # type: ignore[no-untyped-def]
+    """The ``memory`` tool as a typed function (the SDK builds its JSON Schema from it)."""
+
+    def memory(
+        command: MemoryCommand,
+        path: Optional[str] = None,
+        content: Optional[str] = None,
+        file_text: Optional[str] = None,
+        mode: Optional[Literal["append", "overwrite"]] = None,
+        query: Optional[str] = None,
+        view_range: Optional[list[int]] = None,
+        old_str: Optional[str] = None,
+        new_str: Optional[str] = None,
+        insert_line: Optional[int] = None,
+        insert_text: Optional[str] = None,
+        old_path: Optional[str] = None,
+        new_path: Optional[str] = None,
+    ) -> str:
+        args = {k: v for k, v in locals().items() if v is not None and k != "mem"}
+        return mem.call("memory", args)
+
+    return memory
+
+
+def bash_tool_function(mem: Any):  # type: ignore[no-untyped-def]
+    """The ``bash`` tool as a typed function."""
+
+    def bash(command: str) -> str:
+        return mem.call("bash", {"command": command})
+
+    return bash
+
+
+def _add_tool(server: Any, fn: Any, name: str, description: str) -> None:
+    try:
+        server.add_tool(fn, name=name, description=description, structured_output=False)
+    except TypeError:  # older 1.x without structured_output
+        server.add_tool(fn, name=name, description=description)
+
+
+def build_server(mem: Any, *, name: str = "memtool", resource: bool = True,
+                 host: str = "127.0.0.1", port: int = 8000) -> Any:
+    """An MCP server (``MCPServer`` on mcp 2, ``FastMCP`` on mcp 1) over ``mem``'s offered tools.
+
+    ``resource``: also offer core.md as ``memory://core``. ``host``/``port`` are used by the
+    streamable-HTTP transport (mcp 1 takes them here, mcp 2 in ``serve``).
+    """
+    instructions = ("Durable memory kept as plain files. Read core memory (resource "
+                    f"{CORE_URI}, or memory view /memories/core.md) at the start of a task; store "
+                    "lasting facts about the user in core.md and details in notes.md.")
+    if SDK_MAJOR >= 2:
+        server = _ServerClass(name, instructions=instructions)
+    else:  # pragma: no cover - mcp 1.x
+        server = _ServerClass(name, instructions=instructions, host=host, port=port)
+    for definition in mem.tools.definitions():
+        fn = memory_tool_function(mem) if definition.name == "memory" else bash_tool_function(mem)
+        _add_tool(server, fn, definition.name, definition.description)
+    if resource:
+        def core_memory() -> str:
+            return mem.core_text()
+
+        server.resource(CORE_URI, name="core", description="core.md: facts to keep in mind in every answer",
+                        mime_type="text/markdown")(core_memory)
+    return server
+
+
+def serve(server: Any, transport: str = "stdio", host: str = "127.0.0.1", port: int = 8000) -> None:
+    """Run ``server`` until the client goes away (``stdio``) or it is stopped (``streamable-http``)."""
+    if transport == "stdio":
+        server.run("stdio")
+    elif transport == "streamable-http":
+        if SDK_MAJOR >= 2:
+            server.run("streamable-http", host=host, port=port)
+        else:  # pragma: no cover - mcp 1.x
+            server.run("streamable-http")
+    else:
+        raise ValueError(f"unknown transport {transport!r}; use stdio or streamable-http")

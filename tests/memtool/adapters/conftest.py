@@ -1,0 +1,8 @@
+"""Puts this directory on sys.path so the tests can import ``adapters_support``."""
+
+import os
+import sys
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+if _HERE not in sys.path:
+    sys.path.insert(0, _HERE)
