@@ -31,7 +31,7 @@ ROWS = [
     ("sed 's/pricing/X/g'", ["s/pricing/X/g"]),
     ("sed -E 's/(budget|deadline)/[\\1]/g'", ["-E", "s/(budget|deadline)/[\\1]/g"]),
     # Not in the issue's list: a two-command script takes the general line-by-line path.
-    ("sed -n '/pricing/{=;p}' (general path)", ["-n", "/pricing/{=;p}"]),
+    ("sed -n '$=' (general path)", ["-n", "$="]),
 ]
 
 _CHILD = r"""
@@ -145,10 +145,11 @@ def main() -> int:
         "",
         "The first three rows take sed's block-scan fast path (`sandbox/commands/sed/"
         "fastpath.py`: one `s`, one `p`/`d` under a regex address, or `/re/{...}` whose body"
-        " neither reads lines, uses the hold space nor needs line numbers); the last row"
-        " (`=` needs line numbers) shows the general line-by-line executor, which misses the"
-        " 5x target. What would close it: count lines while block-scanning so that `=`, `$`"
-        " and numeric addresses also fit the fast path, and compile the script into"
+        " neither reads lines, uses the hold space nor tests `$`); the last row (a top-level"
+        " `$` address) shows the general line-by-line executor, which misses the 5x target."
+        " What would close it: a block scan keyed on line ends for scripts whose only"
+        " top-level addresses are `$` or line numbers (count newlines with `bytes.count`,"
+        " run the script only on the addressed lines), and compiling the script into"
         " per-command closures instead of the interpreted dispatch.",
         "",
     ])

@@ -602,12 +602,22 @@ class MemoryShell:
         return code, result.stdout, err
 
 
+def _stdin_bytes() -> bytes:
+    """All of standard input when it is a pipe or file (b"" for a terminal or none)."""
+    if sys.stdin is None or _isatty(sys.stdin):
+        return b""
+    try:
+        return sys.stdin.buffer.read()
+    except (OSError, ValueError, AttributeError):
+        return b""
+
+
 def cmd_sh(args: argparse.Namespace) -> int:
     """Run one script (``-c``) or an interactive shell."""
     mem = open_memory(args, read_only=args.read_only)
     shell = MemoryShell(mem)
     if args.script is not None:
-        data = b"" if sys.stdin is None or _isatty(sys.stdin) else sys.stdin.buffer.read()
+        data = _stdin_bytes()
         code, out, err = shell.run(args.script, data)
         sys.stdout.buffer.write(out)
         sys.stdout.flush()

@@ -99,9 +99,11 @@ def _diff_lines(path: str, old: bytes | None, new: bytes | None, old_size: int, 
     old_text, new_text = _decode(old), _decode(new)
     if old_text is None or new_text is None:
         return [f"(binary or large file: {old_size} -> {new_size} bytes)"]
-    if old_text and new_text.startswith(old_text):
+    if new_text.startswith(old_text):  # created, or appended to (the conversation log)
         added = new_text[len(old_text):]
         return ["+" + line for line in added.splitlines()] or ["(no visible change)"]
+    if not new_text:  # deleted or emptied
+        return ["-" + line for line in old_text.splitlines()]
     diff = list(difflib.unified_diff(old_text.splitlines(), new_text.splitlines(),
                                      fromfile=f"a/{path}", tofile=f"b/{path}", lineterm="", n=2))
     return diff or ["(content unchanged; file rewritten)"]

@@ -33,7 +33,10 @@ EXIT_REFUSED = 126
 
 # The interpreter recurses once per nesting level (several frames per level); make sure the
 # configured recursion limits of scripts are reachable before Python's own limit is.
+# (Set once, on import: Python 3.11 keeps pure-Python frames off the C stack, so this is safe.)
 _MIN_PY_RECURSION = 6000
+if sys.getrecursionlimit() < _MIN_PY_RECURSION:
+    sys.setrecursionlimit(_MIN_PY_RECURSION)
 
 
 @dataclass(frozen=True)
@@ -88,8 +91,6 @@ class Sandbox:
         self.env: dict[str, str] = base_env  # type: ignore[assignment]
         self._guard_cache: OrderedDict[str, tuple[list[str], list[str]]] = OrderedDict()
         self._cache_lock = threading.Lock()
-        if sys.getrecursionlimit() < _MIN_PY_RECURSION:
-            sys.setrecursionlimit(_MIN_PY_RECURSION)
 
     # -- stages ---------------------------------------------------------------------------
 

@@ -89,7 +89,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from psycopg_pool import ConnectionPool
 
 #: Version of the table layout this code writes; see ``MIGRATIONS``.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: Merge the tail of small appended chunks after this many appends ...
 MERGE_COUNT = 256
 #: ... or once they hold this many bytes.
@@ -222,6 +222,40 @@ def _migrations(schema: str) -> dict[int, list[str]]:
                     VALUES (v_cid, nextval('{s}.version_seq'), p_at, p_data);
                 SELECT count(*) INTO v_count FROM {s}.pending WHERE cid = v_cid;
                 RETURN v_count;
+            END
+            $fn$""",
+        ],
+        # Version 4: ``open`` looks a file up for reading in one round trip: its sealed size,
+        # its content if small, and its pending appends, taken after a moment's exclusive
+        # lock when there are any (so they form a prefix of the file that never changes).
+        4: [
+            f"""CREATE OR REPLACE FUNCTION {s}.open(p_ns text, p_path bytea, p_key bigint,
+                    p_inline bigint)
+                RETURNS TABLE (o_kind "char", o_cid bigint, o_size bigint, o_inline bytea,
+                               o_tail bytea)
+                LANGUAGE plpgsql VOLATILE AS $fn$
+            DECLARE
+                n record;
+            BEGIN
+                SELECT x.kind, x.cid, x.size INTO n FROM {s}.nodes x
+                    WHERE x.ns = p_ns AND x.path = p_path;
+                IF NOT FOUND THEN
+                    RETURN;
+                END IF;
+                IF n.kind = 'f' AND EXISTS (SELECT 1 FROM {s}.pending p WHERE p.cid = n.cid) THEN
+                    PERFORM pg_advisory_xact_lock(p_key);
+                    SELECT x.kind, x.cid, x.size INTO n FROM {s}.nodes x
+                        WHERE x.ns = p_ns AND x.path = p_path;
+                    IF NOT FOUND THEN
+                        RETURN;
+                    END IF;
+                END IF;
+                RETURN QUERY SELECT n.kind, n.cid, n.size,
+                    CASE WHEN n.kind = 'f' AND n.size <= p_inline THEN
+                        (SELECT string_agg(c.data, ''::bytea ORDER BY c.off) FROM {s}.chunks c
+                         WHERE c.cid = n.cid) END,
+                    (SELECT string_agg(p.data, ''::bytea ORDER BY p.seq) FROM {s}.pending p
+                     WHERE p.cid = n.cid);
             END
             $fn$""",
         ],
@@ -589,35 +623,17 @@ class PostgresStore(FileSystem):
             raise FSError(errno.EISDIR, path)
         s = self.schema
 
-        lookup = (
-            f"SELECT n.kind, n.cid, n.size, CASE WHEN n.kind = 'f' AND n.size <= %s THEN "
-            f"(SELECT string_agg(c.data, ''::bytea ORDER BY c.off) FROM {s}.chunks c "
-            f"WHERE c.cid = n.cid) END, "
-            f"(SELECT count(*) FROM {s}.pending p WHERE p.cid = n.cid) "
-            f"FROM {s}.nodes n WHERE n.ns = %s AND n.path = %s"
-        )
-
         def go(conn: "psycopg.Connection") -> tuple[str, int, int, bytes | None, bytes]:
-            row = conn.execute(lookup, [INLINE_READ, self.namespace, raw]).fetchone()
+            # One round trip (the function ``open``): with appends not sealed yet, it takes
+            # the exclusive lock for a moment (waiting for the appends in flight; nothing is
+            # written), so sealed + pending in seq order is a prefix that never changes.
+            row = conn.execute(
+                f"SELECT * FROM {s}.open(%s, %s, %s, %s)",
+                [self.namespace, raw, self._path_key(raw), INLINE_READ],
+            ).fetchone()
             if row is None:
                 raise self._missing(conn, path, raw)
-            if not row[4]:
-                return row[0], row[1], row[2], row[3], b""
-            if row[4] > 2 * MERGE_COUNT:  # an appender's seal failed: seal now
-                self._seal(conn, raw)
-            # Appends not sealed yet: take the exclusive lock for a moment (it waits for the
-            # appends in flight; nothing is written), then every pending row with a lower seq
-            # than any future one is committed, so sealed + pending in seq order is a prefix
-            # of the file that will never change.
-            with conn.transaction():
-                self._lock_path(conn, raw)
-                row = conn.execute(lookup, [INLINE_READ, self.namespace, raw]).fetchone()
-                if row is None:
-                    raise self._missing(conn, path, raw)
-                tail = conn.execute(
-                    f"SELECT data FROM {s}.pending WHERE cid = %s ORDER BY seq", [row[1]]
-                ).fetchall()
-            return row[0], row[1], row[2], row[3], b"".join(bytes(r[0]) for r in tail)
+            return row[0], row[1], row[2], row[3], bytes(row[4] or b"")
 
         kind, cid, size, inline, tail = self._run(path, go, retry=True)
         if kind == "d":

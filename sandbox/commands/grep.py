@@ -1,14 +1,17 @@
 """grep: print lines that match patterns, as GNU grep 3.8 does in a UTF-8 locale.
 
-Input is read in large chunks cut at a line end and searched with one regex call per match
-(RE2 for most patterns, see ``sandbox.regex``), so memory stays bounded and Python never loops
-over non-matching lines. ``-m`` and ``-q`` stop reading at the match that ends the work.
+Input is read in 1 MiB chunks cut at a line end and searched with one regex call per matching
+line (RE2 for most patterns, see ``sandbox.regex``), so memory stays bounded and Python never
+loops over non-matching lines. ``-m`` and ``-q`` stop reading at the match that ends the work.
+Output follows a port of GNU's ``grepbuf``/``prtext``/``prline`` (context, group separators,
+``-m`` trailing context, ``-o`` with context, binary files, encoding errors).
 
-Differences from GNU: ``-r`` walks directories in sorted order (GNU uses directory order);
-``-P`` is refused (use ``-E``); binary detection looks at each 1 MiB chunk rather than GNU's
-96 KiB buffers, so in files larger than that the point where output turns into "binary file
-matches" may differ; ``--color`` accepts only ``never`` (and ``auto``, which never colours
-since output is never a terminal).
+Differences from GNU, by design: ``-r`` walks directories in sorted order (GNU uses directory
+order); ``-P`` is refused (use ``-E``); ``--color`` accepts ``never`` and ``auto`` (output is
+never a terminal, so never coloured) and refuses ``always``; binary detection (a NUL byte)
+looks at each 1 MiB chunk rather than GNU's 96 KiB buffers, so in a file larger than that the
+point where output turns into "binary file matches" may differ; ``-D``/``-U``/``-u`` are
+accepted and ignored; groups nested more than 120 deep are "Regular expression too big".
 """
 
 from __future__ import annotations
@@ -414,27 +417,6 @@ class Grep:
 
     # -- output ---------------------------------------------------------------------------
 
-    def prefix(self, name: str, lineno: int, offset: int, sep: bytes, width: int,
-               content_empty: bool) -> bytes:
-        cfg = self.cfg
-        parts = []
-        if self.show_names:
-            parts.append(name.encode("utf-8", "surrogateescape"))
-            parts.append(b"\0" if cfg.null_after_name else sep)
-        if cfg.line_numbers:
-            text = str(lineno).encode()
-            if cfg.initial_tab:
-                text = text.rjust(width)
-            parts.append(text + sep)
-        if cfg.byte_offset:
-            text = str(offset).encode()
-            if cfg.initial_tab:
-                text = text.rjust(width)
-            parts.append(text + sep)
-        if cfg.initial_tab and parts and not content_empty:
-            parts.append(b"\t")
-        return b"".join(parts)
-
     # -- one file -------------------------------------------------------------------------
 
     def grep_stream(self, stream, name: str, size: int | None) -> int:
@@ -587,8 +569,6 @@ class Grep:
         """``_grepbuf`` for the common case (no -v, -o or context): the same output, with
         runs of adjacent selected lines written at once and no per-line helper calls."""
         buf = st.buf
-        eol = self.eol
-        out = self.out
         find_line = self.next_match_line
         check_time = self.ctx.budget.check_time
         quiet = st.out_quiet
@@ -624,7 +604,6 @@ class Grep:
         st.outleft = outleft
         if n:
             self.used = True
-        del out, eol
         return n
 
     def _write_run(self, st: "_FileState", start: int, end: int, check_encoding: bool) -> None:

@@ -522,6 +522,8 @@ def _print_numbers(ctx: CommandContext, fmt: Format, first: LongDouble, step: Lo
         x0 = x
         parts.append(fmt.render(x))
         pending += 1
+        if out_of_range:
+            break
         x = _add(first, _mul(i, step))
         i += 1
         out_of_range = _lt(x, last) if step_neg else _lt(last, x)
@@ -576,12 +578,16 @@ def _print_exact(ctx: CommandContext, fmt: Format, first: LongDouble, step: Long
     xn = a
     i = 1
     prefix, suffix = fmt.prefix, fmt.suffix
+    out_of_range = False
     while True:
         x0n = xn
         parts.append(prefix + fmt.number_ratio(xn, den) + suffix)
+        if out_of_range:
+            break
         xn = a + i * b
         i += 1
-        if beyond(xn):
+        out_of_range = beyond(xn)
+        if out_of_range:
             x_text = fmt.number_ratio(xn, den)
             parsed = strtold(x_text)
             if not (parsed is not None and _eq(parsed, last)):

@@ -40,6 +40,15 @@ _NONPRINT = re.compile(
     "[^\t\n\x0b\x0c\r" + "".join(f"\\U{a:08X}-\\U{b:08X}" for a, b in _wcwidth.PRINTABLE) + "]"
 )
 _WORD_JOINER = "\u2060"
+#: Printable non-ASCII characters that separate words (glibc iswspace, and the no-break spaces).
+_UNICODE_SEPARATORS = [
+    chr(cp).encode("utf-8")
+    for a, b in _wcwidth.SPACE
+    for cp in range(a, b + 1)
+    if cp > 0x7F and _wcwidth.is_printable(cp)
+] + [chr(cp).encode("utf-8") for cp in (0xA0, 0x2007, 0x202F, 0x2060)]
+_WORD_SHAPE = bytes(0x20 if c in b" \t\n\r\x0b\x0c" else 0x78 for c in range(256))
+_HIGH_TO_X = bytes(c if c < 0x80 else 0x78 for c in range(256))
 _SIMPLE_LINE = re.compile(rb"[^\x20-\x7e]")
 
 
@@ -125,14 +134,19 @@ class _Counter:
             self._max_line(text)
 
     def _words_ascii(self, data: bytes) -> None:
-        visible = data.translate(None, _ASCII_TRANSPARENT)
-        if visible:
-            self._add_words(len(visible.split()), not visible[:1].isspace(), not visible[-1:].isspace())
+        # Drop the bytes that neither start nor end a word, turn every separator into a space
+        # and everything else into "x": each word then starts at a " x" (or at the start).
+        shape = data.translate(_WORD_SHAPE, _ASCII_TRANSPARENT)
+        if shape:
+            count = shape.count(b" x") + (shape[0] == 0x78)
+            self._add_words(count, shape[0] == 0x78, shape[-1] == 0x78)
 
     def _words_text(self, text: str) -> None:
-        visible = _NONPRINT.sub("", text).replace(_WORD_JOINER, " ")
-        if visible:
-            self._add_words(len(visible.split()), not visible[0].isspace(), not visible[-1].isspace())
+        visible = _NONPRINT.sub("", text).encode("utf-8")
+        for space in _UNICODE_SEPARATORS:
+            if space in visible:
+                visible = visible.replace(space, b" ")
+        self._words_ascii(visible.translate(_HIGH_TO_X))
 
     def _add_words(self, count: int, starts_in_word: bool, ends_in_word: bool) -> None:
         """Add a chunk's word count, merging a word that continues across the chunk edge."""

@@ -75,6 +75,8 @@ class VirtualFS:
         """Stat a virtual path (mount points' ancestors and ``/dev`` are directories)."""
         if path == DEV_NULL or path in DEVICES:
             return FileStat(FILE, 0, 0.0, 0o666)
+        if path == "/dev":
+            return FileStat(DIR, 4096, 0.0, 0o755, 2)
         found = self.resolve(path)
         if found is not None:
             try:

@@ -405,6 +405,8 @@ class Shell:
             self.nesting -= 1
 
     def run_condition(self, script: Script, io_: IO) -> int:
+
+        """Run an if/while condition (``set -e`` does not apply inside)."""
         self.errexit_off += 1
         try:
             return self.run_script(script, io_)
@@ -412,6 +414,8 @@ class Shell:
             self.errexit_off -= 1
 
     def run_if(self, node: If, io_: IO) -> int:
+
+        """``if``/``elif``/``else``."""
         for cond, body in node.clauses:
             if self.run_condition(cond, io_) == 0:
                 return self.run_script(body, io_)
@@ -421,6 +425,8 @@ class Shell:
         return 0
 
     def run_for(self, node: For, io_: IO) -> int:
+
+        """``for var in words`` (each iteration counts against the loop limit)."""
         self._current_stdin, self._current_stderr = io_.stdin, io_.stderr
         try:
             items = (self.expander.words(node.words) if node.words is not None
@@ -448,6 +454,8 @@ class Shell:
         return status
 
     def run_while(self, node: While, io_: IO) -> int:
+
+        """``while``/``until`` (each iteration counts against the loop limit)."""
         status = 0
         self.loop_depth += 1
         try:

@@ -72,6 +72,8 @@ class Parser:
     # -- errors ---------------------------------------------------------------------------
 
     def syntax_error(self, token: str | None = None) -> UnsupportedSyntax:
+
+        """bash's ``syntax error near unexpected token`` for ``token`` (default: the next one)."""
         if token is None:
             token = self._token_text()
         if token in ("", "newline"):
@@ -153,6 +155,8 @@ class Parser:
         return m.group(0)
 
     def expect_word(self, word: str) -> None:
+
+        """Consume the reserved word ``word`` or raise a syntax error."""
         if self.peek_word() != word:
             raise self.syntax_error()
         self.i += len(word)
@@ -232,6 +236,8 @@ class Parser:
         return Script(items, start + self.offset)
 
     def parse_andor(self) -> AndOr:
+
+        """``pipeline (&& | ||) pipeline ...``."""
         pos = self.i
         first = self.parse_pipeline()
         node = AndOr(first, [], False, pos + self.offset)
@@ -244,6 +250,8 @@ class Parser:
             node.rest.append((op, self.parse_pipeline()))
 
     def parse_pipeline(self) -> Pipeline:
+
+        """``[!] command | command ...`` (``|&`` also pipes stderr)."""
         pos = self.i
         negate = False
         while self.peek_word() == "!":
@@ -262,6 +270,8 @@ class Parser:
         return Pipeline(cmds, negate, err_pipes, pos + self.offset)
 
     def parse_command(self) -> Command:
+
+        """One command: simple, compound, or a function definition."""
         self.skip_ws()
         pos = self.i + self.offset
         if self.i >= self.n:
@@ -343,6 +353,8 @@ class Parser:
         return self.parse_simple(pos)
 
     def parse_function_body(self, name: str, pos: int) -> FunctionDef:
+
+        """The compound command after ``name()``."""
         self.skip_newlines()
         body = self.parse_command()
         if isinstance(body, (SimpleCommand, FunctionDef)):
@@ -350,6 +362,8 @@ class Parser:
         return FunctionDef(name, body, pos)
 
     def parse_if(self, pos: int) -> If:
+
+        """``if ... then ... [elif ... then ...] [else ...] fi``."""
         self.i += 2
         clauses = []
         else_body = None
@@ -375,6 +389,8 @@ class Parser:
         return If(clauses, else_body, self.parse_redirects(), pos)
 
     def parse_for(self, pos: int) -> For:
+
+        """``for name [in words] ; do list done``."""
         self.i += 3
         self.skip_ws()
         m = _NAME_RE.match(self.s, self.i)
@@ -413,6 +429,8 @@ class Parser:
         return For(var, words, body, self.parse_redirects(), pos)
 
     def parse_redirects(self) -> list[Redirect]:
+
+        """Redirections after a compound command."""
         out = []
         while True:
             op = self.peek_op()
@@ -422,6 +440,8 @@ class Parser:
                 return out
 
     def parse_redirect(self) -> Redirect:
+
+        """One redirection (``[n]op target``); here-documents are queued."""
         pos = self.i + self.offset
         fd: int | None = None
         if self.s[self.i].isdigit():
@@ -445,6 +465,8 @@ class Parser:
         return red
 
     def parse_simple(self, pos: int) -> SimpleCommand:
+
+        """Assignments, words and redirections of a simple command."""
         assigns: list[Assign] = []
         words: list[Word] = []
         redirects: list[Redirect] = []

@@ -215,9 +215,12 @@ def compile_regex(pattern: bytes, *, extended: bool = False, icase: bool = False
     backtracking engine's time. Raises ``RegexError`` whose text is GNU's message.
     """
     text = pattern.decode("utf-8", "surrogateescape")
-    parsed = parse(text, extended)
-    return Regex(parsed, icase=icase, multiline=multiline, dot_newline=dot_newline,
-                 budget=budget)
+    try:
+        parsed = parse(text, extended)
+        return Regex(parsed, icase=icase, multiline=multiline, dot_newline=dot_newline,
+                     budget=budget)
+    except RecursionError:
+        raise RegexError("Regular expression too big") from None
 
 
 def _renumber(node: tuple, offset: int) -> tuple:
@@ -276,6 +279,9 @@ def compile_patterns(patterns: list[bytes], *, syntax: str = "G", icase: bool = 
         except RegexError as err:
             errors.append(str(err))
             continue
+        except RecursionError:
+            errors.append("Regular expression too big")
+            continue
         branches.append(_renumber(parsed.ast, groups) if groups else parsed.ast)
         groups += parsed.groups
         has_backrefs = has_backrefs or parsed.has_backrefs
@@ -293,5 +299,8 @@ def compile_patterns(patterns: list[bytes], *, syntax: str = "G", icase: bool = 
     if whole_line:
         ast = ("cat", [("assert", "bol"), ast, ("assert", "eol")])
     parsed_all = ParsedRegex(ast, groups, has_backrefs, warnings)
-    return Regex(parsed_all, icase=icase, multiline=multiline, dot_newline=dot_newline,
-                 budget=budget)
+    try:
+        return Regex(parsed_all, icase=icase, multiline=multiline, dot_newline=dot_newline,
+                     budget=budget)
+    except RecursionError:
+        raise RegexError("Regular expression too big") from None

@@ -32,6 +32,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+#: Deepest group nesting we accept (deeper is "Regular expression too big"): keeps every
+#: recursive walk of the AST far from Python's recursion limit.
+MAX_DEPTH = 120
+
 #: GNU's RE_DUP_MAX: the largest count an interval may give.
 DUP_MAX = 32767
 
@@ -185,7 +189,7 @@ class _Parser:
         self.open_groups.append(index)
         self.i = j
         self.depth += 1
-        if self.depth > 1000:
+        if self.depth > MAX_DEPTH:
             raise RegexError("Regular expression too big")
         inner = self.parse_alt()
         if self.ere:
@@ -307,7 +311,8 @@ class _Parser:
             c = p[self.i]
             if c == "*":
                 self.i += 1
-                atom = _repeat(atom, 0, None)
+                if not (atom[0] == "repeat" and atom[2] == 0 and atom[3] is None):
+                    atom = _repeat(atom, 0, None)  # a** is a*
                 continue
             if self.ere:
                 if c == "+":
@@ -427,10 +432,13 @@ class _Parser:
 
 
 def _repeat(atom: Node, lo: int, hi: int | None) -> Node:
-    if atom[0] == "assert" or atom == ("empty",):
-        # Repeating an anchor or nothing: zero repetitions are allowed, so the result is
-        # "optional anchor" when lo == 0, the anchor otherwise.
-        return ("repeat", atom, lo, hi)
+    depth = 0
+    inner = atom
+    while inner[0] == "repeat":
+        depth += 1
+        inner = inner[1]
+    if depth >= MAX_DEPTH:
+        raise RegexError("Regular expression too big")
     return ("repeat", atom, lo, hi)
 
 

@@ -481,7 +481,12 @@ def _keyed(v, env, f) -> list[tuple[list, Any]]:
             v = list(v.values())
         else:
             raise JQError(f"Cannot iterate over {describe(v)}")
-    return [(list(f.ev(x, env)), x) for x in v]
+    r = I.rt()
+    out = []
+    for x in v:
+        r.tick()
+        out.append((list(f.ev(x, env)), x))
+    return out
 
 
 @I.deep_guard("Comparison too deep")
@@ -1237,8 +1242,10 @@ def _map_ev(v, env, args):
     f = args[0]
     out = []
     if f.simple:
+        r = I.rt()
         for x in I.iterate_value(v):
             out.append(f.one(x, env))
+            r.tick()
     else:
         for x in I.iterate_value(v):
             out.extend(f.ev(x, env))

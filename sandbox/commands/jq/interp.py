@@ -187,9 +187,14 @@ def indices_of(t: list, k: list) -> Any:
         return None
     out = []
     n = len(k)
+    r = rt()
+    first = k[0]
     for i in range(len(t) - n + 1):
-        if all(equal(t[i + j], k[j]) for j in range(n)):
-            out.append(i)
+        r.tick()
+        if equal(t[i], first):
+            r.tick(n)
+            if all(equal(t[i + j], k[j]) for j in range(1, n)):
+                out.append(i)
     return out
 
 

@@ -1,6 +1,7 @@
 """A fast path for the scripts agents run most on big files: one ``s`` command, one
 ``p``/``d`` under a regex address (``sed -n '/WORD/p'``, ``sed 's/WORD/X/g'``), or a whole
-script of the form ``/re/{ ... }`` whose body neither reads lines nor uses the hold space.
+script of the form ``/re/{ ... }`` whose body neither reads lines, uses the hold space nor
+tests ``$``.
 
 Instead of running the script line by line, the input is read in large blocks of whole lines
 and one chunk-level regex search finds the next line that *may* be affected; every line before
@@ -53,9 +54,9 @@ def _eligible_regex(ex: Executor) -> SedRegex | None:
     return rx
 
 
-#: Commands a ``/re/{...}`` body may hold: none reads another line, uses the hold space,
-#: quits or needs the line number.
-_BODY_COMMANDS = set("spdylaicrwWPz{}btT:")
+#: Commands a ``/re/{...}`` body may hold: none reads another line, uses the hold space or
+#: quits (line numbers are counted while scanning, so ``=`` and numeric addresses work).
+_BODY_COMMANDS = set("spdylaicrwWPz{}btT:=lF")
 
 
 def _block_regex(ex: Executor) -> SedRegex | None:
@@ -72,7 +73,11 @@ def _block_regex(ex: Executor) -> SedRegex | None:
         if cmd.subst is not None and cmd.subst.regex.pattern is None:
             return None  # "s//.../" depends on the last regex used, which skipped lines change
         for a in (cmd.a1, cmd.a2):
-            if a is not None and (a.kind != "regex" or a.regex is None or a.regex.pattern is None):
+            if a is None:
+                continue
+            if a.kind == "last":
+                return None  # "$" needs to know whether a later line exists
+            if a.kind == "regex" and (a.regex is None or a.regex.pattern is None):
                 return None
     rx = first.a1.regex
     if rx is None or rx.pattern is None or rx.multiline:
@@ -142,8 +147,11 @@ def _scan(ex: Executor, inp: Input, block_rx) -> None:
             line_end = block.find(b"\n", start)
             if line_end < 0:
                 line_end = n
-            if line_start > pos and not quiet:
-                _emit(out, block[pos:line_start])
+            if line_start > pos:
+                ex.line_number += block.count(b"\n", pos, line_start)
+                if not quiet:
+                    _emit(out, block[pos:line_start])
+            ex.line_number += 1
             ex.ps = block[line_start:line_end]
             ex.chomped = line_end < n
             ex.replaced = False

@@ -137,6 +137,7 @@ def test_schema_version_and_migration_path(pgserver_module, pg_dsn):
         conn.execute(f"DROP TABLE {schema}.pending")
         conn.execute(f"DROP FUNCTION {schema}.append(text, bytea, bigint, double precision, bytea, boolean)")
         conn.execute(f"DROP FUNCTION {schema}.last_byte(bigint)")
+        conn.execute(f"DROP FUNCTION {schema}.open(text, bytea, bigint, bigint)")
         conn.execute(f"UPDATE {schema}.schema_version SET version = 1")
     again = pgmod.PostgresStore(pg_dsn, namespace=store.namespace, schema=schema)
     pgmod._pools[(pg_dsn, os.getpid())].schemas_ready.discard(schema)

@@ -78,3 +78,15 @@ def test_hostile_sizes_are_bounded() -> None:
     assert code == 1 and out == b"" and b"not supported" in err
     code, out, _ = run_command(["seq", "9" * 5000, "9" * 5000])
     assert code == 0 and out == b"9" * 5000 + b"\n"
+
+
+def test_exact_integer_loop_matches_long_double_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(31)
+    numbers = ["0", "1", "-2", "0.5", "0.25", "-1.75", "3", "10", "0.125", "7.5", "-0.5"]
+    cases = [[rng.choice(numbers) for _ in range(3)] for _ in range(150)]
+    cases = [c for c in cases if float(c[1]) != 0]
+    formats = [[], ["-f", "%.2f"], ["-f", "%g"], ["-f", "%e"], ["-w"], ["-f", "%a"], ["-f", "%.0f"]]
+    fast = [run_command(["seq", *formats[i % len(formats)], "--", *c]) for i, c in enumerate(cases)]
+    monkeypatch.setattr(seq, "_print_exact", lambda *args: False)
+    slow = [run_command(["seq", *formats[i % len(formats)], "--", *c]) for i, c in enumerate(cases)]
+    assert fast == slow

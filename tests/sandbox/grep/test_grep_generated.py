@@ -11,10 +11,14 @@ import random
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).parent))
 import grep_support as gs  # noqa: E402
 
-CASES = int(os.environ.get("GREP_CASES", "5000"))
+#: Cases per shard; 10 shards (4 BRE, 4 ERE, 2 fixed-string) make 20,000 cases by default.
+CASES = int(os.environ.get("GREP_CASES", "2000"))
+SHARDS = range(4)
 
 SIMPLE_OPTIONS = ["-i", "-v", "-w", "-x", "-c", "-n", "-o", "-b", "-h", "-H", "-l", "-L", "-q",
                   "-s", "-T", "-Z", "-a", "-y", "--no-ignore-case", "-I"]
@@ -81,16 +85,19 @@ def _check(cases: list[gs.Case]) -> None:
     assert not failures, gs.report(failures, len(cases))
 
 
-def test_generated_bre() -> None:
+@pytest.mark.parametrize("shard", SHARDS)
+def test_generated_bre(shard: int) -> None:
     gs.need_grep()
-    _check(_cases(1001, CASES * 2, "G"))
+    _check(_cases(1001 + shard, CASES, "G"))
 
 
-def test_generated_ere() -> None:
+@pytest.mark.parametrize("shard", SHARDS)
+def test_generated_ere(shard: int) -> None:
     gs.need_grep()
-    _check(_cases(2002, CASES * 2, "E"))
+    _check(_cases(2002 + shard, CASES, "E"))
 
 
-def test_generated_fixed() -> None:
+@pytest.mark.parametrize("shard", range(2))
+def test_generated_fixed(shard: int) -> None:
     gs.need_grep()
-    _check(_fixed_cases(3003, CASES))
+    _check(_fixed_cases(3003 + shard, CASES))

@@ -23,7 +23,8 @@ SCRIPTS = [
     ["-n", "/foo/{p;p}"], ["/ba/{s/a/A/;s/z/Z/g}"], ["/o/{/f/d;s/o/0/}"], ["-n", "/a/{s/a/b/p}"],
     ["/foo/{a after\n}"], ["/bar/{i before\n}"], ["/baz/{c changed\n}"], ["/o/{y/o/0/;P}"],
     ["/f/{s/f/F/;t;s/o/O/}"], ["/o/{/f/,/z/s/o/_/}"], ["-n", "/^$/{p;p}"], ["/foo/{z}"],
-    ["/qux/{w out.txt\n}"], ["/t/{r in.txt\n}"], ["/f/I{s/o/0/2}"],
+    ["/qux/{w out.txt\n}"], ["/t/{r in.txt\n}"], ["/f/I{s/o/0/2}"], ["-n", "/o/{=;p}"],
+    ["/a/{3,5d;2~2s/a/A/}"], ["-n", "/o/{l;F}"], ["/o/{0,/f/s/o/Q/}"], ["-n", "/o/{4,+1=}"],
 ]
 WORDS = [b"foo", b"bar", b"baz qux", b"", b"\xc3\xa9t\xc3\xa9", b"foofoo", b"FOO\r", b"\xff"]
 

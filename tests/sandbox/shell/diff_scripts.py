@@ -116,7 +116,10 @@ for s in [
     "while read -r l; do echo \"<$l>\"; done < a.txt", "echo a >o.txt 2>&1; cat o.txt",
     "{ echo x; } >> a.txt; cat a.txt", "cat <<< 'here string'", "cat <<< \"$((0))\"" if False else "v=val; cat <<< \"v=$v\"",
     "read -r a b <<< 'x y z'; echo \"$a|$b\"", "echo a >| clob.txt; cat clob.txt", "echo x 2>&1 >/dev/null",
-    "echo a > 'sp ace.txt'; cat 'sp ace.txt'", "cat 'sp ace.txt' sp\\ ace.txt",
+    "echo a > 'sp ace.txt'; cat 'sp ace.txt'", "cat nope 2>> e.txt; cat nope 2>> e.txt; cat e.txt",
+    "{ echo o; cat nope; } &>> both.txt; { echo p; } &>> both.txt; cat both.txt",
+    "echo x >&out.txt; cat out.txt" if False else "echo x 1>>o.txt 2>>e.txt; cat o.txt",
+    "exec_() { cat; }; exec_ < a.txt > c.txt; cat c.txt", "cat 'sp ace.txt' sp\\ ace.txt",
 ]:
     add(s)
 

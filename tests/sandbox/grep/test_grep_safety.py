@@ -1,0 +1,74 @@
+"""grep: refusals (-P, --color=always), hostile arguments and inputs never give a traceback,
+and errors never show a host path."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+sys.path.insert(0, str(Path(__file__).parent))
+import grep_support as gs  # noqa: E402
+
+from sandbox.commands.testing import run_command  # noqa: E402
+from sandbox.errors import LimitExceeded  # noqa: E402
+from sandbox.limits import Limits  # noqa: E402
+
+
+def test_perl_regexp_is_refused_with_a_hint() -> None:
+    for argv in (["grep", "-P", "a"], ["grep", "--perl-regexp", "a"], ["grep", "-nP", "\\d"]):
+        code, out, err = run_command(argv, stdin=b"a\n")
+        assert code == 2 and out == b""
+        assert err.startswith(b"grep: -P") and b"use -E" in err and err.count(b"\n") == 1
+
+
+def test_color_always_is_refused_never_is_accepted() -> None:
+    code, out, err = run_command(["grep", "--color=always", "a"], stdin=b"a\n")
+    assert code == 2 and b"--color=never" in err
+    assert run_command(["grep", "--color=never", "a"], stdin=b"a\n") == (0, b"a\n", b"")
+
+
+def test_regex_error_matches_gnu_wording() -> None:
+    gs.need_grep()
+    for pattern in ["\\(", "a\\{1", "[[:nope:]]", "\\1", "[b-a]", "x\\", "a\\{3,1\\}"]:
+        case = gs.Case([pattern], {}, b"a\n")
+        assert gs.run_ours(case) == gs.run_gnu(case), case.command()
+
+
+def test_deep_nesting_is_an_error_not_a_crash() -> None:
+    code, _, err = run_command(["grep", "-E", "(" * 5000 + "a" + ")" * 5000], stdin=b"a\n")
+    assert code == 2 and err == b"grep: Regular expression too big\n"
+    code, _, err = run_command(["grep", "-E", "a" + "{1}" * 5000], stdin=b"a\n")
+    assert code == 2 and err == b"grep: Regular expression too big\n"
+
+
+def test_missing_file_message_has_only_the_virtual_name() -> None:
+    code, out, err = run_command(["grep", "x", "../../etc/passwd", "/nope/f"], cwd="/")
+    assert code == 2
+    assert err == (b"grep: ../../etc/passwd: No such file or directory\n"
+                   b"grep: /nope/f: No such file or directory\n")
+
+
+TOKENS = ["-E", "-F", "-G", "-i", "-v", "-w", "-x", "-c", "-l", "-L", "-n", "-h", "-H", "-o",
+          "-q", "-s", "-b", "-Z", "-z", "-a", "-I", "-T", "-r", "-m", "-A", "-B", "-C", "-e",
+          "-f", "--", "-", "f", "d", "nope", "1", "0", "-1", "x", "a*", "\\(", "[", "(a|b)",
+          "\\1", "--include=*.t", "--exclude-dir=d", "--binary-files=text", "--label=L",
+          "--group-separator=::", "--no-group-separator", "--context=2", "-5", "--colour",
+          "--max-count", "\\<", "a{1,2}", "\x00", "\udcff", "é"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(argv=st.lists(st.sampled_from(TOKENS), max_size=8), data=st.binary(max_size=64))
+def test_random_command_lines_never_crash(argv: list[str], data: bytes) -> None:
+    files = {"f": data, "d/g.t": data + b"\nx\n"}
+    try:
+        code, out, err = run_command(["grep"] + argv, stdin=data, files=files,
+                                     limits=Limits(seconds=5))
+    except LimitExceeded:
+        return
+    assert code in (0, 1, 2)
+    for line in err.splitlines():
+        assert line.startswith(b"grep: ") or line.startswith(b"Usage: ") or line.startswith(
+            b"Try 'grep --help'")
