@@ -163,7 +163,8 @@ def main() -> int:
         "|---|---:|---:|---:|---:|:---:|",
     ]
     for label, g, o, ratio, peak, ok in rows:
-        lines.append(f"| `{label}` | {g:.3f} | {o:.3f} | {ratio:.2f}x | {peak:.1f} | "
+        shown = label.replace("|", "\\|")
+        lines.append(f"| `{shown}` | {g:.3f} | {o:.3f} | {ratio:.2f}x | {peak:.1f} | "
                      f"{'yes' if ok else '**no**'} |")
     out = HERE / "results" / "grep.md"
     out.parent.mkdir(parents=True, exist_ok=True)

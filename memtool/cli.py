@@ -31,12 +31,28 @@ class CliError(Exception):
 # -- output -----------------------------------------------------------------------------------
 
 
-class Output:
-    """Where a command prints: a rich console on a terminal, plain text otherwise."""
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
-    def __init__(self, plain: bool | None = None):
-        stream = sys.stdout
-        self.plain = bool(plain) or not _isatty(stream)
+
+def visible(text: str) -> str:
+    """``text`` with terminal control characters (escape sequences a stored line could use to
+    rewrite the screen) shown as ``^[``-style notation; newlines and tabs are kept."""
+    return _CONTROL.sub(lambda m: "^" + chr((ord(m.group()) + 64) % 128) if ord(m.group()) < 0x80
+                        else f"\\x{ord(m.group()):02x}", text)
+
+
+class Output:
+    """Where a command prints: a rich console on a terminal, plain text otherwise.
+
+    On a terminal, control characters in memory content are made visible (``visible``) so a
+    stored escape sequence cannot act on the user's terminal; piped output is left exact.
+    """
+
+    def __init__(self, plain: bool | None = None, stream: Any = None):
+        stream = stream if stream is not None else sys.stdout
+        terminal = _isatty(stream)
+        self.plain = bool(plain) or not terminal
+        self.clean: Callable[[str], str] = visible if terminal else (lambda text: text)
         self.stream = stream
         self._console: Any = None
 
@@ -51,6 +67,7 @@ class Output:
 
     def line(self, text: str = "", style: str | None = None) -> None:
         """Print one line (styled when rich)."""
+        text = self.clean(text)
         if self.plain:
             self.stream.write(text + "\n")
         else:
@@ -70,19 +87,19 @@ class Output:
         """Rows as a table (tab-separated when plain, one row a line)."""
         if self.plain:
             for row in rows:
-                self.stream.write("\t".join(str(c).replace("\n", " ") for c in row) + "\n")
+                self.stream.write("\t".join(self.clean(str(c).replace("\n", " ")) for c in row) + "\n")
         else:
             from rich.table import Table
 
             table = Table(*columns, show_lines=False, highlight=False)
             for row in rows:
-                table.add_row(*[_escape(str(c)) for c in row])
+                table.add_row(*[_escape(self.clean(str(c))) for c in row])
             self.console.print(table)
         self.flush()
 
     def raw(self, text: str) -> None:
-        """Text exactly as given (no markup, no styling)."""
-        self.stream.write(text)
+        """Text as given (no markup, no styling; control characters visible on a terminal)."""
+        self.stream.write(self.clean(text))
         self.flush()
 
     def flush(self) -> None:
@@ -312,16 +329,11 @@ def add_show(subparsers: argparse._SubParsersAction) -> None:
 
 def cmd_show(args: argparse.Namespace) -> int:
     """Print core memory, notes and recent turns."""
-    import warnings
-
     mem = open_memory(args, inspect=True)
     core = mem.core_text()
     budget = mem.core.budget
     notes = notes_recent_first(_read_text(mem, "notes.md"))
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        turns = mem.recent(max(args.turns, 0))
-    bad_lines = len(caught)
+    turns, bad_lines = _recent(mem, max(args.turns, 0))
     if args.json:
         json.dump({"path": memory_path(args), "scope": mem.scope,
                    "core": {"text": core, "chars": len(core), "budget": budget},
@@ -361,7 +373,7 @@ def _print_turns(out: Output, turns: list[dict[str, Any]]) -> None:
             text = Text()
             text.append(f"[{stamp}] ", style="dim")
             text.append(f"{role}: ", style=f"bold {colours.get(role, 'white')}")
-            text.append(content)
+            text.append(out.clean(content))
             out.console.print(text)
     out.flush()
 
@@ -421,6 +433,16 @@ def iter_turns(mem: Any) -> Iterator[tuple[int, dict[str, Any] | None]]:
             yield number, obj if isinstance(obj, dict) else None
 
 
+def _recent(mem: Any, n: int) -> tuple[list[dict[str, Any]], int]:
+    """The last ``n`` turns (read from the end of the log) and how many bad lines were skipped."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        turns = mem.recent(n)
+    return turns, len(caught)
+
+
 def add_log(subparsers: argparse._SubParsersAction) -> None:
     """``memtool log [-n N] [--role R] [--since DATE] [--grep PAT]``."""
     p = _add(subparsers, "log", cmd_log, help="conversation history, readable",
@@ -431,6 +453,24 @@ def add_log(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--grep", metavar="PAT", help="only turns whose content matches regex PAT")
     p.add_argument("-i", "--ignore-case", action="store_true", help="--grep ignores case")
     p.add_argument("--json", action="store_true", help="print the matching turns as JSON lines")
+
+
+def _log_match(turn: dict[str, Any], roles: set[str], since: datetime | None,
+               pattern: re.Pattern[str] | None) -> bool:
+    """True if ``turn`` passes the ``--role``, ``--since`` and ``--grep`` filters."""
+    if roles and turn.get("role") not in roles:
+        return False
+    if since is not None:
+        when = _timestamp(turn)
+        if when is None or when < since:
+            return False
+    if pattern is not None:
+        content = turn.get("content", "")
+        if not isinstance(content, str):
+            content = json.dumps(content, ensure_ascii=False)
+        if not pattern.search(content):
+            return False
+    return True
 
 
 def cmd_log(args: argparse.Namespace) -> int:
@@ -447,24 +487,16 @@ def cmd_log(args: argparse.Namespace) -> int:
     mem = open_memory(args, inspect=True)
     roles = set(args.role or ())
     keep: deque[dict[str, Any]] = deque(maxlen=args.n if args.n > 0 else None)
-    skipped = 0
-    for _, turn in iter_turns(mem):
-        if turn is None:
-            skipped += 1
-            continue
-        if roles and turn.get("role") not in roles:
-            continue
-        if since is not None:
-            when = _timestamp(turn)
-            if when is None or when < since:
-                continue
-        if pattern is not None:
-            content = turn.get("content", "")
-            if not isinstance(content, str):
-                content = json.dumps(content, ensure_ascii=False)
-            if not pattern.search(content):
-                continue
-        keep.append(turn)
+    if args.n > 0 and not roles and since is None and pattern is None:
+        turns, skipped = _recent(mem, args.n)  # read from the end: fast on a huge log
+        keep.extend(turns)
+    else:
+        skipped = 0
+        for _, turn in iter_turns(mem):
+            if turn is None:
+                skipped += 1
+            elif _log_match(turn, roles, since, pattern):
+                keep.append(turn)
     if args.json:
         for turn in keep:
             sys.stdout.write(json.dumps(turn, ensure_ascii=False) + "\n")
@@ -525,9 +557,6 @@ def _memory_args(call: dict[str, Any]) -> Any:
 
 # -- tool -------------------------------------------------------------------------------------
 
-_MEMORY_FAILURES = ("Error", "No replacement was performed", "The path ")
-
-
 def tool_failed(name: str, result: str) -> int:
     """Exit status for a tool result: the bash ``[exit code N]``, 1 for a memory-tool error."""
     if name == "bash":
@@ -536,8 +565,9 @@ def tool_failed(name: str, result: str) -> int:
             return int(m.group(1)) or EXIT_FAILURE
         return EXIT_FAILURE if result.startswith("Error:") else 0
     first = result.split("\n", 1)[0]
-    if first.startswith(_MEMORY_FAILURES) and (first.startswith(("Error", "No replacement"))
-                                               or "does not exist" in first):
+    if first.startswith(("Error", "No replacement was performed")):
+        return EXIT_FAILURE
+    if first.startswith("The path ") and first.endswith("does not exist. Please provide a valid path."):
         return EXIT_FAILURE
     return 0
 
@@ -627,13 +657,50 @@ def cmd_sh(args: argparse.Namespace) -> int:
     return _interactive(shell, args)
 
 
+def history_file() -> str:
+    """Where ``memtool sh`` keeps its history: ``$XDG_STATE_HOME/memtool/sh_history``
+    (default ``~/.local/state``), never inside the memory the model can read."""
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return os.path.join(base, "memtool", "sh_history")
+
+
+def _load_history() -> Any:
+    """Enable line editing and load the history; the readline module, or None."""
+    try:
+        import readline
+    except ImportError:
+        return None
+    readline.set_history_length(1000)
+    try:
+        readline.read_history_file(history_file())
+    except OSError:
+        pass
+    return readline
+
+
+def _save_history(readline: Any) -> None:
+    if readline is None:
+        return
+    path = history_file()
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        readline.write_history_file(path)
+        os.chmod(path, 0o600)
+    except OSError:
+        pass
+
+
 def _interactive(shell: MemoryShell, args: argparse.Namespace) -> int:
     tty = _isatty(sys.stdin)
+    readline = _load_history() if tty else None
+    try:
+        return _repl(shell, args, tty)
+    finally:
+        _save_history(readline)
+
+
+def _repl(shell: MemoryShell, args: argparse.Namespace, tty: bool) -> int:
     if tty:
-        try:
-            import readline  # noqa: F401 - line editing and history for input()
-        except ImportError:
-            pass
         allowed = shell.tool.allowed_list()
         sys.stderr.write(f"memtool sh: {memory_path(args)} mounted at /.memory. "
                          f"Allowed: {allowed}. Ctrl-D or exit to leave.\n")
@@ -759,7 +826,15 @@ def cmd_mcp(args: argparse.Namespace) -> int:
         raise CliError(f"{e}") from None
     mem = open_memory(args, must_exist=False, read_only=args.read_only, tools=tools)
     server = build_server(mem, resource=not args.no_resource, host=args.host, port=args.port)
-    serve(server, transport=args.transport, host=args.host, port=args.port)
+    try:
+        serve(server, transport=args.transport, host=args.host, port=args.port)
+    except KeyboardInterrupt:
+        return 0
+    except Exception as e:  # one line, never a traceback (e.g. the port is taken)
+        group = getattr(e, "exceptions", None)  # an ExceptionGroup from the server's task group
+        inner = group[0] if group else e
+        message = getattr(inner, "strerror", None) or str(inner) or type(inner).__name__
+        raise CliError(f"the server stopped: {message}") from None
     return 0
 
 

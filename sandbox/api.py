@@ -89,25 +89,27 @@ class Sandbox:
         base_env.pop("IFS")
         base_env.update(env or {})
         self.env: dict[str, str] = base_env  # type: ignore[assignment]
-        self._guard_cache: OrderedDict[str, tuple[list[str], list[str]]] = OrderedDict()
+        self._guard_cache: OrderedDict[str, tuple[list[str], list[str], bool]] = OrderedDict()
         self._cache_lock = threading.Lock()
 
     # -- stages ---------------------------------------------------------------------------
 
-    def _guard(self, script: str, tree: Script) -> list[str]:
+    def _guard(self, script: str, tree: Script) -> tuple[list[str], bool]:
+        """(violations, whether they are all refused syntax) — cached without a callback."""
         if self.policy.approve is not None:
-            return guard.check(script, tree, self.policy, self.cwd)[0]
+            messages, _, syntax = guard.check_full(script, tree, self.policy, self.cwd)
+            return messages, syntax
         with self._cache_lock:
             hit = self._guard_cache.get(script)
             if hit is not None:
                 self._guard_cache.move_to_end(script)
-                return hit[0]
-        result = guard.check(script, tree, self.policy, self.cwd)
+                return hit[0], hit[2]
+        result = guard.check_full(script, tree, self.policy, self.cwd)
         with self._cache_lock:
             self._guard_cache[script] = result
             if len(self._guard_cache) > 1024:
                 self._guard_cache.popitem(last=False)
-        return result[0]
+        return result[0], result[2]
 
     def check(self, script: str) -> list[str]:
         """Parse and guard ``script`` without running it; return the refusals (empty: OK)."""
@@ -115,7 +117,7 @@ class Sandbox:
             tree = parse(script)
         except UnsupportedSyntax as exc:
             return [str(exc)]
-        return self._guard(script, tree)
+        return self._guard(script, tree)[0]
 
     def run(self, script: str, stdin: bytes = b"") -> Result:
         """Parse, guard and run ``script``; never raises for anything the script does."""
@@ -129,12 +131,14 @@ class Sandbox:
         except RecursionError:
             return Result(EXIT_SYNTAX, b"", b"sandbox: script is nested too deeply; flatten it\n")
         try:
-            violations = self._guard(script, tree)
+            violations, syntax_only = self._guard(script, tree)
         except RecursionError:
-            violations = ["script is nested too deeply; flatten it"]
+            violations, syntax_only = ["script is nested too deeply; flatten it"], True
         if violations:
+            # refused syntax alone (background &) exits 2 like other unsupported syntax
             text = "".join(f"sandbox: refused: {v}\n" for v in violations)
-            return Result(EXIT_REFUSED, b"", text.encode("utf-8", "replace"))
+            return Result(EXIT_SYNTAX if syntax_only else EXIT_REFUSED, b"",
+                          text.encode("utf-8", "replace"))
         return self._execute(tree, stdin)
 
     def _execute(self, tree: Script, stdin: bytes) -> Result:

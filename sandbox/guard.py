@@ -77,6 +77,8 @@ class Violation:
 
     pos: int
     message: str
+    #: True for syntax we refuse (background ``&``): alone, such violations exit with 2.
+    syntax: bool = False
 
 
 def line_col(script: str, pos: int) -> tuple[int, int]:
@@ -101,8 +103,8 @@ class _Walker:
         self.writes: list[str] = []
         self.functions: set[str] = set()
 
-    def add(self, pos: int, message: str) -> None:
-        self.violations.append(Violation(pos, message))
+    def add(self, pos: int, message: str, syntax: bool = False) -> None:
+        self.violations.append(Violation(pos, message, syntax))
 
     # -- collection -----------------------------------------------------------------------
 
@@ -127,7 +129,7 @@ class _Walker:
     def andor(self, node: AndOr) -> None:
         if node.background:
             self.add(node.pos, "background jobs (&) are not supported; run the command in "
-                     "the foreground")
+                     "the foreground", syntax=True)
         self.pipeline(node.first)
         for _, p in node.rest:
             self.pipeline(p)
@@ -257,19 +259,28 @@ def check(script_text: str, tree: Script, policy: Policy, cwd: str = "/") -> tup
 
     The approval callback (``policy.approve``) is asked only when there is no other violation.
     """
+    messages, writes, _ = check_full(script_text, tree, policy, cwd)
+    return messages, writes
+
+
+def check_full(script_text: str, tree: Script, policy: Policy,
+               cwd: str = "/") -> tuple[list[str], list[str], bool]:
+    """``check`` plus whether every violation is refused *syntax* (exit 2 rather than 126)."""
     walker = _Walker(policy, cwd)
     walker.collect_functions(tree)
     walker.script(tree)
     messages = [format_violation(script_text, v) for v in walker.violations]
     writes = list(dict.fromkeys(walker.writes))
+    if walker.violations and all(v.syntax for v in walker.violations):
+        return messages, writes, True
     if not messages and policy.approve is not None:
         try:
             ok = policy.approve(script_text, writes)
         except Exception as exc:
             ok = False
             messages.append(f"approval callback failed ({type(exc).__name__}); script refused")
-            return messages, writes
+            return messages, writes, False
         if not ok:
             messages.append("refused by the approval callback"
                             + (f" (it may write: {', '.join(writes)})" if writes else ""))
-    return messages, writes
+    return messages, writes, False

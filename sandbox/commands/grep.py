@@ -303,6 +303,12 @@ class Grep:
         # The fast path applies when no line is printed as context and -v / -o are off.
         self.fast = cfg.before < 0 and cfg.after < 0 and not cfg.invert and not cfg.only_matching
         self.per_line = (not regex.uses_re2) or cfg.null_data
+        # Searching the branches of a small alternation one by one is faster (see
+        # Regex.alternatives); only the line finder uses them, -o / -w use the whole regex.
+        self.branches = None if self.per_line else regex.alternatives()
+        self._branch_buf: bytes | None = None
+        self._branch_limit = -1
+        self._branch_next: list[int] = []
 
     # -- matching -------------------------------------------------------------------------
 
@@ -395,7 +401,7 @@ class Grep:
                 pos = le + 1
                 self.ctx.budget.check_time()
             return None
-        search_start = self.regex.search_start
+        search_start = self._branch_search_start if self.branches else self.regex.search_start
         # The region ends with an eol (or the file's last line); exclude the final eol so
         # the empty "line" after it is not searched.
         limit = end - 1 if buf[end - 1 : end] == eol else end
@@ -414,6 +420,28 @@ class Grep:
             pos = le + 1
             self.ctx.budget.check_time()
         return None
+
+    def _branch_search_start(self, buf: bytes, pos: int, limit: int) -> int:
+        """Leftmost match start of a top-level alternation, branch by branch: each branch's
+        next start in this buffer is cached until the scan passes it."""
+        if buf is not self._branch_buf or limit != self._branch_limit:
+            self._branch_buf = buf
+            self._branch_limit = limit
+            self._branch_next = [-2] * len(self.branches)
+        following = self._branch_next
+        best = -1
+        for i, branch in enumerate(self.branches):
+            k = following[i]
+            if k == -1:
+                continue  # no match of this branch in the rest of the buffer
+            if k < pos:
+                k = branch.search_start(buf, pos, limit)
+                following[i] = k
+                if k < 0:
+                    continue
+            if best < 0 or k < best:
+                best = k
+        return best
 
     # -- output ---------------------------------------------------------------------------
 

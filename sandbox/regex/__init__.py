@@ -190,6 +190,26 @@ class Regex:
         return [(regs[2 * g], regs[2 * g + 1]) if regs[2 * g] >= 0 and regs[2 * g + 1] >= 0
                 else (-1, -1) for g in range(self.groups + 1)]
 
+    def alternatives(self, limit: int = 4) -> list["Regex"] | None:
+        """The top-level branches of ``a|b|...`` compiled on their own (RE2 only), or None.
+
+        The leftmost match start of the whole expression is the smallest leftmost start of its
+        branches, and a single literal runs much faster in RE2 (prefix acceleration) than an
+        alternation, so grep's line finder may search the branches separately.
+        """
+        ast = self.parsed.ast
+        if ast[0] != "alt" or self.parsed.has_backrefs or not 2 <= len(ast[1]) <= limit:
+            return None
+        out = []
+        for branch in ast[1]:
+            sub = Regex(ParsedRegex(branch, self.groups, False, []), icase=self.icase,
+                        multiline=self.multiline, dot_newline=self.dot_newline,
+                        budget=self.budget)
+            if not sub.uses_re2:
+                return None
+            out.append(sub)
+        return out
+
     def finditer(self, data: bytes, pos: int = 0, endpos: int | None = None):
         """Successive non-overlapping matches, as ``grep -o`` walks them (an empty match
         advances by one character)."""

@@ -119,3 +119,51 @@ def test_build_server_in_process(tmp_path):
     assert SDK_MAJOR in (1, 2)
     names = sorted(t.name for t in asyncio.run(server.list_tools()))
     assert names == ["bash", "memory"]
+
+
+def test_streamable_http_end_to_end(tmp_path):
+    """`memtool mcp --transport streamable-http` as a subprocess, the SDK's HTTP client."""
+    import socket
+    import subprocess
+    import time
+
+    try:
+        from mcp.client.streamable_http import streamable_http_client as http_client
+    except ImportError:  # mcp 1.x
+        from mcp.client.streamable_http import streamablehttp_client as http_client  # type: ignore[no-redef]
+    from mcp.client.session import ClientSession
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    memdir = tmp_path / "mem"
+    server = subprocess.Popen([PYTHON, "-m", "memtool", "mcp", "--path", str(memdir), "--transport",
+                               "streamable-http", "--port", str(port)], env=subprocess_env(),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+
+        async def main() -> str:
+            async with http_client(f"http://127.0.0.1:{port}/mcp") as streams:
+                read, write = streams[0], streams[1]
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    assert {t.name for t in (await session.list_tools()).tools} == {"memory", "bash"}
+                    return _text(await session.call_tool("memory", {"command": "create", "path": "h.md",
+                                                                      "file_text": "over http"}))
+
+        assert asyncio.run(asyncio.wait_for(main(), timeout=60)) == "File created successfully at: /memories/h.md"
+        assert (memdir / "h.md").read_text() == "over http"
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()

@@ -248,3 +248,36 @@ def test_path_scope_plain_everywhere(command):
     sub = build_parser()._subparsers._group_actions[0].choices[command]  # type: ignore[union-attr]
     options = {o for a in sub._actions for o in a.option_strings}
     assert {"--path", "--scope", "--plain"} <= options
+
+
+def test_demo_through_the_cli(tmp_path, capsys):
+    code, out, _ = cli(capsys, "demo", "--keep", str(tmp_path / "demo"))
+    assert code == 0 and "conversation 2" in out.lower()
+    assert (tmp_path / "demo").exists()
+
+
+def test_hostile_arguments_never_raise(memdir, capsys):
+    """Arbitrary --since values, tool arguments and scopes end in a status, never a traceback."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from memtool.cli import CliError
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.text(max_size=40))
+    def since(value: str) -> None:
+        try:
+            parse_since(value)
+        except CliError:
+            pass
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.sampled_from(["memory", "bash"]), st.text(max_size=60), st.text(max_size=12))
+    def tool(name: str, raw: str, scope: str) -> None:
+        code = main(["tool", "--path", str(memdir), "--read-only", "--scope", scope, name, raw])
+        _, err = capsys.readouterr()
+        assert code >= 0
+        assert "Traceback" not in err and str(memdir) not in err.replace(f"--path {memdir}", "")
+
+    since()
+    tool()

@@ -40,6 +40,8 @@ def test_every_command_as_a_process(memdir, run_cli, tmp_path):
     assert r.returncode == 1 and r.stderr == "memtool mcp: --tools: unknown tool(s) web; choose from memory, bash\n"
     r = run_cli("show", "--path", p, "--scope", "")
     assert r.returncode == 1 and r.stderr.startswith("memtool show: ") and "Traceback" not in r.stderr
+    r = run_cli("demo", "--keep", str(tmp_path / "demo"))
+    assert r.returncode == 0 and "conversation 2" in r.stdout.lower()
     r = run_cli("frobnicate")
     assert r.returncode == 2 and "invalid choice" in r.stderr
 
@@ -56,11 +58,14 @@ def test_watch_sees_an_edit_by_another_process(memdir, cli_environ, mode):
     args = [sys.executable, "-m", "memtool", "watch", "--path", str(memdir), "--count", "2", "--timeout", "60"]
     if mode == "poll":
         args += ["--poll", "--interval", "0.1"]
+    else:  # no rescan within the test's time: only file events can wake the watcher
+        args += ["--interval", "1000"]
     watcher = subprocess.Popen(args, env=cli_environ, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert watcher.stdout is not None
         first = watcher.stdout.readline()
         assert first.startswith("watching "), first + watcher.stderr.read()
+        assert ("(file events)" in first) == (mode == "events"), first
         editor = (
             "import sys, pathlib; root = pathlib.Path(sys.argv[1]);"
             "p = root / 'core.md'; p.write_text(p.read_text().replace('Drinks tea', 'Drinks green tea'));"
@@ -85,12 +90,16 @@ def test_watch_sees_an_edit_by_another_process(memdir, cli_environ, mode):
 
 def test_interactive_sh_through_a_pty(memdir, cli_environ):
     pexpect = pytest.importorskip("pexpect", reason="pexpect drives the pseudo-terminal (pip install pexpect)")
-    child = pexpect.spawn(sys.executable, ["-m", "memtool", "sh", "--path", str(memdir)], env=cli_environ,
+    env = dict(cli_environ, XDG_STATE_HOME=str(memdir.parent / "state"))
+    child = pexpect.spawn(sys.executable, ["-m", "memtool", "sh", "--path", str(memdir)], env=env,
                           encoding="utf-8", timeout=30)
     try:
         child.expect(r"Allowed: .*cat.*\r\n")
         child.expect_exact("memtool:/.memory$ ")
         child.sendline("grep -c Dana core.md")
+        child.expect_exact("1\r\n")
+        child.expect_exact("memtool:/.memory$ ")
+        child.send("\x1b[A\r")  # up arrow: the previous line from the history, run again
         child.expect_exact("1\r\n")
         child.expect_exact("memtool:/.memory$ ")
         child.sendline("python3 -c 1")
@@ -104,6 +113,9 @@ def test_interactive_sh_through_a_pty(memdir, cli_environ):
         child.close()
     assert child.exitstatus == 0
     assert (memdir / "notes.md").read_text().endswith("- from the pty\n")
+    history = (memdir.parent / "state" / "memtool" / "sh_history").read_text()
+    assert "grep -c Dana core.md" in history  # kept outside the memory, for the next session
+    assert not list(memdir.glob("*history*"))
 
 
 def test_rich_output_on_a_terminal(memdir, cli_environ):

@@ -17,6 +17,7 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import uuid
 
@@ -69,6 +70,25 @@ class PgServer:
         """Start the server and wait until it accepts connections."""
         self.run(f"{PG_BIN}/pg_ctl", "-D", self.data, "-l", self.log, "-o", self.options(),
                  "-w", "-t", "60", "start")
+
+    def reap_with(self, pid: int) -> None:
+        """Start a small detached process that stops the server (and deletes its directory)
+        once process ``pid`` has gone, however it ended (even killed with SIGKILL)."""
+        stop = self._cmd(f"{PG_BIN}/pg_ctl", "-D", self.data, "-m", "immediate", "-w", "stop")
+        script = (
+            "import os, shutil, subprocess, time\n"
+            "while True:\n"
+            "    try:\n"
+            f"        os.kill({pid}, 0)\n"
+            "    except ProcessLookupError:\n"
+            "        break\n"
+            "    time.sleep(1)\n"
+            f"subprocess.run({stop!r}, capture_output=True)\n"
+            f"shutil.rmtree({self.tmp!r}, ignore_errors=True)\n"
+        )
+        subprocess.Popen([sys.executable, "-c", script], start_new_session=True,
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
 
     def restart(self) -> None:
         """``pg_ctl restart`` (fast shutdown: open connections are cut, transactions abort)."""
@@ -133,6 +153,7 @@ def server_dsn() -> str:
         _state["error"] = f"could not start a PostgreSQL server: {detail.strip()[-300:]}"
         _unavailable(str(_state["error"]))
     atexit.register(srv.stop)
+    srv.reap_with(os.getpid())  # no orphaned server even if this process is killed
     _state["server"] = srv
     _state["dsn"] = srv.dsn
     return srv.dsn

@@ -150,7 +150,7 @@ def test_connections_killed_mid_burst(pg_server, pgserver_module, pg_dsn):
     assert failures > 0, "no call was hit by the killed connections (test proved nothing)"
 
 
-def test_read_modify_write_killed_mid_transaction_applies_nothing(pg_store, pg_dsn):
+def test_read_modify_write_killed_mid_transaction_applies_nothing(pg_server, pg_store, pg_dsn):
     import psycopg
 
     pg_store.write_bytes("core.md", b"before\n")

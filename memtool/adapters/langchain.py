@@ -1,0 +1,55 @@
+"""LangChain / LangGraph: memtool's tools as ``BaseTool``s and core memory as a prompt hook.
+
+    from langgraph.prebuilt import create_react_agent
+    from memtool import Memory
+    from memtool.adapters.langchain import memory_prompt, memory_tools
+
+    mem = Memory(".memory")
+    agent = create_react_agent(model, memory_tools(mem), prompt=memory_prompt(mem, "Be brief."))
+
+``memory_prompt`` returns a callable that LangGraph calls before every model call: it puts a
+``SystemMessage`` with core memory read at that moment in front of the state's messages.
+With LangChain's ``create_agent`` use ``system_prompt_text(mem, ...)`` from a
+``@dynamic_prompt`` middleware, which is also evaluated before every model call.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+try:
+    from langchain_core.messages import BaseMessage, SystemMessage
+    from langchain_core.tools import BaseTool, StructuredTool
+except ImportError as _e:  # pragma: no cover - exercised only without the extra
+    from memtool.adapters import missing_extra
+
+    raise missing_extra("langchain", _e) from _e
+
+
+def _caller(mem: Any, name: str) -> Callable[..., str]:
+    def call_memtool(**arguments: Any) -> str:
+        return mem.call(name, {k: v for k, v in arguments.items() if v is not None})
+
+    return call_memtool
+
+
+def memory_tools(mem: Any) -> list[BaseTool]:
+    """One ``StructuredTool`` per offered memtool tool, with memtool's JSON Schema; each
+    returns the model-facing string (errors included, never an exception)."""
+    return [StructuredTool.from_function(_caller(mem, d.name), name=d.name, description=d.description,
+                                         args_schema=d.parameters) for d in mem.tools.definitions()]
+
+
+def system_prompt_text(mem: Any, instructions: str = "") -> str:
+    """``instructions`` + today's date + core.md read now (for a dynamic-prompt middleware)."""
+    return mem.system_prompt(instructions)
+
+
+def memory_prompt(mem: Any, instructions: str = "") -> Callable[[Any], list[BaseMessage]]:
+    """A LangGraph ``prompt=`` callable: ``[SystemMessage(core memory read now), *messages]``."""
+
+    def prompt(state: Any) -> list[BaseMessage]:
+        messages = state.get("messages", []) if isinstance(state, dict) else getattr(state, "messages", [])
+        return [SystemMessage(content=mem.system_prompt(instructions)), *messages]
+
+    return prompt

@@ -1,0 +1,52 @@
+"""OpenAI Agents SDK (``openai-agents``): memtool's tools as ``FunctionTool``s and core memory
+as dynamic instructions.
+
+    from agents import Agent, Runner
+    from memtool import Memory
+    from memtool.adapters.openai_agents import memory_function_tools, memory_instructions
+
+    mem = Memory(".memory")
+    agent = Agent(name="assistant", tools=memory_function_tools(mem),
+                  instructions=memory_instructions(mem, "You are a helpful assistant."))
+    print(Runner.run_sync(agent, "I prefer metric units.").final_output)
+
+The SDK calls a callable ``instructions`` before every model call of a run (each turn of its
+loop), so core memory is read fresh each time. The tools use memtool's JSON Schemas with
+``strict_json_schema=False`` (the memory tool's fields are optional by design) and run in a
+worker thread, returning memtool's model-facing strings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Callable
+
+try:
+    from agents import FunctionTool
+except ImportError as _e:  # pragma: no cover - exercised only without the extra
+    from memtool.adapters import missing_extra
+
+    raise missing_extra("openai_agents", _e) from _e
+
+
+def _invoker(mem: Any, name: str) -> Callable[[Any, str], Any]:
+    async def invoke(_context: Any, arguments_json: str) -> str:
+        return await asyncio.to_thread(mem.call, name, arguments_json or "{}")
+
+    return invoke
+
+
+def memory_function_tools(mem: Any) -> list[FunctionTool]:
+    """One ``FunctionTool`` per offered memtool tool."""
+    return [FunctionTool(name=d.name, description=d.description, params_json_schema=d.parameters,
+                         on_invoke_tool=_invoker(mem, d.name), strict_json_schema=False)
+            for d in mem.tools.definitions()]
+
+
+def memory_instructions(mem: Any, instructions: str = "") -> Callable[[Any, Any], str]:
+    """A dynamic ``instructions`` callable: ``instructions`` + date + core.md read now."""
+
+    def core_memory_instructions(_context: Any, _agent: Any) -> str:
+        return mem.system_prompt(instructions)
+
+    return core_memory_instructions
