@@ -371,8 +371,8 @@ def _print_turns(out: Output, turns: list[dict[str, Any]]) -> None:
             from rich.text import Text
 
             text = Text()
-            text.append(f"[{stamp}] ", style="dim")
-            text.append(f"{role}: ", style=f"bold {colours.get(role, 'white')}")
+            text.append(out.clean(f"[{stamp}] "), style="dim")
+            text.append(out.clean(f"{role}: "), style=f"bold {colours.get(role, 'white')}")
             text.append(out.clean(content))
             out.console.print(text)
     out.flush()
@@ -584,7 +584,12 @@ def add_tool(subparsers: argparse._SubParsersAction) -> None:
 
 def cmd_tool(args: argparse.Namespace) -> int:
     """Run one tool call; exit non-zero when the tool reports an error."""
-    raw = sys.stdin.read() if args.arguments == "-" else args.arguments
+    raw = args.arguments
+    if raw == "-":
+        try:
+            raw = sys.stdin.read()
+        except (OSError, ValueError, UnicodeDecodeError) as e:
+            raise CliError(f"cannot read the arguments from standard input: {e}") from None
     mem = open_memory(args, read_only=args.read_only)
     result = mem.call(args.name, raw)
     sys.stdout.write(result if result.endswith("\n") else result + "\n")

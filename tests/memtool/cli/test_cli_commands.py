@@ -274,10 +274,38 @@ def test_hostile_arguments_never_raise(memdir, capsys):
     @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
     @given(st.sampled_from(["memory", "bash"]), st.text(max_size=60), st.text(max_size=12))
     def tool(name: str, raw: str, scope: str) -> None:
-        code = main(["tool", "--path", str(memdir), "--read-only", "--scope", scope, name, raw])
+        try:
+            code = main(["tool", "--path", str(memdir), "--read-only", f"--scope={scope}", "--", name, raw])
+        except SystemExit as e:  # argparse's own usage error (exit 2), e.g. for a scope it can't read
+            code = int(e.code or 0)
+            assert code == 2
         _, err = capsys.readouterr()
         assert code >= 0
         assert "Traceback" not in err and str(memdir) not in err.replace(f"--path {memdir}", "")
 
     since()
     tool()
+
+
+def test_control_characters_are_visible_on_a_terminal():
+    import io
+
+    from memtool.cli import Output, visible
+
+    assert visible("a\x1b[2Jb\tc\nd\x07\x9bz\x7f") == "a^[[2Jb\tc\nd^G\\x9bz^?"
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    for plain in (True, False):
+        term = Terminal()
+        out = Output(plain, stream=term)
+        out.line("evil \x1b]0;title\x07 text")
+        out.raw("raw \x1b[31m\n")
+        out.table(["a"], [["cell \x1b[5m"]])
+        assert "\x1b]" not in term.getvalue() and "\x1b[31m" not in term.getvalue()
+        assert "^[]0;title^G" in term.getvalue()
+    piped = io.StringIO()
+    Output(True, stream=piped).raw("keep \x1b[31m exact")
+    assert piped.getvalue() == "keep \x1b[31m exact"

@@ -6,8 +6,6 @@ import io
 import threading
 from typing import BinaryIO
 
-import pytest
-
 from sandbox import Limits, Policy, Result, Sandbox
 from sandbox.fs.base import FileStat, FileSystem
 from sandbox.fs.memory import MemoryFS
