@@ -6,6 +6,8 @@ flag tells the caller to append ``: Value too large for defined data type`` as c
 
 from __future__ import annotations
 
+from sandbox.commands._quoting import quote
+
 UINTMAX_MAX = (1 << 64) - 1
 
 #: Exponents of the multiplier suffixes (powers of 1000 or 1024), as in xstrtol.c.
@@ -24,6 +26,21 @@ class CountError(ValueError):
     def __init__(self, overflow: bool):
         super().__init__("overflow" if overflow else "invalid")
         self.overflow = overflow
+
+
+class BadArgument(Exception):
+    """A command-line error already worded for the user: printed as ``prog: message`` with
+    status 1 and no ``Try ... --help`` line."""
+
+
+def count_argument(text: str, lines: bool) -> int:
+    """``parse_count`` for head's and tail's ``-n``/``-c`` NUM: raises ``BadArgument`` with
+    GNU's ``invalid number of lines|bytes: ‘NUM’`` (plus the overflow detail)."""
+    try:
+        return parse_count(text)
+    except CountError as e:
+        detail = f": {OVERFLOW_MESSAGE}" if e.overflow else ""
+        raise BadArgument(f"invalid number of {'lines' if lines else 'bytes'}: {quote(text)}{detail}") from None
 
 
 def parse_count(text: str, suffixes: str = SIZE_SUFFIXES) -> int:

@@ -1,10 +1,18 @@
-"""Streaming helpers shared by head and tail: records (lines) and blocks of a binary stream."""
+"""Streaming helpers shared by the commands (blocks, records, copying a stream to stdout), and
+head's and tail's start of ``run`` (settings, ``--help``, ``--version``) and their loop over
+FILE operands with ``==> NAME <==`` headers."""
 
 from __future__ import annotations
 
+import errno
 import io
-from typing import BinaryIO, Iterator
+from typing import BinaryIO, Callable, Iterator
 
+from sandbox.commands._numbers import BadArgument
+from sandbox.commands._quoting import quoteaf
+from sandbox.commands.base import CommandContext
+from sandbox.commands.options import UsageError
+from sandbox.fs.base import FSError
 from sandbox.limits import Budget
 
 BLOCK = 1 << 16
@@ -19,6 +27,12 @@ def iter_blocks(stream: BinaryIO, budget: Budget, size: int = BLOCK) -> Iterator
             return
         yield block
         budget.check_time()
+
+
+def copy_stream(ctx: CommandContext, stream: BinaryIO, size: int = BLOCK) -> None:
+    """Write every block of ``stream`` to stdout, checking the time budget."""
+    for block in iter_blocks(stream, ctx.budget, size):
+        ctx.stdout.write(block)
 
 
 def iter_records(stream: BinaryIO, delim: bytes, budget: Budget) -> Iterator[bytes]:
@@ -75,3 +89,81 @@ def seekable_size(stream: BinaryIO) -> int | None:
         return size - here
     except (OSError, ValueError, AttributeError):
         return None
+
+
+def parse_settings(
+    ctx: CommandContext,
+    parse_args: Callable[[CommandContext], tuple[dict, list[str]]],
+    usage: str,
+    version: str,
+) -> tuple[dict, list[str]] | int:
+    """Run a head/tail argument parser; return ``(settings, operands)`` to go on with, or the
+    exit status once done: 1 after a ``UsageError`` (with the ``Try`` line) or a
+    ``BadArgument``, 0 after printing ``usage`` or the ``version`` line."""
+    try:
+        settings, operands = parse_args(ctx)
+    except UsageError as e:
+        return ctx.usage_error(str(e))
+    except BadArgument as e:
+        ctx.error(str(e))
+        return 1
+    if settings.get("help"):
+        ctx.stdout.write(usage.encode())
+        return 0
+    if settings.get("version"):
+        ctx.stdout.write(f"{version}\n".encode())
+        return 0
+    return settings, operands
+
+
+def each_input(
+    ctx: CommandContext,
+    operands: list[str],
+    headers: bool | None,
+    process: Callable[[BinaryIO], None],
+    *,
+    skip_directories: bool = False,
+) -> int:
+    """Run ``process`` on each FILE operand's stream (none, or ``-``, is stdin) the way head and
+    tail do; return the exit status.
+
+    ``headers``: ``==> NAME <==`` before each input always (True), never (False), or when there
+    are several (None). A file that cannot be opened is reported and skipped; a directory is
+    reported as GNU's read error ``Is a directory`` after its header, or passed over silently
+    with ``skip_directories``; an ``FSError`` while reading is reported as ``error reading``.
+    """
+    operands = operands or ["-"]
+    if headers is None:
+        headers = len(operands) > 1
+    status = 0
+    first_header = True
+    for operand in operands:
+        name = "standard input" if operand == "-" else operand
+        try:
+            stream = ctx.stdin if operand == "-" else ctx.open_read(operand)
+        except FSError as e:
+            if e.errno == errno.EISDIR:  # GNU opens directories and fails on read
+                stream = None
+            else:
+                ctx.error(f"cannot open {quoteaf(operand)} for reading: {e}")
+                status = 1
+                continue
+        if headers:
+            prefix = b"" if first_header else b"\n"
+            ctx.stdout.write(prefix + b"==> " + name.encode("utf-8", "surrogateescape") + b" <==\n")
+            first_header = False
+        if stream is None:
+            if skip_directories:
+                continue
+            ctx.error(f"error reading {quoteaf(operand)}: Is a directory")
+            status = 1
+            continue
+        try:
+            process(stream)
+        except FSError as e:
+            ctx.error(f"error reading {quoteaf(operand)}: {e}")
+            status = 1
+        finally:
+            if stream is not ctx.stdin:
+                stream.close()
+    return status

@@ -5,9 +5,9 @@
 
 from __future__ import annotations
 
-from sandbox.commands._textutil import parse_options, quote, print_help, wants_help
+from sandbox.commands._quoting import quote
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec
+from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command_line
 
 SPEC = OptionSpec(
     short="as:z",
@@ -42,11 +42,9 @@ def base_name(name: str, suffix: str = "") -> str:
 
 def run(ctx: CommandContext) -> int:
     """Print each NAME's last component."""
-    if wants_help(ctx.args):
-        return print_help(ctx, HELP)
-    parsed = parse_options(ctx, SPEC)
-    if parsed is None:
-        return 1
+    parsed = parse_command_line(ctx, SPEC, HELP, early_help=True)
+    if isinstance(parsed, int):
+        return parsed
     opts, operands = parsed
     multiple = False
     suffix = ""

@@ -11,8 +11,9 @@ import re
 from typing import BinaryIO
 
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, OptionSpec, UsageError, parse
+from sandbox.commands.options import NO_ARG, OptionSpec, parse_command_line
 from sandbox.commands._quoting import quotef
+from sandbox.commands._records import copy_stream
 from sandbox.fs.base import FSError
 
 SPEC = OptionSpec(
@@ -166,29 +167,13 @@ class _Formatter:
         self.flush()
 
 
-def _copy(ctx: CommandContext, stream: BinaryIO) -> None:
-    read = getattr(stream, "read1", stream.read)
-    while True:
-        block = read(BLOCK)
-        if not block:
-            return
-        ctx.stdout.write(block)
-        ctx.budget.check_time()
-
-
 def run(ctx: CommandContext) -> int:
     """Run ``cat``."""
-    try:
-        opts, operands = parse(SPEC, ctx.args)
-    except UsageError as e:
-        return ctx.usage_error(str(e))
+    parsed = parse_command_line(ctx, SPEC, USAGE, version="cat (GNU coreutils) 9.1")
+    if isinstance(parsed, int):
+        return parsed
+    opts, operands = parsed
     flags = {key for key, _ in opts}
-    if "help" in flags:
-        ctx.stdout.write(USAGE.encode())
-        return 0
-    if "version" in flags:
-        ctx.stdout.write(b"cat (GNU coreutils) 9.1\n")
-        return 0
     nonprinting = bool(flags & set("vAet"))
     ends = bool(flags & set("EAe"))
     tabs = bool(flags & set("TAt"))
@@ -207,7 +192,7 @@ def run(ctx: CommandContext) -> int:
             if formatter is not None:
                 formatter.feed(stream)
             else:
-                _copy(ctx, stream)
+                copy_stream(ctx, stream, BLOCK)
         except FSError as e:
             ctx.error(f"{quotef(operand)}: {e}")
             status = 1

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import BinaryIO, Callable
 
-from sandbox.commands._textutil import file_error, iter_record_batches, open_operand, parse_options, quote, print_help, wants_help
+from sandbox.commands._quoting import quote
+from sandbox.commands._textutil import file_error, iter_record_batches, open_operand
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec
+from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command_line
 from sandbox.fs.base import FSError
 
 SPEC = OptionSpec(
@@ -183,11 +184,9 @@ def _field_cutter(ranges: list[tuple[int, int]], delim: bytes, out_delim: bytes)
 
 def run(ctx: CommandContext) -> int:
     """Cut each input line."""
-    if wants_help(ctx.args):
-        return print_help(ctx, HELP)
-    parsed = parse_options(ctx, SPEC)
-    if parsed is None:
-        return 1
+    parsed = parse_command_line(ctx, SPEC, HELP, early_help=True)
+    if isinstance(parsed, int):
+        return parsed
     opts, operands = parsed
     mode: str | None = None
     spec_list = ""

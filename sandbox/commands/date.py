@@ -15,9 +15,10 @@ import time
 from datetime import datetime, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo
 
-from sandbox.commands._textutil import ArgmatchError, argmatch, parse_options, quote, quotef, print_help, wants_help
+from sandbox.commands._quoting import quote, quotef
+from sandbox.commands._textutil import ArgmatchError, argmatch
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec
+from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, parse_command_line
 from sandbox.fs.base import FSError
 
 SPEC = OptionSpec(
@@ -433,11 +434,9 @@ def _now() -> tuple[int, int]:
 
 def run(ctx: CommandContext) -> int:
     """Print the date."""
-    if wants_help(ctx.args):
-        return print_help(ctx, HELP)
-    parsed = parse_options(ctx, SPEC)
-    if parsed is None:
-        return 1
+    parsed = parse_command_line(ctx, SPEC, HELP, early_help=True)
+    if isinstance(parsed, int):
+        return parsed
     opts, operands = parsed
     utc = False
     date_text: str | None = None

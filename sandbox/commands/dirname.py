@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from sandbox.commands._textutil import parse_options, print_help, wants_help
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, OptionSpec
+from sandbox.commands.options import NO_ARG, OptionSpec, parse_command_line
 
 SPEC = OptionSpec(short="z", long={"zero": (NO_ARG, "z")})
 
@@ -31,11 +30,9 @@ def dir_name(name: str) -> str:
 
 def run(ctx: CommandContext) -> int:
     """Print each NAME's directory part."""
-    if wants_help(ctx.args):
-        return print_help(ctx, HELP)
-    parsed = parse_options(ctx, SPEC)
-    if parsed is None:
-        return 1
+    parsed = parse_command_line(ctx, SPEC, HELP, early_help=True)
+    if isinstance(parsed, int):
+        return parsed
     opts, operands = parsed
     end = "\0" if any(key == "z" for key, _ in opts) else "\n"
     if not operands:

@@ -9,16 +9,13 @@ or bytes in memory.
 
 from __future__ import annotations
 
-import errno
 from collections import deque
 from typing import BinaryIO
 
-from sandbox.commands._numbers import OVERFLOW_MESSAGE, CountError, first_digit_option, parse_count
-from sandbox.commands._quoting import quote, quoteaf
-from sandbox.commands._records import iter_blocks, iter_records
+from sandbox.commands._numbers import count_argument, first_digit_option
+from sandbox.commands._records import copy_stream, each_input, iter_blocks, iter_records, parse_settings
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, UsageError, parse
-from sandbox.fs.base import FSError
 
 SPEC = OptionSpec(
     "c:n:qvz0123456789",
@@ -58,19 +55,6 @@ b 512, kB 1000, K 1024, MB 1000*1000, M 1024*1024,
 GB 1000*1000*1000, G 1024*1024*1024, and so on for T, P, E, Z, Y.
 Binary prefixes can be used, too: KiB=K, MiB=M, and so on.
 """
-
-
-class _Bad(Exception):
-    """A command-line error already worded for the user."""
-
-
-def _count(ctx: CommandContext, text: str, lines: bool) -> int:
-    what = "lines" if lines else "bytes"
-    try:
-        return parse_count(text)
-    except CountError as e:
-        detail = f": {OVERFLOW_MESSAGE}" if e.overflow else ""
-        raise _Bad(f"invalid number of {what}: {quote(text)}{detail}") from None
 
 
 def _first(ctx: CommandContext, stream: BinaryIO, count: int, lines: bool, delim: bytes) -> None:
@@ -125,8 +109,7 @@ def _all_but_last(ctx: CommandContext, stream: BinaryIO, count: int, lines: bool
                 del held[:cut]
         return
     if count == 0:
-        for block in iter_blocks(stream, ctx.budget):
-            ctx.stdout.write(block)
+        copy_stream(ctx, stream)
         return
     window: deque[bytes] = deque()
     for record in iter_records(stream, delim, ctx.budget):
@@ -160,7 +143,7 @@ def _parse_args(ctx: CommandContext) -> tuple[dict, list[str]]:
                 settings["delim"] = b"\0"
             else:
                 raise UsageError(f"invalid trailing option -- {ch}")
-        settings["count"] = _count(ctx, digits + multiplier, settings["lines"])
+        settings["count"] = count_argument(digits + multiplier, settings["lines"])
     try:
         opts, operands = parse(SPEC, args)
     except UsageError:
@@ -173,7 +156,7 @@ def _parse_args(ctx: CommandContext) -> tuple[dict, list[str]]:
             assert value is not None
             settings["lines"] = key == "n"
             settings["elide"] = value.startswith("-")
-            settings["count"] = _count(ctx, value[1:] if settings["elide"] else value, key == "n")
+            settings["count"] = count_argument(value[1:] if settings["elide"] else value, key == "n")
         elif key == "q":
             settings["headers"] = False
         elif key == "v":
@@ -190,53 +173,18 @@ def _parse_args(ctx: CommandContext) -> tuple[dict, list[str]]:
 
 def run(ctx: CommandContext) -> int:
     """Run ``head``."""
-    try:
-        settings, operands = _parse_args(ctx)
-    except UsageError as e:
-        return ctx.usage_error(str(e))
-    except _Bad as e:
-        ctx.error(str(e))
-        return 1
-    if settings.get("help"):
-        ctx.stdout.write(USAGE.encode())
-        return 0
-    if settings.get("version"):
-        ctx.stdout.write(b"head (GNU coreutils) 9.1\n")
-        return 0
-    operands = operands or ["-"]
-    headers = settings["headers"] if settings["headers"] is not None else len(operands) > 1
-    status = 0
-    first_header = True
-    for operand in operands:
-        name = "standard input" if operand == "-" else operand
-        try:
-            stream = ctx.stdin if operand == "-" else ctx.open_read(operand)
-        except FSError as e:
-            if e.errno == errno.EISDIR:  #: GNU opens directories and fails on read
-                stream = None
-            else:
-                ctx.error(f"cannot open {quoteaf(operand)} for reading: {e}")
-                status = 1
-                continue
-        if headers:
-            prefix = b"" if first_header else b"\n"
-            ctx.stdout.write(prefix + b"==> " + name.encode("utf-8", "surrogateescape") + b" <==\n")
-            first_header = False
-        if stream is None:
-            if settings["count"] == 0 and not settings["elide"]:
-                continue  # GNU reads nothing at all
-            ctx.error(f"error reading {quoteaf(operand)}: Is a directory")
-            status = 1
-            continue
-        try:
-            if settings["elide"]:
-                _all_but_last(ctx, stream, settings["count"], settings["lines"], settings["delim"])
-            else:
-                _first(ctx, stream, settings["count"], settings["lines"], settings["delim"])
-        except FSError as e:
-            ctx.error(f"error reading {quoteaf(operand)}: {e}")
-            status = 1
-        finally:
-            if stream is not ctx.stdin:
-                stream.close()
-    return status
+    parsed = parse_settings(ctx, _parse_args, USAGE, "head (GNU coreutils) 9.1")
+    if isinstance(parsed, int):
+        return parsed
+    settings, operands = parsed
+    count, lines, delim = settings["count"], settings["lines"], settings["delim"]
+
+    def process(stream: BinaryIO) -> None:
+        if settings["elide"]:
+            _all_but_last(ctx, stream, count, lines, delim)
+        else:
+            _first(ctx, stream, count, lines, delim)
+
+    # GNU reads nothing at all for -n 0 / -c 0, so a directory is no error then
+    skip_directories = count == 0 and not settings["elide"]
+    return each_input(ctx, operands, settings["headers"], process, skip_directories=skip_directories)

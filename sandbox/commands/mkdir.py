@@ -11,7 +11,7 @@ import errno
 from sandbox.commands._quoting import quote, quoteaf
 from sandbox.commands._writing import operands_of
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, UsageError, parse
+from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command_line
 from sandbox.fs.base import FSError
 
 SPEC = OptionSpec(
@@ -92,17 +92,11 @@ def _make_parents(ctx: CommandContext, operand: str, verbose: bool) -> bool:
 
 def run(ctx: CommandContext) -> int:
     """Run ``mkdir``."""
-    try:
-        opts, operands = parse(SPEC, ctx.args)
-    except UsageError as e:
-        return ctx.usage_error(str(e))
-    keys = {k for k, _ in opts}
-    if "help" in keys:
-        ctx.stdout.write(USAGE.encode())
-        return 0
-    if "version" in keys:
-        ctx.stdout.write(b"mkdir (GNU coreutils) 9.1\n")
-        return 0
+    parsed = parse_command_line(ctx, SPEC, USAGE, version="mkdir (GNU coreutils) 9.1")
+    if isinstance(parsed, int):
+        return parsed
+    opts, operands = parsed
+    keys = {key for key, _ in opts}
     if "m" in keys:
         ctx.error("option -m is not supported in the sandbox (new directories are private, 0700)")
         return 1

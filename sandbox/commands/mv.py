@@ -11,7 +11,7 @@ import errno
 from sandbox.commands._quoting import quoteaf
 from sandbox.commands._writing import basename, copy_tree, is_inside, join, operands_of, remove_tree, same_path, stat_operand
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, UsageError, parse
+from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command_line
 from sandbox.fs.base import FSError
 
 SPEC = OptionSpec(
@@ -147,17 +147,11 @@ def _move(ctx: CommandContext, src: str, dst: str, no_clobber: bool, verbose: bo
 
 def run(ctx: CommandContext) -> int:
     """Run ``mv``."""
-    try:
-        opts, operands = parse(SPEC, ctx.args)
-    except UsageError as e:
-        return ctx.usage_error(str(e))
-    keys = {k for k, _ in opts}
-    if "help" in keys:
-        ctx.stdout.write(USAGE.encode())
-        return 0
-    if "version" in keys:
-        ctx.stdout.write(b"mv (GNU coreutils) 9.1\n")
-        return 0
+    parsed = parse_command_line(ctx, SPEC, USAGE, version="mv (GNU coreutils) 9.1")
+    if isinstance(parsed, int):
+        return parsed
+    opts, operands = parsed
+    keys = {key for key, _ in opts}
     no_clobber = False
     for key, _ in opts:  # -f, -i, -n: the last one wins
         if key == "n":

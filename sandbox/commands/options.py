@@ -14,6 +14,10 @@ Errors raise ``UsageError`` with glibc's wording (without the program name), e.g
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # base.py does not import this module; the hint only needs the name
+    from sandbox.commands.base import CommandContext
 
 NO_ARG = 0
 REQUIRED = 1
@@ -116,6 +120,55 @@ def parse(spec: OptionSpec, args: list[str]) -> tuple[list[tuple[str, str | None
             operands.extend(args[i:])
             break
         operands.append(arg)
+    return opts, operands
+
+
+#: What ``parse`` returns: ([(key, value-or-None)...], operands).
+ParsedArgs = tuple[list[tuple[str, str | None]], list[str]]
+
+
+def wants_help(args: list[str]) -> bool:
+    """True if ``--help`` (or an unambiguous prefix of it, ``--he``) comes before ``--``."""
+    for arg in args:
+        if arg == "--":
+            return False
+        if len(arg) >= 4 and "--help".startswith(arg):
+            return True
+    return False
+
+
+def parse_command_line(
+    ctx: CommandContext,
+    spec: OptionSpec,
+    usage: str,
+    *,
+    version: str | None = None,
+    args: list[str] | None = None,
+    usage_status: int = 1,
+    early_help: bool = False,
+) -> ParsedArgs | int:
+    """The start of every command's ``run``: parse ``args`` (default ``ctx.args``) with ``spec``.
+
+    Returns ``(opts, operands)`` to go on with, or the exit status when the command is done:
+    ``usage_status`` after GNU's two usage-error lines, 0 after printing ``usage`` for an
+    option keyed ``help`` (or, with ``early_help``, for any ``--help`` word of ``ctx.args``
+    before ``--``, checked before parsing, as the text commands do), 0 after printing the ``version`` line for an option keyed
+    ``version`` (when ``version`` is given).
+    """
+    if early_help and wants_help(ctx.args):
+        ctx.stdout.write(usage.encode())
+        return 0
+    try:
+        opts, operands = parse(spec, ctx.args if args is None else args)
+    except UsageError as err:
+        return ctx.usage_error(str(err), usage_status)
+    keys = {key for key, _ in opts}
+    if "help" in keys:
+        ctx.stdout.write(usage.encode())
+        return 0
+    if version is not None and "version" in keys:
+        ctx.stdout.write(f"{version}\n".encode())
+        return 0
     return opts, operands
 
 

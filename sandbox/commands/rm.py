@@ -11,7 +11,7 @@ import errno
 from sandbox.commands._quoting import quoteaf
 from sandbox.commands._writing import join, operands_of, stat_operand
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, OPTIONAL, OptionSpec, UsageError, parse
+from sandbox.commands.options import NO_ARG, OPTIONAL, OptionSpec, parse_command_line
 from sandbox.fs.base import FSError
 
 SPEC = OptionSpec(
@@ -117,17 +117,11 @@ class _Remover:
 
 def run(ctx: CommandContext) -> int:
     """Run ``rm``."""
-    try:
-        opts, operands = parse(SPEC, ctx.args)
-    except UsageError as e:
-        return ctx.usage_error(str(e))
-    keys = {k for k, _ in opts}
-    if "help" in keys:
-        ctx.stdout.write(USAGE.encode())
-        return 0
-    if "version" in keys:
-        ctx.stdout.write(b"rm (GNU coreutils) 9.1\n")
-        return 0
+    parsed = parse_command_line(ctx, SPEC, USAGE, version="rm (GNU coreutils) 9.1")
+    if isinstance(parsed, int):
+        return parsed
+    opts, operands = parsed
+    keys = {key for key, _ in opts}
     force = False
     for key, _ in opts:  # -f and -i: the last one wins, as in GNU
         if key == "f":

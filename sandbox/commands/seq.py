@@ -15,9 +15,9 @@ import re
 from fractions import Fraction
 from typing import Union
 
-from sandbox.commands._textutil import quote, print_help, wants_help
+from sandbox.commands._quoting import quote
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, UsageError, parse
+from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command_line
 
 SPEC = OptionSpec(
     short="f:s:w",
@@ -630,13 +630,11 @@ def _add(a: LongDouble, b: LongDouble) -> LongDouble:
 
 def run(ctx: CommandContext) -> int:
     """Print the sequence."""
-    if wants_help(ctx.args):
-        return print_help(ctx, HELP)
     head, tail = _split_negative_numbers(ctx.args)
-    try:
-        opts, operands = parse(SPEC, head)
-    except UsageError as err:
-        return ctx.usage_error(str(err))
+    parsed = parse_command_line(ctx, SPEC, HELP, args=head, early_help=True)
+    if isinstance(parsed, int):
+        return parsed
+    opts, operands = parsed
     operands += tail
     fmt_text: str | None = None
     separator = "\n"

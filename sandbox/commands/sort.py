@@ -25,19 +25,11 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from sandbox.commands._textutil import (
-    print_help,
-    wants_help,
-    ArgmatchError,
-    argmatch,
-    iter_chunks,
-    open_operand,
-    quote,
-    quoteaf,
-    quotef,
-)
+from sandbox.commands._quoting import quote, quoteaf, quotef
+from sandbox.commands._records import iter_blocks
+from sandbox.commands._textutil import CHUNK, ArgmatchError, argmatch, open_operand
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, UsageError, parse
+from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, UsageError, parse, parse_command_line
 from sandbox.commands.seq import round_long_double
 from sandbox.fs.base import FSError
 
@@ -596,10 +588,11 @@ def writes(args: list[str]) -> list[str]:
 
 def run(ctx: CommandContext) -> int:
     """Sort the lines of the inputs."""
-    if wants_help(ctx.args):
-        return print_help(ctx, HELP)
+    parsed = parse_command_line(ctx, SPEC, HELP, early_help=True, usage_status=SORT_FAILURE)
+    if isinstance(parsed, int):
+        return parsed
     try:
-        return _run(ctx)
+        return _run(ctx, *parsed)
     except SortError as err:
         if err.usage:
             return ctx.usage_error(str(err), err.status)
@@ -607,11 +600,7 @@ def run(ctx: CommandContext) -> int:
         return err.status
 
 
-def _run(ctx: CommandContext) -> int:
-    try:
-        opts, operands = parse(SPEC, ctx.args)
-    except UsageError as err:
-        raise SortError(str(err), usage=True) from None
+def _run(ctx: CommandContext, opts: list[tuple[str, str | None]], operands: list[str]) -> int:
     gkey = Key(eword=None)
     keys: list[Key] = []
     tab: int | None = None
@@ -718,7 +707,7 @@ def _read_lines(ctx: CommandContext, operand: str, eol: bytes) -> list[bytes]:
         raise SortError(f"{what}: {quotef(operand)}: {err}") from None
     with stream:
         try:
-            data = b"".join(iter_chunks(ctx, stream))
+            data = b"".join(iter_blocks(stream, ctx.budget, CHUNK))
         except FSError as err:
             raise SortError(f"read failed: {quotef(operand)}: {err}") from None
     if not data:

@@ -9,17 +9,15 @@ backwards from the end in blocks, so its cost does not depend on the file's size
 
 from __future__ import annotations
 
-import errno
 import io
 from collections import deque
 from typing import BinaryIO
 
-from sandbox.commands._numbers import OVERFLOW_MESSAGE, CountError, first_digit_option, parse_count
-from sandbox.commands._quoting import quote, quoteaf
-from sandbox.commands._records import iter_blocks, iter_records, seekable_size
+from sandbox.commands._numbers import BadArgument, count_argument, first_digit_option
+from sandbox.commands._quoting import quote
+from sandbox.commands._records import copy_stream, each_input, iter_blocks, iter_records, parse_settings, seekable_size
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, UsageError, parse
-from sandbox.fs.base import FSError
 
 SPEC = OptionSpec(
     "c:n:fFqs:vz0123456789",
@@ -68,18 +66,6 @@ Following (-f, -F) is not available in the sandbox.
 """
 
 
-class _Bad(Exception):
-    """A command-line error already worded for the user (no usage line)."""
-
-
-def _count(text: str, lines: bool) -> int:
-    try:
-        return parse_count(text)
-    except CountError as e:
-        detail = f": {OVERFLOW_MESSAGE}" if e.overflow else ""
-        raise _Bad(f"invalid number of {'lines' if lines else 'bytes'}: {quote(text)}{detail}") from None
-
-
 def _obsolete(args: list[str]) -> dict | None:
     """GNU's parse_obsolete_option: ``-NUM[bcl]`` / ``+NUM[bcl]`` with at most one file."""
     if not (len(args) == 1 or (len(args) == 2 and not (args[1].startswith("-") and len(args[1]) > 1))):
@@ -111,7 +97,7 @@ def _obsolete(args: list[str]) -> dict | None:
         value = (1 << 64) if len(trimmed) > 25 else int(trimmed)
         count = min(value * multiplier, (1 << 64) - 1) if value <= (1 << 64) - 1 else None
         if count is None:
-            raise _Bad(f"invalid number: {quote(args[0])}: Numerical result out of range")
+            raise BadArgument(f"invalid number: {quote(args[0])}: Numerical result out of range")
     else:
         count = 10 * multiplier
     return {"count": count, "lines": lines, "from_start": arg[0] == "+", "follow": follow}
@@ -123,7 +109,7 @@ def _parse_args(ctx: CommandContext) -> tuple[dict, list[str]]:
     old = _obsolete(args)
     if old is not None:
         if old.pop("follow"):
-            raise _Bad("following files (-f) is not supported in the sandbox")
+            raise BadArgument("following files (-f) is not supported in the sandbox")
         settings.update(old)
         if settings["from_start"] and settings["count"]:
             settings["count"] -= 1
@@ -133,7 +119,7 @@ def _parse_args(ctx: CommandContext) -> tuple[dict, list[str]]:
     except UsageError:
         digit = first_digit_option(args, "cns", "cnfFqsvz0123456789")
         if digit is not None:
-            raise _Bad(f"option used in invalid context -- {digit}") from None
+            raise BadArgument(f"option used in invalid context -- {digit}") from None
         raise
     for key, value in opts:
         if key in ("c", "n"):
@@ -143,7 +129,7 @@ def _parse_args(ctx: CommandContext) -> tuple[dict, list[str]]:
                 settings["from_start"] = True  # sticky, as in GNU: a later -n N keeps it
             elif value.startswith("-"):
                 value = value[1:]
-            settings["count"] = _count(value, key == "n")
+            settings["count"] = count_argument(value, key == "n")
         elif key == "q":
             settings["headers"] = False
         elif key == "v":
@@ -151,12 +137,12 @@ def _parse_args(ctx: CommandContext) -> tuple[dict, list[str]]:
         elif key == "z":
             settings["delim"] = b"\0"
         elif key in ("f", "F"):
-            raise _Bad("following files (-f) is not supported in the sandbox")
+            raise BadArgument("following files (-f) is not supported in the sandbox")
         elif key in ("help", "version"):
             settings[key] = True
             return settings, operands
         elif key.isdigit():
-            raise _Bad(f"option used in invalid context -- {key}")
+            raise BadArgument(f"option used in invalid context -- {key}")
         # -s, --pid, --retry, --max-unchanged-stats only matter when following: ignored.
     if any(key == "retry" for key, _ in opts):
         ctx.error("warning: --retry ignored; --retry is useful only when following")
@@ -206,11 +192,6 @@ def _copy_range(ctx: CommandContext, stream: BinaryIO, length: int) -> None:
         ctx.budget.check_time()
 
 
-def _copy_rest(ctx: CommandContext, stream: BinaryIO) -> None:
-    for block in iter_blocks(stream, ctx.budget):
-        ctx.stdout.write(block)
-
-
 def _tail(ctx: CommandContext, stream: BinaryIO, settings: dict) -> None:
     count, lines, delim = settings["count"], settings["lines"], settings["delim"]
     size = seekable_size(stream)
@@ -225,7 +206,7 @@ def _tail(ctx: CommandContext, stream: BinaryIO, settings: dict) -> None:
                     if not block:
                         return
                     left -= len(block)
-            _copy_rest(ctx, stream)
+            copy_stream(ctx, stream)
             return
         left = count
         for block in iter_blocks(stream, ctx.budget):
@@ -272,50 +253,10 @@ def _tail(ctx: CommandContext, stream: BinaryIO, settings: dict) -> None:
 
 def run(ctx: CommandContext) -> int:
     """Run ``tail``."""
-    try:
-        settings, operands = _parse_args(ctx)
-    except UsageError as e:
-        return ctx.usage_error(str(e))
-    except _Bad as e:
-        ctx.error(str(e))
-        return 1
-    if settings.get("help"):
-        ctx.stdout.write(USAGE.encode())
-        return 0
-    if settings.get("version"):
-        ctx.stdout.write(b"tail (GNU coreutils) 9.1\n")
-        return 0
+    parsed = parse_settings(ctx, _parse_args, USAGE, "tail (GNU coreutils) 9.1")
+    if isinstance(parsed, int):
+        return parsed
+    settings, operands = parsed
     if settings["count"] == 0 and not settings["from_start"]:
         return 0  # GNU: nothing will be output, so nothing is opened or read
-    operands = operands or ["-"]
-    headers = settings["headers"] if settings["headers"] is not None else len(operands) > 1
-    status = 0
-    first_header = True
-    for operand in operands:
-        name = "standard input" if operand == "-" else operand
-        try:
-            stream = ctx.stdin if operand == "-" else ctx.open_read(operand)
-        except FSError as e:
-            if e.errno == errno.EISDIR:
-                stream = None
-            else:
-                ctx.error(f"cannot open {quoteaf(operand)} for reading: {e}")
-                status = 1
-                continue
-        if headers:
-            prefix = b"" if first_header else b"\n"
-            ctx.stdout.write(prefix + b"==> " + name.encode("utf-8", "surrogateescape") + b" <==\n")
-            first_header = False
-        if stream is None:
-            ctx.error(f"error reading {quoteaf(operand)}: Is a directory")
-            status = 1
-            continue
-        try:
-            _tail(ctx, stream, settings)
-        except FSError as e:
-            ctx.error(f"error reading {quoteaf(operand)}: {e}")
-            status = 1
-        finally:
-            if stream is not ctx.stdin:
-                stream.close()
-    return status
+    return each_input(ctx, operands, settings["headers"], lambda stream: _tail(ctx, stream, settings))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from sandbox.commands._quoting import quotef
 from sandbox.commands._writing import operands_of
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, OPTIONAL, OptionSpec, UsageError, parse
+from sandbox.commands.options import NO_ARG, OPTIONAL, OptionSpec, parse_command_line
 from sandbox.fs.base import FSError
 
 SPEC = OptionSpec(
@@ -44,17 +44,11 @@ def writes(args: list[str]) -> list[str]:
 
 def run(ctx: CommandContext) -> int:
     """Run ``tee``."""
-    try:
-        opts, operands = parse(SPEC, ctx.args)
-    except UsageError as e:
-        return ctx.usage_error(str(e))
-    keys = {k for k, _ in opts}
-    if "help" in keys:
-        ctx.stdout.write(USAGE.encode())
-        return 0
-    if "version" in keys:
-        ctx.stdout.write(b"tee (GNU coreutils) 9.1\n")
-        return 0
+    parsed = parse_command_line(ctx, SPEC, USAGE, version="tee (GNU coreutils) 9.1")
+    if isinstance(parsed, int):
+        return parsed
+    opts, operands = parsed
+    keys = {key for key, _ in opts}
     append = "a" in keys
     status = 0
     outputs: list[str] = []

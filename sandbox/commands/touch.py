@@ -17,7 +17,7 @@ import time
 from sandbox.commands._quoting import quote, quoteaf
 from sandbox.commands._writing import operands_of
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, UsageError, parse
+from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command_line
 from sandbox.fs.base import FSError
 
 SPEC = OptionSpec(
@@ -115,17 +115,11 @@ def writes(args: list[str]) -> list[str]:
 
 def run(ctx: CommandContext) -> int:
     """Run ``touch``."""
-    try:
-        opts, operands = parse(SPEC, ctx.args)
-    except UsageError as e:
-        return ctx.usage_error(str(e))
-    keys = {k for k, _ in opts}
-    if "help" in keys:
-        ctx.stdout.write(USAGE.encode())
-        return 0
-    if "version" in keys:
-        ctx.stdout.write(b"touch (GNU coreutils) 9.1\n")
-        return 0
+    parsed = parse_command_line(ctx, SPEC, USAGE, version="touch (GNU coreutils) 9.1")
+    if isinstance(parsed, int):
+        return parsed
+    opts, operands = parsed
+    keys = {key for key, _ in opts}
     now = time.time()
     when = now
     try:

@@ -14,9 +14,11 @@ import re
 from dataclasses import dataclass, field
 from typing import BinaryIO, Callable
 
-from sandbox.commands._textutil import iter_chunks, quote, print_help, wants_help
+from sandbox.commands._quoting import quote
+from sandbox.commands._records import iter_blocks
+from sandbox.commands._textutil import CHUNK
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, OptionSpec, UsageError, parse
+from sandbox.commands.options import NO_ARG, OptionSpec, parse_command_line
 from sandbox.errors import LimitExceeded
 
 SPEC = OptionSpec(
@@ -364,12 +366,10 @@ def _check_case_classes(s1: CharSet, s2: CharSet) -> None:
 
 def run(ctx: CommandContext) -> int:
     """Translate, delete and/or squeeze stdin to stdout."""
-    if wants_help(ctx.args):
-        return print_help(ctx, HELP)
-    try:
-        opts, operands = parse(SPEC, ctx.args)
-    except UsageError as err:
-        return ctx.usage_error(str(err))
+    parsed = parse_command_line(ctx, SPEC, HELP, early_help=True)
+    if isinstance(parsed, int):
+        return parsed
+    opts, operands = parsed
     keys = {key for key, _ in opts}
     complement = "c" in keys or "C" in keys
     delete = "d" in keys
@@ -481,7 +481,7 @@ def _filter(ctx: CommandContext, table: bytes | None, deletions: bytes, squeeze_
     squeeze = _squeezer(squeeze_set) if squeeze_set else None
     last = -1
     stream: BinaryIO = ctx.stdin
-    for chunk in iter_chunks(ctx, stream):
+    for chunk in iter_blocks(stream, ctx.budget, CHUNK):
         data = chunk.translate(table, deletions) if (table is not None or deletions) else chunk
         if squeeze is not None and data:
             data = squeeze(data, last)

@@ -12,19 +12,16 @@ import errno
 import re
 from typing import BinaryIO, Callable, Iterator
 
+from sandbox.commands._quoting import quote, quoteaf
 from sandbox.commands._textutil import (
-    print_help,
-    wants_help,
     ArgmatchError,
     argmatch,
     file_error,
     iter_record_batches,
     open_operand,
-    quote,
-    quoteaf,
 )
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, UsageError, parse
+from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, UsageError, parse, parse_command_line
 from sandbox.fs.base import FSError
 
 SPEC = OptionSpec(
@@ -122,12 +119,10 @@ def _lines(ctx: CommandContext, stream: BinaryIO, eol: bytes) -> Iterator[bytes]
 
 def run(ctx: CommandContext) -> int:
     """Filter adjacent duplicate lines."""
-    if wants_help(ctx.args):
-        return print_help(ctx, HELP)
-    try:
-        opts, operands = parse(SPEC, ctx.args)
-    except UsageError as err:
-        return ctx.usage_error(str(err))
+    parsed = parse_command_line(ctx, SPEC, HELP, early_help=True)
+    if isinstance(parsed, int):
+        return parsed
+    opts, operands = parsed
     count = False
     out_unique = out_first = True
     out_later = False

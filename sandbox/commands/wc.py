@@ -19,9 +19,11 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from sandbox.commands import _wcwidth
-from sandbox.commands._textutil import file_error, iter_chunks, parse_options, quotef, print_help, wants_help
+from sandbox.commands._quoting import quotef
+from sandbox.commands._records import iter_blocks
+from sandbox.commands._textutil import CHUNK, file_error
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, OptionSpec
+from sandbox.commands.options import NO_ARG, OptionSpec, parse_command_line
 from sandbox.fs.base import FSError
 
 SPEC = OptionSpec(
@@ -190,11 +192,11 @@ def _count_stream(ctx: CommandContext, stream: BinaryIO, flags: dict[str, bool])
     counter = _Counter(flags["w"], flags["m"], flags["L"])
     if not (flags["w"] or flags["m"] or flags["L"] or flags["l"]):
         total = 0
-        for chunk in iter_chunks(ctx, stream):
+        for chunk in iter_blocks(stream, ctx.budget, CHUNK):
             total += len(chunk)
         counter.counts.nbytes = total
         return counter.counts
-    for chunk in iter_chunks(ctx, stream):
+    for chunk in iter_blocks(stream, ctx.budget, CHUNK):
         counter.feed(chunk)
     if counter.pending:
         counter.feed(b"", final=True)
@@ -246,11 +248,9 @@ def _number_width(ctx: CommandContext, operands: list[str], nflags: int) -> int:
 
 def run(ctx: CommandContext) -> int:
     """Count each operand (stdin without operands) and print a total for several."""
-    if wants_help(ctx.args):
-        return print_help(ctx, HELP)
-    parsed = parse_options(ctx, SPEC)
-    if parsed is None:
-        return 1
+    parsed = parse_command_line(ctx, SPEC, HELP, early_help=True)
+    if isinstance(parsed, int):
+        return parsed
     opts, operands = parsed
     flags = {key: False for key in "lwmcL"}
     for key, _ in opts:

@@ -77,7 +77,7 @@ class Regex:
     """A compiled GNU regular expression (see the module docstring for its semantics)."""
 
     def __init__(self, parsed: ParsedRegex, *, icase: bool, multiline: bool, dot_newline: bool,
-                 budget: Budget | None):
+                 budget: Budget | None, reg_newline: bool = False):
         self.parsed = parsed
         #: Number of capturing groups.
         self.groups: int = parsed.groups
@@ -86,12 +86,13 @@ class Regex:
         self.icase = icase
         self.multiline = multiline
         self.dot_newline = dot_newline
+        self.reg_newline = reg_newline
         self.budget = budget if budget is not None else Budget(Limits())
         self._re2: object | None = None
         self._prog: Program | None = None
         if not parsed.has_backrefs:
             try:
-                text = to_re2(parsed.ast, icase, dot_newline)
+                text = to_re2(parsed.ast, icase, dot_newline, reg_newline)
                 options = re2.Options()
                 options.longest_match = True
                 options.case_sensitive = True  # case variants are spelled out (GNU's)
@@ -107,7 +108,7 @@ class Regex:
                 pass
         if self._re2 is None:
             self._prog = Program(parsed.ast, parsed.groups, icase, dot_newline,
-                                 memoize=not parsed.has_backrefs)
+                                 memoize=not parsed.has_backrefs, reg_newline=reg_newline)
 
     @property
     def uses_re2(self) -> bool:
@@ -204,7 +205,7 @@ class Regex:
         for branch in ast[1]:
             sub = Regex(ParsedRegex(branch, self.groups, False, []), icase=self.icase,
                         multiline=self.multiline, dot_newline=self.dot_newline,
-                        budget=self.budget)
+                        budget=self.budget, reg_newline=self.reg_newline)
             if not sub.uses_re2:
                 return None
             out.append(sub)
@@ -226,19 +227,24 @@ class Regex:
 
 def compile_regex(pattern: bytes, *, extended: bool = False, icase: bool = False,
                   multiline: bool = False, dot_newline: bool = False,
+                  reg_newline: bool = False, glibc_syntax: bool = False,
                   budget: Budget | None = None) -> Regex:
     """Compile a GNU BRE (or ERE when ``extended``) given as bytes.
 
     ``icase`` matches case-insensitively (ASCII and non-ASCII letters); ``multiline`` lets
     ``^``/``$`` match around embedded newlines (sed's ``M``); ``dot_newline`` lets ``.`` and
-    negated brackets match a newline (sed's pattern space, ``grep -z``). ``budget`` bounds the
+    negated brackets match a newline (sed's pattern space, ``grep -z``); without it no bracket
+    expression matches a newline, unless ``reg_newline`` (glibc's REG_NEWLINE, sed's ``M``):
+    then only ``.`` and ``[^...]`` skip newlines while ``\\W``, ``\\s`` and brackets that
+    contain a newline still match it. ``glibc_syntax`` applies glibc regcomp's stricter syntax
+    (GNU sed's; see ``parser.parse``) instead of GNU grep's. ``budget`` bounds the
     backtracking engine's time. Raises ``RegexError`` whose text is GNU's message.
     """
     text = pattern.decode("utf-8", "surrogateescape")
     try:
-        parsed = parse(text, extended)
+        parsed = parse(text, extended, glibc_syntax)
         return Regex(parsed, icase=icase, multiline=multiline, dot_newline=dot_newline,
-                     budget=budget)
+                     budget=budget, reg_newline=reg_newline)
     except RecursionError:
         raise RegexError("Regular expression too big") from None
 

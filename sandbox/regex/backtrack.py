@@ -31,13 +31,14 @@ _CHECK_EVERY = 2048
 class _SetPredicate:
     """Membership test of a bracket expression on a code point."""
 
-    __slots__ = ("negated", "items", "icase", "dot_newline", "cache")
+    __slots__ = ("negated", "items", "icase", "newline_ok", "cache")
 
-    def __init__(self, negated: bool, items: tuple, icase: bool, dot_newline: bool):
+    def __init__(self, negated: bool, items: tuple, icase: bool, newline_ok: bool):
         self.negated = negated
         self.items = items
         self.icase = icase
-        self.dot_newline = dot_newline
+        #: False when a newline never matches (line mode, or ``[^...]`` under REG_NEWLINE).
+        self.newline_ok = newline_ok
         self.cache: dict[int, bool] = {}
 
     def _raw(self, ch: str) -> bool:
@@ -61,7 +62,7 @@ class _SetPredicate:
         hit = self.cache.get(cp)
         if hit is not None:
             return hit
-        if cp == 10 and not self.dot_newline:
+        if cp == 10 and not self.newline_ok:
             result = False
         else:
             ch = chr(cp)
@@ -77,10 +78,12 @@ class Program:
     """A compiled instruction list plus what the VM needs to run it."""
 
     def __init__(self, ast: tuple, ngroups: int, icase: bool, dot_newline: bool,
-                 memoize: bool):
+                 memoize: bool, reg_newline: bool = False):
         self.code: list[tuple] = []
         self.icase = icase
         self.dot_newline = dot_newline
+        #: glibc's REG_NEWLINE (sed's ``M``): only ``.`` and ``[^...]`` skip newlines.
+        self.reg_newline = reg_newline and not dot_newline
         self.nregs = 2 * (ngroups + 1)
         self.memoize = memoize
         self.code.append((SAVE, 0))
@@ -108,7 +111,9 @@ class Program:
         elif kind == "any":
             self._add((ANY,))
         elif kind == "set":
-            self._add((SET, _SetPredicate(node[1], node[2], self.icase, self.dot_newline)))
+            negated, escape = node[1], len(node) > 3
+            newline_ok = self.dot_newline or (self.reg_newline and (escape or not negated))
+            self._add((SET, _SetPredicate(negated, node[2], self.icase, newline_ok)))
         elif kind == "cat":
             for sub in node[1]:
                 self._emit(sub)

@@ -92,14 +92,34 @@ def _cased() -> tuple[int, ...]:
                         | set(TOUPPER.values()) | set(_LONESOME_LOWER)))
 
 
+@functools.lru_cache(maxsize=None)
+def _fold_table() -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """Every cased code point that has a counterpart (sorted), and its counterparts."""
+    keys: list[int] = []
+    counterparts: list[tuple[int, ...]] = []
+    for cp in _cased():
+        others = tuple(ord(v) for v in fold_variants(chr(cp)) if ord(v) != cp)
+        if others:
+            keys.append(cp)
+            counterparts.append(others)
+    return tuple(keys), tuple(counterparts)
+
+
 def fold_closure(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """``ranges`` plus the case counterparts of every cased character in them."""
-    extra = []
-    for cp in _cased():
-        if in_ranges(cp, ranges):
-            for v in fold_variants(chr(cp)):
-                extra.append((ord(v), ord(v)))
-    return merge_ranges(list(ranges) + extra)
+    return list(_fold_closure_cached(tuple(merge_ranges(list(ranges)))))
+
+
+@functools.lru_cache(maxsize=1024)
+def _fold_closure_cached(merged: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    keys, counterparts = _fold_table()
+    extra: list[tuple[int, int]] = []
+    for lo, hi in merged:
+        k = bisect.bisect_left(keys, lo)
+        end = bisect.bisect_right(keys, hi)
+        for j in range(k, end):
+            extra.extend((v, v) for v in counterparts[j])
+    return tuple(merge_ranges(list(merged) + extra))
 
 
 def is_word_char(cp: int) -> bool:

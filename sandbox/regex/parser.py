@@ -20,7 +20,7 @@ The AST is made of tuples (cheap to build and walk)::
     ("char", c)                 one literal character
     ("any",)                    .
     ("set", negated, items)     bracket expression; items: ("range", lo, hi) | ("class", name)
-                                | ("equiv", c)
+                                | ("equiv", c); ``\\w \\W \\s \\S`` add a 4th field "escape"
     ("cat", [nodes])  ("alt", [nodes])  ("group", index, node)
     ("repeat", node, min, max)  max is None for unbounded
     ("backref", n)
@@ -61,19 +61,25 @@ class ParsedRegex:
     warnings: list[str] = field(default_factory=list)
 
 
-#: Node for ``\w`` and ``\W`` / ``\s`` and ``\S`` as bracket expressions.
-WORD_SET: Node = ("set", False, (("class", "alnum"), ("range", "_", "_")))
-NONWORD_SET: Node = ("set", True, (("class", "alnum"), ("range", "_", "_")))
-SPACE_SET: Node = ("set", False, (("class", "space"),))
-NONSPACE_SET: Node = ("set", True, (("class", "space"),))
+#: Node for ``\w`` and ``\W`` / ``\s`` and ``\S`` as bracket expressions. The fourth field
+#: marks a class escape: glibc's REG_NEWLINE keeps a newline out of ``[^...]`` but not out of
+#: ``\W`` (sed's ``M`` flag), so the backends must tell them apart.
+WORD_SET: Node = ("set", False, (("class", "alnum"), ("range", "_", "_")), "escape")
+NONWORD_SET: Node = ("set", True, (("class", "alnum"), ("range", "_", "_")), "escape")
+SPACE_SET: Node = ("set", False, (("class", "space"),), "escape")
+NONSPACE_SET: Node = ("set", True, (("class", "space"),), "escape")
+
+_BADRPT = "Invalid preceding regular expression"
 
 _ESCAPE_ASSERTS = {"<": "wbeg", ">": "wend", "b": "wordb", "B": "nwordb", "`": "bot", "'": "eot"}
 _ESCAPE_SETS = {"w": WORD_SET, "W": NONWORD_SET, "s": SPACE_SET, "S": NONSPACE_SET}
 
 
 class _Parser:
-    def __init__(self, pattern: str, extended: bool):
+    def __init__(self, pattern: str, extended: bool, glibc: bool = False):
         self.p = pattern
+        #: glibc regcomp's stricter syntax (GNU sed) instead of GNU grep's dfa.c leniency.
+        self.glibc = glibc
         self.n = len(pattern)
         self.i = 0
         self.ere = extended
@@ -140,7 +146,9 @@ class _Parser:
         if self.ere:
             if c == "(":
                 return self.parse_group(i + 1)
-            if c in "*+?":
+            if c in "*+?" or c == "{" and self.glibc:
+                if self.glibc and at_start:
+                    raise RegexError(_BADRPT)
                 if at_start or prev == ("assert", "bol"):
                     self.warn(f"{c} at start of expression")
                     self.i = i  # the operator applies to an empty expression
@@ -156,7 +164,8 @@ class _Parser:
                 self.i = i + 1
                 return ("assert", "eol")
         else:
-            if c == "*" and (at_start or prev == ("assert", "bol") and self.prev_is_leading_bol):
+            if c == "*" and (at_start or prev == ("assert", "bol") and self.prev_is_leading_bol
+                             or self.glibc and prev is not None and prev[0] == "assert"):
                 self.i = i + 1
                 return ("char", "*")
             if c == "^":
@@ -223,7 +232,7 @@ class _Parser:
                 # reaching here means it follows an anchor-only context: literal.
                 return ("char", c)
             if c == "{":
-                if at_start:
+                if at_start and not self.glibc:
                     return ("char", "{")
                 raise RegexError("Invalid preceding regular expression")
             if c == "}":
@@ -278,6 +287,8 @@ class _Parser:
             hi_text = p[h:k] if k > h else None
         if self.ere:
             if k >= n or p[k] != "}":
+                if self.glibc and "}" not in p[k:]:
+                    raise RegexError("Unmatched \\{")
                 raise RegexError("Invalid content of \\{\\}")
             end = k + 1
         else:
@@ -300,6 +311,12 @@ class _Parser:
 
     def parse_postfix(self, atom: Node, atom_start: int) -> Node:
         p = self.p
+        if self.glibc and atom[0] == "assert":
+            # glibc: nothing repeats an anchor. ERE: an error; BRE: the operator is literal
+            # (``*``, ``\+``, ``\?``) or an error (``\{``), decided by the next atom.
+            if self.ere and self.i < self.n and p[self.i] in "*+?{":
+                raise RegexError(_BADRPT)
+            return atom
         if atom == ("assert", "bol"):
             if not self.ere:
                 return atom  # BRE: a '*' after a leading '^' is literal (parse_atom)
@@ -307,8 +324,13 @@ class _Parser:
                 self.warn(f"{p[self.i]} at start of expression")
             elif self.i < self.n and p[self.i] == "{" and self.interval_follows(self.i + 1):
                 self.warn("{...} at start of expression")
+        repeated = False
         while self.i < self.n:
             c = p[self.i]
+            if (self.glibc and repeated and not self.ere
+                    and (c == "*" or p.startswith("\\{", self.i))):
+                raise RegexError(_BADRPT)  # glibc BRE: no '*' or '\{' right after a repetition
+            repeated = True
             if c == "*":
                 self.i += 1
                 if not (atom[0] == "repeat" and atom[2] == 0 and atom[3] is None):
@@ -323,7 +345,7 @@ class _Parser:
                     self.i += 1
                     atom = _repeat(atom, 0, 1)
                     continue
-                if c == "{" and self.interval_follows(self.i + 1):
+                if c == "{" and (self.glibc or self.interval_follows(self.i + 1)):
                     lo, hi, end = self.parse_interval(self.i + 1)
                     self.i = end
                     atom = _repeat(atom, lo, hi)
@@ -442,8 +464,15 @@ def _repeat(atom: Node, lo: int, hi: int | None) -> Node:
     return ("repeat", atom, lo, hi)
 
 
-def parse(pattern: str, extended: bool) -> ParsedRegex:
-    """Parse ``pattern`` (BRE, or ERE when ``extended``); raise ``RegexError`` if invalid."""
-    parser = _Parser(pattern, extended)
+def parse(pattern: str, extended: bool, glibc: bool = False) -> ParsedRegex:
+    """Parse ``pattern`` (BRE, or ERE when ``extended``); raise ``RegexError`` if invalid.
+
+    ``glibc`` applies glibc regcomp's syntax (GNU sed) where it is stricter than GNU grep:
+    a repetition operator at the start of an ERE or after an anchor (``^ $ \\< \\> \\b \\B
+    \\` \\'``) is "Invalid preceding regular expression" (in a BRE such ``*``, ``\\+``,
+    ``\\?`` are literal), a BRE ``\\{`` at the start is that error too, and an ERE ``{``
+    that does not open a valid interval is an error rather than a literal.
+    """
+    parser = _Parser(pattern, extended, glibc)
     ast = parser.parse()
     return ParsedRegex(ast, parser.groups, parser.has_backrefs, parser.warnings)

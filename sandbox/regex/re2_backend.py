@@ -77,14 +77,20 @@ def _class_text(ranges: list[tuple[int, int]], negated: bool, newline_in_negatio
     return "[" + "".join(parts) + "]"
 
 
-def to_re2(ast: tuple, icase: bool, dot_newline: bool) -> str:
-    """RE2 text for ``ast`` (flags are set by the caller's options)."""
+def to_re2(ast: tuple, icase: bool, dot_newline: bool, reg_newline: bool = False) -> str:
+    """RE2 text for ``ast`` (flags are set by the caller's options).
+
+    Newline handling has three modes: ``dot_newline`` (everything may match a newline),
+    line mode (nothing but a literal newline does) and ``reg_newline`` (glibc's REG_NEWLINE,
+    sed's ``M``: only ``.`` and ``[^...]`` are kept off newlines).
+    """
     out: list[str] = []
-    _emit(ast, out, icase, dot_newline)
+    _emit(ast, out, icase, dot_newline, reg_newline and not dot_newline)
     return "".join(out)
 
 
-def _emit(node: tuple, out: list[str], icase: bool, dot_newline: bool) -> None:
+def _emit(node: tuple, out: list[str], icase: bool, dot_newline: bool,
+          reg_newline: bool) -> None:
     kind = node[0]
     if kind == "char":
         c = node[1]
@@ -100,29 +106,32 @@ def _emit(node: tuple, out: list[str], icase: bool, dot_newline: bool) -> None:
         out.append("(?s:.)" if dot_newline else ".")
     elif kind == "set":
         negated = node[1]
-        # In line mode (no dot_newline) a bracket never matches a newline.
-        ranges = set_ranges(node[2], icase, exclude_newline=not negated and not dot_newline)
-        out.append(_class_text(ranges, negated, newline_in_negation=not dot_newline))
+        escape = len(node) > 3
+        # In line mode (no dot_newline) a bracket never matches a newline; under REG_NEWLINE
+        # only a negated bracket expression (not \W or \S) is kept off it.
+        keep_off = not dot_newline and not (reg_newline and (escape or not negated))
+        ranges = set_ranges(node[2], icase, exclude_newline=not negated and keep_off)
+        out.append(_class_text(ranges, negated, newline_in_negation=keep_off))
     elif kind == "cat":
         for sub in node[1]:
-            _emit(sub, out, icase, dot_newline)
+            _emit(sub, out, icase, dot_newline, reg_newline)
     elif kind == "alt":
         out.append("(?:")
         for k, sub in enumerate(node[1]):
             if k:
                 out.append("|")
-            _emit(sub, out, icase, dot_newline)
+            _emit(sub, out, icase, dot_newline, reg_newline)
         out.append(")")
     elif kind == "group":
         out.append("(")
-        _emit(node[2], out, icase, dot_newline)
+        _emit(node[2], out, icase, dot_newline, reg_newline)
         out.append(")")
     elif kind == "repeat":
         sub, lo, hi = node[1], node[2], node[3]
         if lo > _RE2_MAX_REPEAT or (hi is not None and hi > _RE2_MAX_REPEAT):
             raise NotTranslatable("repeat count above RE2's limit")
         out.append("(?:")
-        _emit(sub, out, icase, dot_newline)
+        _emit(sub, out, icase, dot_newline, reg_newline)
         out.append(")")
         if hi is None:
             out.append("*" if lo == 0 else "+" if lo == 1 else "{%d,}" % lo)

@@ -11,13 +11,13 @@ from __future__ import annotations
 import math
 import re
 import sys
+import threading
 import time
+from collections.abc import Mapping
 from typing import Any, Callable, Iterator
 
-from sandbox.commands.jq import dates, jqregex
 from sandbox.commands.jq import interp as I
 from sandbox.commands.jq.errors import Halt, JQError
-from sandbox.commands.jq.formats import apply_format
 from sandbox.commands.jq.values import (
     compare,
     describe,
@@ -30,6 +30,26 @@ from sandbox.commands.jq.values import (
 )
 
 _TABLE: dict[tuple[str, int], Any] = {}
+
+
+class _ImportedOnFirstUse:
+    """Stands for a module imported on first attribute access, each attribute then cached.
+
+    Dates and regular expressions cost import time that most programs never use."""
+
+    def __init__(self, module_name: str) -> None:
+        self._module_name = module_name
+
+    def __getattr__(self, attr: str) -> Any:
+        import importlib
+
+        value = getattr(importlib.import_module(self._module_name), attr)
+        setattr(self, attr, value)
+        return value
+
+
+dates: Any = _ImportedOnFirstUse("sandbox.commands.jq.dates")
+jqregex: Any = _ImportedOnFirstUse("sandbox.commands.jq.jqregex")
 
 
 def native(name: str, arity: int = 0, kind: str = "val", paths: Callable | None = None):
@@ -1450,6 +1470,8 @@ def _datesub(v, u, n):
 def _format(v, name):
     if type(name) is not str:
         raise JQError(f"{describe(name)} is not a valid format")
+    from sandbox.commands.jq.formats import apply_format
+
     return apply_format(name, v)
 
 
@@ -1839,38 +1861,123 @@ def get_jq_origin: null;
 """
 
 
-def _load_prelude() -> None:
+_PRELUDE_HEAD = re.compile(r"def ([A-Za-z_][A-Za-z_0-9]*)(?:\(([^)]*)\))?:")
+_prelude_sources: dict[tuple[str, int], str] | None = None  # each definition's text, by key
+_prelude_defs: dict[tuple[str, int], Any] = {}  # definitions compiled completely, readable by all
+_prelude_pending: dict[tuple[str, int], Any] = {}  # being compiled by the thread holding the lock
+_prelude_lock = threading.RLock()  # pipeline stages run in threads; compiling may recurse
+
+
+def _split_prelude() -> dict[tuple[str, int], str]:
+    """Cut ``PRELUDE`` into its definitions (each starts a line with ``def``), keyed by name/arity."""
+    sources: dict[tuple[str, int], str] = {}
+    for chunk in re.split(r"^(?=def )", PRELUDE, flags=re.M):
+        head = _PRELUDE_HEAD.match(chunk)
+        if head is None:
+            continue
+        params = head.group(2)
+        arity = 0 if params is None else params.count(";") + 1
+        sources[(head.group(1), arity)] = chunk
+    return sources
+
+
+def _prelude_def(key: tuple[str, int]) -> Any:
+    """The prelude definition ``key`` compiled (on first use), or None when the prelude has none.
+
+    Only what a program references gets parsed and compiled, so a cold ``jq .`` pays nothing
+    for the prelude. Names in a body resolve as they did when the prelude was compiled whole.
+    Definitions (with those they pulled in) become visible to other threads only once every
+    body is compiled: an unfinished one would run as the identity."""
+    found = _prelude_defs.get(key)
+    if found is not None:
+        return found
+    with _prelude_lock:
+        found = _prelude_defs.get(key) or _prelude_pending.get(key)
+        if found is not None:
+            return found
+        text = _prelude_keys().get(key)
+        if text is None:
+            return None
+        outermost = not _prelude_pending
+        try:
+            found = _compile_prelude_def(key, text)
+        except BaseException:
+            if outermost:
+                _prelude_pending.clear()
+            raise
+        if outermost:
+            _prelude_defs.update(_prelude_pending)
+            _prelude_pending.clear()
+        return found
+
+
+def _compile_prelude_def(key: tuple[str, int], text: str) -> Any:
+    """Parse and compile one prelude definition; registers it in ``_prelude_pending`` first so
+    that its body (and the bodies it pulls in) can call it."""
     from sandbox.commands.jq.compiler import Compiler, Globals
     from sandbox.commands.jq.parser import Lexer, Parser
 
-    text = PRELUDE
-    parser = Parser(Lexer(text + " .").tokens(), text)
-    defs = []
-    while parser.at_kw("def"):
-        defs.append(parser.parse_def())
-    glob = Globals(_TABLE, {})
-    comp = Compiler(glob)
-    for _, name, params, body in defs:
-        fdef = I.FuncDef(name, params)
-        g = I.GlobalDef(fdef)
-        # register first so the body can recurse
-        _TABLE[(name, len(params))] = g
-        inner = None
-        for i, p in enumerate(params):
-            pname = p[1:] if p.startswith("$") else p
-            inner = (("param", pname, 0, fdef.param_keys[i]), inner)
-            if p.startswith("$"):
-                inner = (("var", pname, 0, fdef.var_keys[i]), inner)
-        fdef.body = comp.compile(body, inner)
+    _, name, params, body = Parser(Lexer(text + " .").tokens(), text).parse_def()
+    fdef = I.FuncDef(name, params)
+    found = I.GlobalDef(fdef)
+    _prelude_pending[key] = found
+    inner = None
+    for i, p in enumerate(params):
+        pname = p[1:] if p.startswith("$") else p
+        inner = (("param", pname, 0, fdef.param_keys[i]), inner)
+        if p.startswith("$"):
+            inner = (("var", pname, 0, fdef.var_keys[i]), inner)
+    fdef.body = Compiler(Globals(_BUILTINS, {})).compile(body, inner)
+    return found
 
 
-_loaded = False
+class BuiltinTable(Mapping):
+    """Every builtin by (name, arity): the Python natives, and the jq-defined prelude (which
+    wins over a native of the same key), each prelude definition compiled on first lookup.
+
+    Iterating compiles the whole prelude; keys come natives first, in registration order,
+    then the prelude's new names in source order."""
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        """The builtin ``key`` or ``default``."""
+        found = _prelude_def(key) if key in _prelude_keys() else None
+        if found is not None:
+            return found
+        return _TABLE.get(key, default)
+
+    def __getitem__(self, key: Any) -> Any:
+        found = self.get(key)
+        if found is None:
+            raise KeyError(key)
+        return found
+
+    def __contains__(self, key: object) -> bool:
+        return key in _TABLE or key in _prelude_keys()
+
+    def __iter__(self) -> Iterator[tuple[str, int]]:
+        prelude = _prelude_keys()
+        for key in prelude:
+            _prelude_def(key)
+        yield from _TABLE
+        yield from (key for key in prelude if key not in _TABLE)
+
+    def __len__(self) -> int:
+        return len(_TABLE) + sum(1 for key in _prelude_keys() if key not in _TABLE)
 
 
-def builtin_table() -> dict[tuple[str, int], Any]:
-    """Every builtin, keyed by (name, arity)."""
-    global _loaded
-    if not _loaded:
-        _load_prelude()
-        _loaded = True
-    return _TABLE
+def _prelude_keys() -> dict[tuple[str, int], str]:
+    """The prelude's definition texts by key (split on first use)."""
+    global _prelude_sources
+    if _prelude_sources is None:
+        with _prelude_lock:
+            if _prelude_sources is None:
+                _prelude_sources = _split_prelude()
+    return _prelude_sources
+
+
+_BUILTINS = BuiltinTable()
+
+
+def builtin_table() -> BuiltinTable:
+    """Every builtin, keyed by (name, arity); see ``BuiltinTable``."""
+    return _BUILTINS

@@ -14,7 +14,6 @@ from typing import Any, Iterator
 
 from sandbox.commands.base import CommandContext
 from sandbox.commands.jq import interp as I
-from sandbox.commands.jq.builtins import builtin_table
 from sandbox.commands.jq.compiler import Compiler, Globals
 from sandbox.commands.jq.errors import Break, Halt, JQError, JQSyntaxError
 from sandbox.commands.jq.jsonparse import InputReader, JSONParseError, parse_json_text
@@ -93,6 +92,17 @@ _LONG_FLAGS = {
     "help", "version", "args", "jsonargs", "unbuffered", "stream", "stream-errors", "binary",
     "build-configuration",
 }
+
+
+class _BuiltinsOnFirstLookup:
+    """The builtin table, imported at the first name the compiler looks up: a program such as
+    ``.`` or ``.a.b`` calls no builtin and so never pays for importing the library."""
+
+    def get(self, key: tuple[str, int], default: Any = None) -> Any:
+        """The builtin ``key`` (see ``builtins.BuiltinTable``) or ``default``."""
+        from sandbox.commands.jq.builtins import builtin_table
+
+        return builtin_table().get(key, default)
 
 
 class UsageFailure(Exception):
@@ -309,7 +319,7 @@ class Run:
             "ARGS": {"positional": list(self.opts.positional), "named": named},
         }
         variables.update(named)
-        glob = Globals(builtin_table(), variables)
+        glob = Globals(_BuiltinsOnFirstLookup(), variables)
         ast = parse(self.program)
         return Compiler(glob).compile(ast)
 

@@ -96,7 +96,8 @@ def try_fast_path(ex: Executor, inp: Input) -> bool:
 
     try:
         block_rx = compile_regex(rx.pattern or b"", extended=rx.extended, icase=rx.icase,
-                                 multiline=True, dot_newline=False, budget=ex.ctx.budget)
+                                 multiline=True, dot_newline=False, glibc_syntax=True,
+                                 budget=ex.ctx.budget)
     except Exception:  # noqa: BLE001 - no fast path then; the slow path reports errors
         return False
     if not getattr(block_rx, "uses_re2", False):

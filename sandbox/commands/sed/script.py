@@ -563,7 +563,8 @@ class Compiler:
             compiled = compile_regex(pattern, extended=self.extended, icase=icase,
                                      multiline=multiline and not self.null_data,
                                      # M is glibc's REG_NEWLINE: '.' and [^x] skip newlines
-                                     dot_newline=not multiline, budget=self.budget)
+                                     dot_newline=not multiline, reg_newline=multiline,
+                                     glibc_syntax=True, budget=self.budget)
         except RegexError as err:
             raise rd.error(str(err.args[0]) if err.args else str(err)) from None
         if needed_groups > compiled.groups:
