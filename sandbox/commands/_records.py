@@ -6,16 +6,25 @@ from __future__ import annotations
 
 import errno
 import io
+import re
 from typing import BinaryIO, Callable, Iterator
 
-from sandbox.commands._numbers import BadArgument
+from sandbox.commands._numbers import BadArgument, first_digit_option
 from sandbox.commands._quoting import quoteaf
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import UsageError
+from sandbox.commands.options import OptionSpec, ParsedArgs, UsageError, parse
 from sandbox.fs.base import FSError
 from sandbox.limits import Budget
 
 BLOCK = 1 << 16
+
+#: head's and tail's ``-q`` (no headers), ``-v`` (always headers) and ``-z`` (NUL-terminated
+#: records): the settings each one sets.
+OUTPUT_FLAGS: dict[str, dict[str, object]] = {
+    "q": {"headers": False},
+    "v": {"headers": True},
+    "z": {"delim": b"\0"},
+}
 
 
 def iter_blocks(stream: BinaryIO, budget: Budget, size: int = BLOCK) -> Iterator[bytes]:
@@ -89,6 +98,22 @@ def seekable_size(stream: BinaryIO) -> int | None:
         return size - here
     except (OSError, ValueError, AttributeError):
         return None
+
+
+def parse_rejecting_digits(
+    spec: OptionSpec, args: list[str], digit_error: Callable[[str], Exception]
+) -> ParsedArgs:
+    """``parse`` for head and tail, whose ``spec`` lists the digits only to refuse them: when
+    the line does not parse, a digit option getopt would meet first is reported instead, as
+    ``digit_error(digit)`` (GNU's wording differs between the two)."""
+    try:
+        return parse(spec, args)
+    except UsageError:
+        takes_arg = "".join(re.findall(r"(\w):(?!:)", spec.short))
+        digit = first_digit_option(args, takes_arg, spec.short.replace(":", ""))
+        if digit is not None:
+            raise digit_error(digit) from None
+        raise
 
 
 def parse_settings(

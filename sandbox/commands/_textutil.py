@@ -30,10 +30,6 @@ def open_operand(ctx: CommandContext, operand: str) -> BinaryIO:
     return ctx.open_read(operand)
 
 
-
-
-
-
 def iter_record_batches(
     ctx: CommandContext, stream: BinaryIO, delim: bytes = b"\n"
 ) -> Iterator[tuple[list[bytes], bool]]:

@@ -12,10 +12,18 @@ from __future__ import annotations
 from collections import deque
 from typing import BinaryIO
 
-from sandbox.commands._numbers import count_argument, first_digit_option
-from sandbox.commands._records import copy_stream, each_input, iter_blocks, iter_records, parse_settings
+from sandbox.commands._numbers import count_argument
+from sandbox.commands._records import (
+    OUTPUT_FLAGS,
+    copy_stream,
+    each_input,
+    iter_blocks,
+    iter_records,
+    parse_rejecting_digits,
+    parse_settings,
+)
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, UsageError, parse
+from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, UsageError
 
 SPEC = OptionSpec(
     "c:n:qvz0123456789",
@@ -135,34 +143,22 @@ def _parse_args(ctx: CommandContext) -> tuple[dict, list[str]]:
                 settings["lines"], multiplier = False, ch
             elif ch == "l":
                 settings["lines"] = True
-            elif ch == "q":
-                settings["headers"] = False
-            elif ch == "v":
-                settings["headers"] = True
-            elif ch == "z":
-                settings["delim"] = b"\0"
+            elif ch in OUTPUT_FLAGS:
+                settings.update(OUTPUT_FLAGS[ch])
             else:
                 raise UsageError(f"invalid trailing option -- {ch}")
         settings["count"] = count_argument(digits + multiplier, settings["lines"])
-    try:
-        opts, operands = parse(SPEC, args)
-    except UsageError:
-        digit = first_digit_option(args, "cn", "cnqvz0123456789")
-        if digit is not None:
-            raise UsageError(f"invalid trailing option -- {digit}") from None
-        raise
+    opts, operands = parse_rejecting_digits(
+        SPEC, args, lambda digit: UsageError(f"invalid trailing option -- {digit}")
+    )
     for key, value in opts:
         if key in ("c", "n"):
             assert value is not None
             settings["lines"] = key == "n"
             settings["elide"] = value.startswith("-")
             settings["count"] = count_argument(value[1:] if settings["elide"] else value, key == "n")
-        elif key == "q":
-            settings["headers"] = False
-        elif key == "v":
-            settings["headers"] = True
-        elif key == "z":
-            settings["delim"] = b"\0"
+        elif key in OUTPUT_FLAGS:
+            settings.update(OUTPUT_FLAGS[key])
         elif key in ("help", "version"):
             settings[key] = True
             return settings, operands

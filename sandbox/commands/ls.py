@@ -21,8 +21,9 @@ import time
 from dataclasses import dataclass
 
 from sandbox.commands._quoting import quoteaf
+from sandbox.commands._writing import join
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, UsageError, parse
+from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, parse_command_line
 from sandbox.fs.base import FileStat, FSError
 from sandbox.fs.paths import normalize
 
@@ -255,15 +256,13 @@ class _Lister:
 
 
 def _join(parent: str, name: str) -> str:
-    return name if parent == "" else (parent + name if parent.endswith("/") else parent + "/" + name)
+    return name if parent == "" else join(parent, name)
 
 
-def _parse(ctx: CommandContext) -> tuple[_Options, list[str], set[str]]:
-    opts, operands = parse(SPEC, ctx.args)
+def _options(opts: list[tuple[str, str | None]]) -> _Options:
+    """The listing settings the parsed options ask for."""
     options = _Options()
-    flags: set[str] = set()
     for key, _ in opts:
-        flags.add(key)
         if key in ("a", "A"):
             options.all = key
         elif key == "l":
@@ -284,21 +283,16 @@ def _parse(ctx: CommandContext) -> tuple[_Options, list[str], set[str]]:
             options.directory = True
     if options.directory:
         options.recursive = False
-    return options, operands, flags
+    return options
 
 
 def run(ctx: CommandContext) -> int:
     """Run ``ls``."""
-    try:
-        options, operands, flags = _parse(ctx)
-    except UsageError as e:
-        return ctx.usage_error(str(e), 2)
-    if "help" in flags:
-        ctx.stdout.write(USAGE.encode())
-        return 0
-    if "version" in flags:
-        ctx.stdout.write(b"ls (GNU coreutils) 9.1\n")
-        return 0
+    parsed = parse_command_line(ctx, SPEC, USAGE, version="ls (GNU coreutils) 9.1", usage_status=2)
+    if isinstance(parsed, int):
+        return parsed
+    opts, operands = parsed
+    options = _options(opts)
     lister = _Lister(ctx, options)
     given = operands or ["."]
     files: list[_Entry] = []

@@ -150,10 +150,10 @@ def parse_command_line(
     """The start of every command's ``run``: parse ``args`` (default ``ctx.args``) with ``spec``.
 
     Returns ``(opts, operands)`` to go on with, or the exit status when the command is done:
-    ``usage_status`` after GNU's two usage-error lines, 0 after printing ``usage`` for an
+    ``usage_status`` after GNU's two usage-error lines; 0 after printing ``usage`` for an
     option keyed ``help`` (or, with ``early_help``, for any ``--help`` word of ``ctx.args``
-    before ``--``, checked before parsing, as the text commands do), 0 after printing the ``version`` line for an option keyed
-    ``version`` (when ``version`` is given).
+    before ``--``, checked before parsing, as the text commands do); 0 after printing the
+    ``version`` line for an option keyed ``version`` (when ``version`` is given).
     """
     if early_help and wants_help(ctx.args):
         ctx.stdout.write(usage.encode())

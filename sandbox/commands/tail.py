@@ -13,11 +13,20 @@ import io
 from collections import deque
 from typing import BinaryIO
 
-from sandbox.commands._numbers import BadArgument, count_argument, first_digit_option
+from sandbox.commands._numbers import BadArgument, count_argument
 from sandbox.commands._quoting import quote
-from sandbox.commands._records import copy_stream, each_input, iter_blocks, iter_records, parse_settings, seekable_size
+from sandbox.commands._records import (
+    OUTPUT_FLAGS,
+    copy_stream,
+    each_input,
+    iter_blocks,
+    iter_records,
+    parse_rejecting_digits,
+    parse_settings,
+    seekable_size,
+)
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, UsageError, parse
+from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec
 
 SPEC = OptionSpec(
     "c:n:fFqs:vz0123456789",
@@ -39,6 +48,7 @@ SPEC = OptionSpec(
 )
 
 BLOCK = 1 << 16
+_NO_FOLLOW = "following files (-f) is not supported in the sandbox"
 
 USAGE = """Usage: tail [OPTION]... [FILE]...
 Print the last 10 lines of each FILE to standard output.
@@ -109,18 +119,14 @@ def _parse_args(ctx: CommandContext) -> tuple[dict, list[str]]:
     old = _obsolete(args)
     if old is not None:
         if old.pop("follow"):
-            raise BadArgument("following files (-f) is not supported in the sandbox")
+            raise BadArgument(_NO_FOLLOW)
         settings.update(old)
         if settings["from_start"] and settings["count"]:
             settings["count"] -= 1
         return settings, args[1:]
-    try:
-        opts, operands = parse(SPEC, args)
-    except UsageError:
-        digit = first_digit_option(args, "cns", "cnfFqsvz0123456789")
-        if digit is not None:
-            raise BadArgument(f"option used in invalid context -- {digit}") from None
-        raise
+    opts, operands = parse_rejecting_digits(
+        SPEC, args, lambda digit: BadArgument(f"option used in invalid context -- {digit}")
+    )
     for key, value in opts:
         if key in ("c", "n"):
             assert value is not None
@@ -130,14 +136,10 @@ def _parse_args(ctx: CommandContext) -> tuple[dict, list[str]]:
             elif value.startswith("-"):
                 value = value[1:]
             settings["count"] = count_argument(value, key == "n")
-        elif key == "q":
-            settings["headers"] = False
-        elif key == "v":
-            settings["headers"] = True
-        elif key == "z":
-            settings["delim"] = b"\0"
+        elif key in OUTPUT_FLAGS:
+            settings.update(OUTPUT_FLAGS[key])
         elif key in ("f", "F"):
-            raise BadArgument("following files (-f) is not supported in the sandbox")
+            raise BadArgument(_NO_FOLLOW)
         elif key in ("help", "version"):
             settings[key] = True
             return settings, operands

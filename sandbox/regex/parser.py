@@ -71,6 +71,9 @@ NONSPACE_SET: Node = ("set", True, (("class", "space"),), "escape")
 
 _BADRPT = "Invalid preceding regular expression"
 
+#: The word anchors ``\\< \\> \\b \\B``: GNU grep's BRE never repeats them either.
+_WORD_ASSERTS = frozenset(["wbeg", "wend", "wordb", "nwordb"])
+
 _ESCAPE_ASSERTS = {"<": "wbeg", ">": "wend", "b": "wordb", "B": "nwordb", "`": "bot", "'": "eot"}
 _ESCAPE_SETS = {"w": WORD_SET, "W": NONWORD_SET, "s": SPACE_SET, "S": NONSPACE_SET}
 
@@ -132,10 +135,12 @@ class _Parser:
             if not self.ere and self.p.startswith("\\)", self.i):
                 break
             atom_start = self.i
+            # dfa.c's "laststart": nothing but anchors so far in this branch.
+            self.laststart = all(item[0] == "assert" for item in items)
             atom = self.parse_atom(at_start=(self.i == start), prev=items[-1] if items else None)
             if atom is None:
                 continue
-            items.append(self.parse_postfix(atom, atom_start))
+            items.append(self.parse_postfix(atom, atom_start, at_start=atom_start == start))
         if not items:
             return ("empty",)
         return items[0] if len(items) == 1 else ("cat", items)
@@ -165,7 +170,7 @@ class _Parser:
                 return ("assert", "eol")
         else:
             if c == "*" and (at_start or prev == ("assert", "bol") and self.prev_is_leading_bol
-                             or self.glibc and prev is not None and prev[0] == "assert"):
+                             or prev is not None and prev[0] == "assert"):
                 self.i = i + 1
                 return ("char", "*")
             if c == "^":
@@ -191,6 +196,7 @@ class _Parser:
         return ("char", c)
 
     prev_is_leading_bol = False
+    laststart = True
 
     def parse_group(self, j: int) -> Node:
         self.groups += 1
@@ -232,7 +238,16 @@ class _Parser:
                 # reaching here means it follows an anchor-only context: literal.
                 return ("char", c)
             if c == "{":
-                if at_start and not self.glibc:
+                if (not self.glibc and prev is not None and prev[0] == "assert"
+                        and not self.laststart):
+                    # grep: literal where glibc's sed syntax rejects it, if an interval follows
+                    k = i + 2
+                    while k < self.n and (p[k].isdigit() or p[k] == ","):
+                        k += 1
+                    if not p.startswith("\\}", k) or p[i + 2 : k].count(",") > 1:
+                        raise RegexError("invalid content of \\{\\}")  # dfa.c's wording
+                    return ("char", "{")
+                if (at_start or self.laststart) and not self.glibc:
                     return ("char", "{")
                 raise RegexError("Invalid preceding regular expression")
             if c == "}":
@@ -309,17 +324,38 @@ class _Parser:
             raise RegexError("Invalid content of \\{\\}")
         return lo, hi, end
 
-    def parse_postfix(self, atom: Node, atom_start: int) -> Node:
+    def parse_postfix(self, atom: Node, atom_start: int, at_start: bool = False) -> Node:
         p = self.p
-        if self.glibc and atom[0] == "assert":
+        if not self.glibc and atom[0] == "assert" and atom[1] in _WORD_ASSERTS and self.ere:
+            # GNU grep runs patterns with word anchors on glibc's regex (RE_CONTEXT_INDEP_OPS):
+            # repetition operators right after the anchor are skipped (``{`` alone: what follows
+            # it is literal); dfa.c still warns when the anchor starts the expression.
+            skipped = False
+            while self.i < self.n and (p[self.i] in "*+?" or p[self.i] == "{"
+                                       and self.interval_follows(self.i + 1)):
+                c = p[self.i]
+                if at_start:
+                    self.warn(f"{c} at start of expression" if c != "{"
+                              else "{...} at start of expression")
+                self.i += 1
+                skipped = True
+            if skipped and self.i < self.n and p[self.i] == ")" and self.open_groups:
+                raise RegexError("Unmatched ( or \\(")  # glibc's parse, as grep reports it
+            return atom
+        if (not self.glibc and not self.ere and at_start and atom[0] == "assert"
+                and atom[1] in ("bot", "eot")):
+            return atom  # grep BRE: a repetition operator after a leading \` or \' is literal
+        if atom[0] == "assert" and (self.glibc or not self.ere and atom[1] in _WORD_ASSERTS):
             # glibc: nothing repeats an anchor. ERE: an error; BRE: the operator is literal
-            # (``*``, ``\+``, ``\?``) or an error (``\{``), decided by the next atom.
+            # (``*``, ``\+``, ``\?``; ``\{`` is an error for sed, literal for grep), decided
+            # by the next atom. GNU grep's BRE does this after word anchors only.
             if self.ere and self.i < self.n and p[self.i] in "*+?{":
                 raise RegexError(_BADRPT)
             return atom
-        if atom == ("assert", "bol"):
-            if not self.ere:
-                return atom  # BRE: a '*' after a leading '^' is literal (parse_atom)
+        if atom == ("assert", "bol") and not self.ere:
+            return atom  # BRE: a '*' after a leading '^' is literal (parse_atom)
+        if atom[0] == "assert" and at_start:
+            # dfa.c: an anchor leaves the expression "at its start", so it warns.
             if self.i < self.n and p[self.i] in "*+?":
                 self.warn(f"{p[self.i]} at start of expression")
             elif self.i < self.n and p[self.i] == "{" and self.interval_follows(self.i + 1):

@@ -25,6 +25,12 @@ printed as jq prints them (shortest round-trip, 17 significant digits, ``1e1000`
 ``1.7976931348623157e+308``). Unlike a decNumber jq we do not keep the literal text of
 non-integer numbers (``1.000`` prints ``1``, ``1E+2`` prints ``100``).
 
+Cold start: importing this package loads only the CLI, parser, compiler and evaluator. The
+builtin library (``builtins``) is imported at the first builtin name a program refers to, its
+date, regex and format helpers at their first call, and each jq-defined prelude function is
+parsed and compiled at its first reference (thread-safe: pipeline stages run in threads). So
+``tail -n 40 f | jq -c .`` in a fresh process pays for none of them (bench/results/jq.md).
+
 Error messages use the jq 1.8 wording (``Cannot index number with string ("foo")``), which the
 conformance suite and libjq 1.8 share. Regular expressions: see ``jqregex``.
 """

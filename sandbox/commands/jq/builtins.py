@@ -1,6 +1,7 @@
 """jq's builtin functions: Python natives plus a small prelude written in jq.
 
-``builtin_table()`` returns the name/arity table the compiler resolves calls against. Natives
+``builtin_table()`` returns the name/arity table the compiler resolves calls against; prelude
+definitions are compiled on their first lookup, dates and regexes imported on first call. Natives
 that take arguments either get the argument nodes (``gen`` kind, for filters such as
 ``select(f)``) or their values (``val`` kind: cartesian product, last argument outermost, as
 jq's C builtins). Refused: ``get_search_list``, ``modulemeta`` and friends (compile error).

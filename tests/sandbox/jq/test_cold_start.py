@@ -132,28 +132,31 @@ def test_prelude_first_use_from_threads() -> None:
     jq = pytest.importorskip("jq", reason="the jq module (libjq 1.8) is the reference")
     script = f"""
         import json, threading
+        from sandbox.commands.jq import builtins
         from sandbox.commands.testing import run_command
         cases = json.loads({json.dumps(PRELUDE_PROGRAMS)!r})
-        barrier = threading.Barrier(6)
         results = {{}}
 
-        def worker(index):
+        def worker(barrier, round_, index):
             barrier.wait()
             rows = []
             for program, value in cases[index % 3:] + cases[:index % 3]:
                 status, stdout, stderr = run_command(["jq", "-c", program], stdin=json.dumps(value).encode())
                 rows.append([program, status, stdout.decode(), stderr.decode()])
-            results[index] = rows
+            results[f"{{round_}}/{{index}}"] = rows
 
-        threads = [threading.Thread(target=worker, args=(i,)) for i in range(6)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        for round_ in range(ROUNDS):
+            builtins._prelude_defs.clear()  # forget the compiled prelude: every round is a first use
+            barrier = threading.Barrier(THREADS)
+            threads = [threading.Thread(target=worker, args=(barrier, round_, i)) for i in range(THREADS)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
         print(json.dumps(results))
-    """
+    """.replace("ROUNDS", "20").replace("THREADS", "4")
     results = json.loads(_fresh_python(script))
-    assert len(results) == 6
+    assert len(results) == 20 * 4
     expected = {program: "".join(json.dumps(v, separators=(",", ":")) + "\n" for v in jq.compile(program).input_value(value).all())
                 for program, value in PRELUDE_PROGRAMS}
     for rows in results.values():
