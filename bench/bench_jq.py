@@ -226,8 +226,9 @@ def main() -> int:
         "when a program first refers to one, so `jq -c .` pays for none of them.",
         "",
         f"Command: `python bench/bench_jq.py --runs {opts.runs}`"
-        + (" (pipeline rows; the `jq FILTER FILE` rows are kept from the last full run: "
-           f"`python bench/bench_jq.py --runs {opts.runs}`)" if opts.pipeline_only else ""),
+        if not opts.pipeline_only else
+        f"Command: `python bench/bench_jq.py --runs {opts.runs} --pipeline-only` for the pipeline rows; "
+        "the `jq FILTER FILE` rows are kept from the last full run (`python bench/bench_jq.py`).",
         "",
         "| command | jq binary wall (s) | ours wall (s) | wall ratio | jq CPU (s) | ours CPU (s) | CPU ratio | our peak memory (MB) | streaming | meets 3x target (wall and CPU) |",
         "|---|---:|---:|---:|---:|---:|---:|---:|:---:|:---:|",
@@ -238,8 +239,11 @@ def main() -> int:
         cell = label.replace("|", "\\|")
         lines.append(f"| `{cell}` | {r:.3f} | {o:.3f} | {ratio:.2f}x | {rc:.3f} | {oc:.3f} | {cpu_ratio:.2f}x | {peak:.1f} | "
                      f"{'yes' if streaming else 'no (slurps)'} | {'n/a' if ok is None else ('yes' if ok else '**no**')} |")
+    # hand-kept notes (sections headed "### ") after the generated table survive a re-run
+    previous = out.read_text() if out.exists() else ""
+    notes = previous[previous.index("\n### "):] if "\n### " in previous else ""
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text("\n".join(lines) + "\n")
+    out.write_text("\n".join(lines) + "\n" + notes)
     print(f"wrote {out}")
     return 0
 
