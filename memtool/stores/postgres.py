@@ -24,8 +24,10 @@ Data model (tables in the PostgreSQL schema ``memtool`` by default, created on f
 
 Appends are O(size of the line) and do not wait for each other. ``append_bytes`` is one
 round trip (the function ``append``): take the path's advisory lock in *shared* mode, look
-up the file, insert one ``pending`` row, commit. Concurrent appenders share the lock, so
-their commits are flushed to the WAL together (group commit) instead of one after another.
+up the file, insert one ``pending`` row, commit (the pending rows are counted exactly only
+once the span of their ``seq`` numbers, which bounds their count, reaches ``MERGE_COUNT``).
+Concurrent appenders share the lock, so their commits are flushed to the WAL together (group
+commit) instead of one after another.
 Every ``MERGE_COUNT`` appends, and whenever a reader opens a file with pending appends, the
 pending rows are *sealed*: under the path's *exclusive* lock (which waits for appends in
 flight) they are moved, in ``seq`` order, to the end of the file's chunks, and the small
@@ -89,7 +91,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from psycopg_pool import ConnectionPool
 
 #: Version of the table layout this code writes; see ``MIGRATIONS``.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 #: Merge the tail of small appended chunks after this many appends ...
 MERGE_COUNT = 256
 #: ... or once they hold this many bytes.
@@ -256,6 +258,55 @@ def _migrations(schema: str) -> dict[int, list[str]]:
                          WHERE c.cid = n.cid) END,
                     (SELECT string_agg(p.data, ''::bytea ORDER BY p.seq) FROM {s}.pending p
                      WHERE p.cid = n.cid);
+            END
+            $fn$""",
+        ],
+        # Version 5: ``append`` takes the seal threshold and counts the file's pending rows
+        # only when they could have reached it: its pending seqs are unique, so there are at
+        # most max(seq) - min(seq) + 1 of them (two index probes instead of a count(*) of up
+        # to MERGE_COUNT rows on every append). Returns that bound while it is below
+        # ``p_merge``, else the exact count. (The version-3 function stays, unused.)
+        5: [
+            f"""CREATE OR REPLACE FUNCTION {s}.append(p_ns text, p_path bytea, p_key bigint,
+                    p_at double precision, p_data bytea, p_line boolean, p_merge bigint)
+                RETURNS bigint
+                LANGUAGE plpgsql VOLATILE AS $fn$
+            DECLARE
+                v_cid bigint;
+                v_first bigint;
+                v_last bigint;
+                v_count bigint;
+                v_byte bytea;
+            BEGIN
+                PERFORM pg_advisory_xact_lock_shared(p_key);
+                SELECT cid INTO v_cid FROM {s}.nodes
+                    WHERE ns = p_ns AND path = p_path AND kind = 'f';
+                IF NOT FOUND THEN
+                    RETURN NULL;
+                END IF;
+                IF p_line THEN
+                    -- last_byte(v_cid), inlined: a SQL function called from here would be
+                    -- parsed and planned again in every transaction.
+                    SELECT substring(p.data FROM octet_length(p.data) FOR 1) INTO v_byte
+                        FROM {s}.pending p WHERE p.cid = v_cid ORDER BY p.seq DESC LIMIT 1;
+                    IF NOT FOUND THEN
+                        SELECT substring(c.data FROM octet_length(c.data) FOR 1) INTO v_byte
+                            FROM {s}.chunks c WHERE c.cid = v_cid AND octet_length(c.data) > 0
+                            ORDER BY c.off DESC LIMIT 1;
+                    END IF;
+                    IF coalesce(v_byte, '\x0a'::bytea) <> '\x0a'::bytea THEN
+                        RETURN -1;
+                    END IF;
+                END IF;
+                INSERT INTO {s}.pending (cid, seq, at, data)
+                    VALUES (v_cid, nextval('{s}.version_seq'), p_at, p_data);
+                SELECT min(seq), max(seq) INTO v_first, v_last FROM {s}.pending
+                    WHERE cid = v_cid;
+                IF v_last - v_first + 1 < p_merge THEN
+                    RETURN v_last - v_first + 1;
+                END IF;
+                SELECT count(*) INTO v_count FROM {s}.pending WHERE cid = v_cid;
+                RETURN v_count;
             END
             $fn$""",
         ],
@@ -778,8 +829,10 @@ class PostgresStore(FileSystem):
         def go(conn: "psycopg.Connection") -> int | None:
             if n:
                 row = conn.execute(
-                    f"SELECT {s}.append(%s, %s, %s, %s, %s, %s){sync}",
-                    [self.namespace, raw, self._path_key(raw), time.time(), data, line],
+                    f"SELECT {s}.append(%s, %s, %s, %s, %s, %s, %s){sync}",
+                    [self.namespace, raw, self._path_key(raw), time.time(), data, line,
+                     MERGE_COUNT],
+                    prepare=True,
                 ).fetchone()
                 if row[0] is not None and row[0] >= 0:
                     return row[0]
