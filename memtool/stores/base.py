@@ -72,6 +72,11 @@ class SubStore(FileSystem):
         """Open ``path`` inside the view for streaming reads."""
         return self._call(self.base.open_read, path)
 
+    def read_bytes(self, path: str) -> bytes:
+        """The whole content of ``path`` inside the view (the base store's own whole-file read,
+        which may be cheaper or more robust than streaming)."""
+        return self._call(self.base.read_bytes, path)
+
     def write_bytes(self, path: str, data: bytes) -> None:
         """Atomically replace ``path`` inside the view."""
         self._call(self.base.write_bytes, path, data)

@@ -115,6 +115,8 @@ DB_DOWN = "Input/output error (memory database unavailable; retry in a moment)"
 #: ... when a lock could not be had in time (another writer holds it) or a deadlock was broken.
 DB_BUSY = "Resource temporarily unavailable (another writer holds this file; retry)"
 #: ... when the content a streaming reader was reading was replaced by a write.
+#: How often ``read_bytes`` starts again when the file is replaced while it reads it.
+STALE_RETRIES = 5
 STALE = "Stale file handle (the file was replaced while it was being read; retry)"
 
 class SchemaTooNew(RuntimeError):
@@ -695,6 +697,19 @@ class PostgresStore(FileSystem):
                 raise FSError(errno.ESTALE, path, STALE)
             return io.BytesIO(data + tail)
         return io.BufferedReader(_ChunkReader(self, path, cid, size, tail), buffer_size=READ_WINDOW)
+
+    def read_bytes(self, path: str) -> bytes:
+        """The whole content of a file, as one version. A whole-file read that meets a
+        concurrent replacement (``ESTALE``) simply starts again, up to ``STALE_RETRIES`` times;
+        only a streaming reader, which has already handed out bytes, must fail."""
+        for attempt in range(STALE_RETRIES):
+            try:
+                with self.open_read(path) as f:
+                    return f.read()
+            except FSError as e:
+                if e.errno != errno.ESTALE or attempt + 1 == STALE_RETRIES:
+                    raise
+        raise FSError(errno.ESTALE, path, STALE)  # not reached: the loop returns or raises
 
     def _read_range(self, path: str, cid: int, start: int, end: int) -> bytes:
         """Bytes ``[start, end)`` of content ``cid``; ``ESTALE`` if that content is gone."""
