@@ -123,6 +123,8 @@ def fmt_time(s: float) -> str:
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--appends-only", action="store_true",
+                    help="measure the appends only (printed, bench/results/postgres.md untouched)")
     args = ap.parse_args(argv)
     quick = args.quick
     from memtool.memory import Memory
@@ -174,6 +176,8 @@ def main(argv: list[str]) -> int:
             rows.append((f"store.append_bytes, durable=False, {procs} process{'es' if procs > 1 else ''}"
                          f" x {n} lines", fmt_rate(pg), "", ""))
             print(rows[-1], flush=True)
+        if args.appends_only:
+            return 0
 
         # -- recent(40) with 1,000,000 turns -----------------------------------------------------
         turns = 100_000 if quick else 1_000_000

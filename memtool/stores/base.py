@@ -50,6 +50,10 @@ class SubStore(FileSystem):
         self.base = base
         self.prefix = prefix
         self.read_only = base.read_only
+        if callable(getattr(base, "append_line", None)):
+            #: Offered only when the base store has it (the conversation log's lock-free
+            #: append; callers look for it with ``getattr``).
+            self.append_line = self._append_line
 
     def _p(self, path: str) -> str:
         return _join(self.prefix, path)
@@ -84,6 +88,10 @@ class SubStore(FileSystem):
     def append_bytes(self, path: str, data: bytes) -> None:
         """Append indivisibly to ``path`` inside the view."""
         self._call(self.base.append_bytes, path, data)
+
+    def _append_line(self, path: str, line: bytes) -> None:
+        """The base store's ``append_line`` of ``path`` inside the view."""
+        self._call(self.base.append_line, path, line)
 
     def listdir(self, path: str) -> list[str]:
         """Names in a directory of the view."""

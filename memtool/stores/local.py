@@ -119,18 +119,25 @@ class LocalStore(LocalDir):
         append in flight, and look again, so a line being written by another process is never
         mistaken for a missing newline. Only for files nobody rewrites (the conversation log,
         which both tools refuse to change): a concurrent read-modify-write of the same file
-        under ``lock()`` could drop the line.
+        under ``lock()`` could drop the line. A nested path (a scope's log) is reached by the
+        jail's link-refusing walk.
         """
-        if not _top_level(path):
-            raise FSError(errno.EINVAL, path, "append_line is for files directly in the root")
         self._writable(path)
-        root = self._store_root_fd()
+        if _top_level(path):
+            dir_fd, name, own_dir = self._store_root_fd(), path, False
+        else:
+            parts = self._parts(path)
+            dir_fd, name, own_dir = self._open_dir(parts[:-1], path), parts[-1], True
         try:
-            fd = os.open(path, _LINE_FLAGS, 0o600, dir_fd=root)
-        except OSError as e:
-            if e.errno == errno.EISDIR:
-                raise FSError(errno.EISDIR, path) from None
-            raise self._classify(root, path, e, path) from None
+            try:
+                fd = os.open(name, _LINE_FLAGS, 0o600, dir_fd=dir_fd)
+            except OSError as e:
+                if e.errno == errno.EISDIR:
+                    raise FSError(errno.EISDIR, path) from None
+                raise self._classify(dir_fd, name, e, path) from None
+        finally:
+            if own_dir:
+                os.close(dir_fd)
         try:
             self._check_open_file(fd, path)
             fcntl.flock(fd, fcntl.LOCK_SH)

@@ -22,19 +22,27 @@ Data model (tables in the PostgreSQL schema ``memtool`` by default, created on f
 - ``schema_version`` and ``MIGRATIONS``: an older layout is upgraded in place, under an
   advisory lock, on first use (or by ``memtool init --dsn``); a newer one is refused.
 
-Appends are O(size of the line) and do not wait for each other. ``append_bytes`` is one
-round trip (the function ``append``): take the path's advisory lock in *shared* mode, look
-up the file, insert one ``pending`` row, commit (the pending rows are counted exactly only
-once the span of their ``seq`` numbers, which bounds their count, reaches ``MERGE_COUNT``).
-Concurrent appenders share the lock, so their commits are flushed to the WAL together (group
-commit) instead of one after another.
-Every ``MERGE_COUNT`` appends, and whenever a reader opens a file with pending appends, the
-pending rows are *sealed*: under the path's *exclusive* lock (which waits for appends in
-flight) they are moved, in ``seq`` order, to the end of the file's chunks, and the small
-chunks at the end are merged once they reach ``MERGE_BYTES``. Readers only ever read sealed
-bytes, so bytes once read never move; ``stat`` counts pending bytes in the size and their
-``seq`` in the version, so a cache sees an append at once. Each process's appends keep their
-order; appends racing each other are ordered by ``seq``.
+Appends are O(size of the piece), read nothing of the file and do not wait for each other.
+The common one (a newline-terminated piece: every conversation turn) is one round trip, the
+function ``append_nl`` called through libpq directly as a statement prepared once per
+connection: take the path's advisory lock in *shared* mode, look up the file's row (its
+``nl`` flag says the content ends with a newline, so no byte of the file is read), insert one
+``pending`` row, commit. Concurrent appenders share the lock, so their commits are flushed to
+the WAL together (group commit) instead of one after another. Everything else (the file is
+missing or a directory, its content or the piece does not end with a newline, or the call is
+inside ``lock()``) takes the *exclusive* path: one transaction under the exclusive lock that
+creates the file, adds a missing newline before a line, and keeps ``nl`` right.
+
+A pseudo-random one in ``SEAL_EVERY`` appends (``_seal_due``: a hash of the ``seq`` it took,
+so no interleaving of files can dodge it) then *seals* the file: the function ``seal``,
+under the path's *exclusive* lock (which waits for appends in flight), moves the pending
+rows, in ``seq`` order, to the end of the file's chunks and merges the small chunks at the
+end once they reach ``MERGE_COUNT`` or ``MERGE_BYTES``, all on the server. A reader (the
+function ``open``) of a file with pending rows takes the exclusive lock for a moment, so the
+sealed chunks followed by the pending rows in ``seq`` order are a prefix of the file that
+never changes: bytes once read never move. ``stat`` counts pending bytes in the size and
+their ``seq`` in the version, so a cache sees an append at once. Each process's appends keep
+their order; appends racing each other are ordered by ``seq``.
 
 Atomicity: every write is one transaction. ``write_bytes`` gives the file a new ``cid``
 (old chunks and pending rows are deleted in the same transaction), so readers see the old or
@@ -81,6 +89,7 @@ import os
 import re
 import threading
 import time
+import weakref
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterator, TypeVar
 
@@ -91,8 +100,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from psycopg_pool import ConnectionPool
 
 #: Version of the table layout this code writes; see ``MIGRATIONS``.
-SCHEMA_VERSION = 5
-#: Merge the tail of small appended chunks after this many appends ...
+SCHEMA_VERSION = 6
+#: An append seals its file's pending rows into chunks with probability 1/SEAL_EVERY.
+SEAL_EVERY = 1024
+#: Merge the tail of small sealed chunks once there are this many ...
 MERGE_COUNT = 256
 #: ... or once they hold this many bytes.
 MERGE_BYTES = 1 << 20
@@ -312,6 +323,104 @@ def _migrations(schema: str) -> dict[int, list[str]]:
             END
             $fn$""",
         ],
+        # Version 6: the append path reads nothing of ``pending``. Reading the newest pending
+        # row (the last-byte check) and the bounds of a file's pending seqs meant scanning
+        # index entries that concurrent appenders were inserting (checking each in-flight
+        # transaction's status), which cost more than the insert itself with many appenders.
+        # Now ``nodes.nl`` says whether the content ends with a newline (or is empty); every
+        # write that can change it (``write_bytes``, the exclusive append path) keeps it
+        # right, and ``append_nl`` appends a newline-terminated piece only while it is true,
+        # so the file's last byte never has to be read. It returns the ``seq`` it took; the
+        # caller seals on a pseudo-random 1 in ``SEAL_EVERY`` of them (``_seal_due``).
+        6: [
+            f"ALTER TABLE {s}.nodes ADD COLUMN IF NOT EXISTS nl boolean NOT NULL DEFAULT true",
+            f"""UPDATE {s}.nodes SET nl = coalesce({s}.last_byte(cid), '\\x0a'::bytea) = '\\x0a'::bytea
+                WHERE kind = 'f' AND cid IS NOT NULL""",
+            f"""CREATE OR REPLACE FUNCTION {s}.append_nl(p_ns text, p_path bytea, p_key bigint,
+                    p_at double precision, p_data bytea)
+                RETURNS bigint
+                LANGUAGE plpgsql VOLATILE AS $fn$
+            DECLARE
+                v_cid bigint;
+                v_seq bigint;
+            BEGIN
+                PERFORM pg_advisory_xact_lock_shared(p_key);
+                SELECT cid INTO v_cid FROM {s}.nodes
+                    WHERE ns = p_ns AND path = p_path AND kind = 'f' AND nl;
+                IF NOT FOUND THEN
+                    RETURN NULL;
+                END IF;
+                v_seq := nextval('{s}.version_seq');
+                INSERT INTO {s}.pending (cid, seq, at, data) VALUES (v_cid, v_seq, p_at, p_data);
+                RETURN v_seq;
+            END
+            $fn$""",
+            # Sealing in one round trip, without shipping the pending rows to the client and
+            # back: move them, in ``seq`` order, to the end of the chunks (pieces of at most
+            # ``p_chunk`` bytes), then rewrite the small tail chunks as whole ones once there
+            # are ``p_merge_count`` of them or they hold ``p_merge_bytes``.
+            f"""CREATE OR REPLACE FUNCTION {s}.seal(p_ns text, p_path bytea, p_key bigint,
+                    p_chunk bigint, p_merge_count integer, p_merge_bytes bigint)
+                RETURNS void
+                LANGUAGE plpgsql VOLATILE AS $fn$
+            DECLARE
+                n record;
+                v_blob bytea;
+                v_last bigint;
+                v_at double precision;
+                v_size bigint;
+                v_tail_off bigint;
+                v_tail_count integer;
+                v_len bigint;
+                v_off bigint;
+            BEGIN
+                PERFORM pg_advisory_xact_lock(p_key);
+                SELECT cid, size, tail_off, tail_count INTO n FROM {s}.nodes
+                    WHERE ns = p_ns AND path = p_path AND kind = 'f' FOR UPDATE;
+                IF NOT FOUND THEN
+                    RETURN;
+                END IF;
+                WITH gone AS (DELETE FROM {s}.pending WHERE cid = n.cid RETURNING seq, at, data)
+                SELECT string_agg(data, ''::bytea ORDER BY seq), max(seq), max(at)
+                    INTO v_blob, v_last, v_at FROM gone;
+                IF v_last IS NULL THEN
+                    RETURN;
+                END IF;
+                v_blob := coalesce(v_blob, ''::bytea);
+                v_len := octet_length(v_blob);
+                v_off := 0;
+                WHILE v_off < v_len LOOP
+                    INSERT INTO {s}.chunks (cid, off, data)
+                        VALUES (n.cid, n.size + v_off, substring(v_blob FROM v_off + 1 FOR p_chunk));
+                    v_off := v_off + p_chunk;
+                END LOOP;
+                v_size := n.size + v_len;
+                v_tail_off := n.tail_off;
+                v_tail_count := n.tail_count + ((v_len + p_chunk - 1) / p_chunk)::integer;
+                IF v_tail_count >= p_merge_count OR v_size - v_tail_off >= p_merge_bytes THEN
+                    IF v_tail_count > (v_size - v_tail_off + p_chunk - 1) / p_chunk THEN
+                        WITH gone AS (DELETE FROM {s}.chunks WHERE cid = n.cid AND off >= v_tail_off
+                                      RETURNING off, data)
+                        SELECT string_agg(data, ''::bytea ORDER BY off) INTO v_blob FROM gone;
+                        IF octet_length(v_blob) <> v_size - v_tail_off THEN
+                            RAISE EXCEPTION 'chunk tail is not contiguous';
+                        END IF;
+                        v_off := 0;
+                        WHILE v_off < v_size - v_tail_off LOOP
+                            INSERT INTO {s}.chunks (cid, off, data) VALUES
+                                (n.cid, v_tail_off + v_off, substring(v_blob FROM v_off + 1 FOR p_chunk));
+                            v_off := v_off + p_chunk;
+                        END LOOP;
+                    END IF;
+                    v_tail_off := v_size;
+                    v_tail_count := 0;
+                END IF;
+                UPDATE {s}.nodes SET size = v_size, tail_off = v_tail_off, tail_count = v_tail_count,
+                        version = greatest(version, v_last), mtime = greatest(mtime, v_at)
+                    WHERE ns = p_ns AND path = p_path;
+            END
+            $fn$""",
+        ],
     }
 
 
@@ -387,10 +496,67 @@ def _check_connection(conn: "psycopg.Connection") -> None:
         raise psycopg.OperationalError("connection is broken")
 
 
+#: Statements prepared by ``_append_fast`` on each connection (dropped with the connection).
+_prepared: "weakref.WeakKeyDictionary[psycopg.Connection, set[bytes]]" = weakref.WeakKeyDictionary()
+#: Parameter types of ``append_nl`` (text, bytea, int8, float8, bytea) ...
+_APPEND_TYPES = [25, 17, 20, 701, 17]
+#: ... and formats (1 = binary: the two ``bytea`` values; 0 = text).
+_APPEND_FORMATS = [0, 1, 0, 0, 1]
+
+
+# libpq constants, as plain ints (looked up once; see ``_load_pq``).
+_COMMAND_OK = _TUPLES_OK = _IDLE = _SQLSTATE = -1
+
+
+def _load_pq() -> None:
+    global _COMMAND_OK, _TUPLES_OK, _IDLE, _SQLSTATE
+    from psycopg import pq
+
+    _COMMAND_OK = pq.ExecStatus.COMMAND_OK
+    _TUPLES_OK = pq.ExecStatus.TUPLES_OK
+    _IDLE = pq.TransactionStatus.IDLE
+    _SQLSTATE = pq.DiagnosticField.SQLSTATE
+
+
+def _ends_line(data: bytes) -> bool:
+    """Whether content ``data`` needs no newline before a line is appended to it."""
+    return not data or data[-1:] == b"\n"
+
+
+def _seal_due(seq: int) -> bool:
+    """Whether the append that took ``seq`` should seal its file: a pseudo-random 1 in
+    ``SEAL_EVERY`` (Fibonacci hashing of ``seq``: no pattern of interleaved files can dodge
+    it, and for one file's consecutive seqs the gap between seals stays under ~1.5x
+    ``SEAL_EVERY``), which bounds a file's pending rows without the appender counting them
+    (counting meant reading index entries that concurrent appenders were inserting)."""
+    return ((seq * 0x9E3779B97F4A7C15) & _MASK64) * SEAL_EVERY >> 64 == 0
+
+
+_MASK64 = (1 << 64) - 1
+
+
+def _raise_for(result: Any, conn: "psycopg.Connection", expected: Any) -> None:
+    """Raise psycopg's exception for a libpq ``result`` that is not ``expected``: the
+    server's error class (mapped by ``_errors``), or ``OperationalError`` if the connection
+    itself failed."""
+    import psycopg
+    from psycopg import pq
+
+    if result.status == expected:
+        return
+    if conn.pgconn.status != pq.ConnStatus.OK or result.status != pq.ExecStatus.FATAL_ERROR:
+        raise psycopg.OperationalError("connection lost during the statement")
+    raise psycopg.errors.error_from_result(result, encoding="utf-8")
+
+
 def _get_pool(dsn: str, max_size: int, connect_timeout: float, lock_timeout: float) -> _PoolEntry:
+    pid = os.getpid()
+    entry = _pools.get((dsn, pid))
+    if entry is not None:
+        return entry
     from psycopg_pool import ConnectionPool
 
-    pid = os.getpid()
+    _load_pq()
     with _pools_guard:
         entry = _pools.get((dsn, pid))
         if entry is None:
@@ -468,6 +634,9 @@ class PostgresStore(FileSystem):
         self._ns_key = namespace.encode()
         self._tree_key = _key(schema.encode(), self._ns_key, b"\x01tree")
         self._pinned = threading.local()
+        #: path -> (its bytes, its lock key as text), for the append fast path.
+        self._append_targets: dict[str, tuple[bytes, bytes]] = {}
+        self._append_statement = f"memtool_append_{schema}_{'d' if durable else 'a'}".encode()
 
     def __repr__(self) -> str:
         return f"PostgresStore(namespace={self.namespace!r}, schema={self.schema!r})"
@@ -773,9 +942,9 @@ class PostgresStore(FileSystem):
         self._check_parent(conn, path, raw)
         row = conn.execute(
             f"INSERT INTO {s}.nodes (ns, path, parent, kind, mode, mtime, version, cid, size, "
-            f"tail_off) VALUES (%s, %s, %s, 'f', 384, %s, nextval('{s}.version_seq'), "
-            f"nextval('{s}.content_seq'), %s, %s) ON CONFLICT DO NOTHING RETURNING cid",
-            [self.namespace, raw, _parent(raw), time.time(), len(data), len(data)],
+            f"tail_off, nl) VALUES (%s, %s, %s, 'f', 384, %s, nextval('{s}.version_seq'), "
+            f"nextval('{s}.content_seq'), %s, %s, %s) ON CONFLICT DO NOTHING RETURNING cid",
+            [self.namespace, raw, _parent(raw), time.time(), len(data), len(data), _ends_line(data)],
         ).fetchone()
         if row is None:  # cannot happen under the path lock, unless a directory is there
             raise FSError(errno.EISDIR, path)
@@ -806,10 +975,10 @@ class PostgresStore(FileSystem):
                     conn.execute(f"DELETE FROM {s}.pending WHERE cid = %s", [row[1]])
                     cid = conn.execute(
                         f"UPDATE {s}.nodes SET cid = nextval('{s}.content_seq'), size = %s, "
-                        f"tail_off = %s, tail_count = 0, mtime = %s, "
+                        f"tail_off = %s, tail_count = 0, mtime = %s, nl = %s, "
                         f"version = nextval('{s}.version_seq') WHERE ns = %s AND path = %s "
                         f"RETURNING cid",
-                        [len(data), len(data), time.time(), self.namespace, raw],
+                        [len(data), len(data), time.time(), _ends_line(data), self.namespace, raw],
                     ).fetchone()[0]
                     self._insert_chunks(conn, cid, data)
 
@@ -830,111 +999,137 @@ class PostgresStore(FileSystem):
         self._append(path, line, line=True)
 
     def _append(self, path: str, data: bytes, line: bool) -> None:
+        data = bytes(data)
+        n = len(data)
+        pinned = getattr(self._pinned, "conn", None) is not None
+        if n and data[-1:] == b"\n" and not pinned:
+            target = self._append_targets.get(path)
+            if target is None:
+                self._check_writable(path)
+                raw = _encode_path(path)
+                if raw == b"":
+                    raise FSError(errno.EISDIR, path)
+                if len(self._append_targets) >= 256:
+                    self._append_targets.clear()
+                target = self._append_targets[path] = (raw, b"%d" % self._path_key(raw))
+            try:
+                seq = self._append_fast(target, data)
+            except BaseException:
+                with self._errors(path):
+                    raise
+            if seq is not None:
+                if _seal_due(seq):
+                    self._seal_quietly(path, target[0])
+                return
         self._check_writable(path)
         raw = _encode_path(path)
         if raw == b"":
             raise FSError(errno.EISDIR, path)
-        data = bytes(data)
         s = self.schema
-        n = len(data)
-        sync = "" if self.durable else ", set_config('synchronous_commit', 'off', true)"
-        if getattr(self._pinned, "conn", None) is not None:
-            sync = ""  # inside lock(): the lock's own commit decides
 
         def go(conn: "psycopg.Connection") -> int | None:
-            if n:
-                row = conn.execute(
-                    f"SELECT {s}.append(%s, %s, %s, %s, %s, %s, %s){sync}",
-                    [self.namespace, raw, self._path_key(raw), time.time(), data, line,
-                     MERGE_COUNT],
-                    prepare=True,
-                ).fetchone()
-                if row[0] is not None and row[0] >= 0:
-                    return row[0]
+            # The exclusive path: the file is missing, a directory, does not end with a
+            # newline, or this piece does not end with one (``nl`` changes), or we are inside
+            # ``lock()`` (which already holds the exclusive lock).
             with conn.transaction():
                 self._lock_path(conn, raw)
                 row = conn.execute(
-                    f"SELECT kind, cid FROM {s}.nodes WHERE ns = %s AND path = %s FOR UPDATE",
+                    f"SELECT kind, cid, nl FROM {s}.nodes WHERE ns = %s AND path = %s FOR UPDATE",
                     [self.namespace, raw],
                 ).fetchone()
                 if row is None:
                     self._create_file(conn, path, raw, data)
                     return None
-                if row[0] == "d":
+                kind, cid, nl = row
+                if kind == "d":
                     raise FSError(errno.EISDIR, path)
-                if n:  # created by someone else meanwhile, or a line after a missing newline
-                    piece = data
-                    if line:
-                        last = conn.execute(f"SELECT {s}.last_byte(%s)", [row[1]]).fetchone()[0]
-                        if last is not None and bytes(last) != b"\n":
-                            piece = b"\n" + data
+                if not n:
+                    return None
+                piece = data if nl or not line else b"\n" + data
+                seq = conn.execute(
+                    f"INSERT INTO {s}.pending (cid, seq, at, data) "
+                    f"VALUES (%s, nextval('{s}.version_seq'), %s, %s) RETURNING seq",
+                    [cid, time.time(), piece],
+                ).fetchone()[0]
+                if _ends_line(piece) != nl:
                     conn.execute(
-                        f"INSERT INTO {s}.pending (cid, seq, at, data) "
-                        f"VALUES (%s, nextval('{s}.version_seq'), %s, %s)",
-                        [row[1], time.time(), piece],
+                        f"UPDATE {s}.nodes SET nl = %s WHERE ns = %s AND path = %s",
+                        [_ends_line(piece), self.namespace, raw],
                     )
-                return None
+                return seq
 
-        queued = self._run(path, go)
-        if queued is not None and queued >= MERGE_COUNT:
-            try:
-                self._run(path, lambda conn: self._seal(conn, raw, MERGE_COUNT))
-            except FSError:
-                pass  # the append itself is committed; the next reader or appender seals
+        seq = self._run(path, go)
+        if seq is not None and not pinned and _seal_due(seq):
+            self._seal_quietly(path, raw)
 
-    def _seal(self, conn: "psycopg.Connection", raw: bytes, min_pending: int = 1) -> None:
+    def _seal_quietly(self, path: str, raw: bytes) -> None:
+        """Seal the file's pending appends now; a failure is left for the next reader or
+        appender (the appends themselves are committed)."""
+        try:
+            self._run(path, lambda conn: self._seal(conn, raw))
+        except FSError:
+            pass
+
+    def _append_fast(self, target: tuple[bytes, bytes], data: bytes) -> int | None:
+        """The common append (a newline-terminated piece to a file that ends with a newline)
+        in one round trip, through libpq directly: the ``append_nl`` function as a statement
+        prepared once per connection, the two ``bytea`` parameters in binary. (psycopg's
+        cursor machinery costs several times the CPU of the call itself, and with many
+        processes on a busy machine, client CPU is what limits the rate.) ``target`` is the
+        path's bytes and its lock key as text. Returns the ``seq`` taken, or ``None`` when
+        the exclusive path must do it (file missing, a directory, or content not ending
+        with a newline). Raises psycopg's exceptions (the caller maps them)."""
+        entry = self._entry()
+        conn = entry.pool.getconn()
+        try:
+            if self.schema not in entry.schemas_ready:
+                self._migrate(conn)
+                entry.schemas_ready.add(self.schema)
+            pgconn = conn.pgconn
+            ready = _prepared.get(conn)
+            if ready is None:
+                ready = _prepared[conn] = set()
+            name = self._append_statement
+            params = [self._ns_key, target[0], target[1], repr(time.time()).encode(), data]
+            for attempt in range(2):
+                if name not in ready:
+                    sync = "" if self.durable else ", set_config('synchronous_commit', 'off', true)"
+                    result = pgconn.prepare(
+                        name,
+                        f"SELECT {self.schema}.append_nl($1, $2, $3, $4, $5){sync}".encode(),
+                        _APPEND_TYPES,
+                    )
+                    _raise_for(result, conn, _COMMAND_OK)
+                    ready.add(name)
+                result = pgconn.exec_prepared(name, params, _APPEND_FORMATS)
+                if result.status == _TUPLES_OK:
+                    value = result.get_value(0, 0)
+                    return None if value is None else int(value)
+                ready.discard(name)
+                # psycopg deallocates every prepared statement of a connection after a
+                # ROLLBACK or DROP it ran (its own cache must start again): prepare ours again
+                # and retry; it did not run.
+                if attempt or result.error_field(_SQLSTATE) != b"26000":
+                    _raise_for(result, conn, _TUPLES_OK)
+            raise AssertionError("unreachable")  # pragma: no cover
+        finally:
+            if not conn.closed and conn.pgconn.transaction_status != _IDLE:
+                conn.close()  # never hand back a connection in an unknown state
+            entry.pool.putconn(conn)
+
+    def _seal(self, conn: "psycopg.Connection", raw: bytes) -> None:
         """Move the file's pending appends, in the order they were made, to the end of its
-        chunks (one transaction under the path's exclusive lock, which waits for appends in
-        flight); then merge the small tail chunks if there are many. Offsets already read
-        never change: only sealed bytes are ever read."""
-        s = self.schema
-        with conn.transaction():
-            if getattr(self._pinned, "conn", None) is None:
-                # Sealing changes no byte of the file: if a crash lost this commit, the rows
-                # would simply still be pending. No need to wait for the flush.
-                conn.execute("SELECT set_config('synchronous_commit', 'off', true)")
-            self._lock_path(conn, raw)
-            node = conn.execute(
-                f"SELECT cid, size, tail_off, tail_count, version FROM {s}.nodes "
-                f"WHERE ns = %s AND path = %s AND kind = 'f' FOR UPDATE",
-                [self.namespace, raw],
-            ).fetchone()
-            if node is None:
-                return
-            cid, size, tail_off, tail_count, version = node
-            if min_pending > 1:
-                count = conn.execute(f"SELECT count(*) FROM {s}.pending WHERE cid = %s", [cid]).fetchone()[0]
-                if count < min_pending:
-                    return
-            rows = conn.execute(
-                f"DELETE FROM {s}.pending WHERE cid = %s RETURNING seq, at, data", [cid]
-            ).fetchall()
-            if not rows:
-                return
-            rows.sort(key=lambda r: r[0])
-            blob = b"".join(bytes(r[2]) for r in rows)
-            self._insert_chunks(conn, cid, blob, base=size)
-            size += len(blob)
-            tail_count += (len(blob) + CHUNK_BYTES - 1) // CHUNK_BYTES
-            if tail_count >= MERGE_COUNT or size - tail_off >= MERGE_BYTES:
-                if tail_count > -(-(size - tail_off) // CHUNK_BYTES):  # more chunks than needed
-                    merged = conn.execute(
-                        f"DELETE FROM {s}.chunks WHERE cid = %s AND off >= %s RETURNING off, data",
-                        [cid, tail_off],
-                    ).fetchall()
-                    merged.sort(key=lambda r: r[0])
-                    tail = b"".join(bytes(r[1]) for r in merged)
-                    if len(tail) != size - tail_off:  # never: the tail is contiguous
-                        raise RuntimeError("chunk tail is not contiguous")
-                    self._insert_chunks(conn, cid, tail, base=tail_off)
-                tail_off, tail_count = size, 0
-            conn.execute(
-                f"UPDATE {s}.nodes SET size = %s, tail_off = %s, tail_count = %s, "
-                f"version = greatest(version, %s), mtime = greatest(mtime, %s) "
-                f"WHERE ns = %s AND path = %s",
-                [size, tail_off, tail_count, rows[-1][0], max(r[1] for r in rows),
-                 self.namespace, raw],
-            )
+        chunks, and merge the small tail chunks if there are many: the function ``seal``, one
+        transaction under the path's exclusive lock (which waits for appends in flight).
+        Offsets already read never change: only sealed bytes are ever read. Sealing changes
+        no byte of the file (if a crash lost its commit, the rows would simply still be
+        pending), so it does not wait for the WAL flush."""
+        conn.execute(
+            f"SELECT {self.schema}.seal(%s, %s, %s, %s, %s, %s), "
+            f"set_config('synchronous_commit', 'off', true)",
+            [self.namespace, raw, self._path_key(raw), CHUNK_BYTES, MERGE_COUNT, MERGE_BYTES],
+            prepare=True,
+        )
 
     def mkdir(self, path: str) -> None:
         """Create one directory (0700)."""

@@ -42,6 +42,19 @@ class OsRef:
         with open(self._p(path), "ab") as f:
             f.write(data)
 
+    def append_line(self, path, line):
+        """What ``append_line`` means: a newline first if the file does not end with one."""
+        p = self._p(path)
+        with open(p, "ab") as f:
+            size = f.tell()
+        if size:
+            with open(p, "rb") as f:
+                f.seek(size - 1)
+                if f.read(1) != b"\n":
+                    line = b"\n" + line
+        with open(p, "ab") as f:
+            f.write(line)
+
     def read_bytes(self, path):
         with open(self._p(path), "rb") as f:
             return f.read()
@@ -88,11 +101,13 @@ def _apply(target, op, args):
 
 
 def _random_op(rng: random.Random):
-    op = rng.choice(["write_bytes", "append_bytes", "read_bytes", "stat", "listdir", "mkdir",
-                     "mkdir", "remove", "rmdir", "rename", "rename"])
+    op = rng.choice(["write_bytes", "append_bytes", "append_bytes", "append_line", "read_bytes",
+                     "stat", "listdir", "mkdir", "mkdir", "remove", "rmdir", "rename", "rename"])
     name = rng.choice(NAMES)
-    if op in ("write_bytes", "append_bytes"):
+    if op in ("write_bytes", "append_bytes", "append_line"):
         data = bytes(rng.randrange(256) for _ in range(rng.choice([0, 1, 5, 40])))
+        if op == "append_line" or rng.random() < 0.5:  # the fast path: ends with a newline
+            data += b"\n"
         return op, (name, data)
     if op == "rename":
         return op, (name, rng.choice(NAMES))
@@ -364,3 +379,115 @@ def test_append_line_adds_a_missing_newline_once(pg_store):
     pg_store.write_bytes("log2", b"x" * 2_000_000 + b"tail")  # sealed content, no newline
     pg_store.append_line("log2", b"l\n")
     assert pg_store.read_bytes("log2")[-9:] == b"xxtail\nl\n"
+
+
+def test_the_newline_flag_follows_every_kind_of_write(pg_store):
+    """``nl`` (the content ends with a newline) decides between the one-round-trip append
+    and the exclusive one; every write that changes the last byte must keep it right."""
+    s = pg_store
+    s.write_bytes("f", b"no newline")
+    s.append_bytes("f", b" more\n")  # exclusive path (nl false), sets nl
+    s.append_line("f", b"line\n")  # fast path
+    s.append_bytes("f", b"partial")  # exclusive path (piece without newline), clears nl
+    s.append_line("f", b"after partial\n")  # exclusive path: adds the newline
+    s.append_bytes("f", b"\n")
+    s.append_line("f", b"x\n")
+    assert s.read_bytes("f") == b"no newline more\nline\npartial\nafter partial\n\nx\n"
+    s.write_bytes("f", b"")
+    s.append_line("f", b"first\n")  # an empty file needs no newline
+    s.write_bytes("g", b"sealed without newline")
+    s.rename("g", "h")  # the flag moves with the file
+    s.append_line("h", b"l\n")
+    assert s.read_bytes("f") == b"first\n"
+    assert s.read_bytes("h") == b"sealed without newline\nl\n"
+
+
+def test_sealing_and_merging_keep_every_byte_in_order(pg_store, monkeypatch, pg_dsn):
+    """With tiny chunks, a seal after every append and merges every few seals, random
+    appends (both paths) and reads agree with a plain byte string, and the chunks stay
+    contiguous, each at most CHUNK_BYTES."""
+    import psycopg
+
+    from memtool.stores import postgres as pgmod
+
+    monkeypatch.setattr(pgmod, "SEAL_EVERY", 1)
+    monkeypatch.setattr(pgmod, "CHUNK_BYTES", 7)
+    monkeypatch.setattr(pgmod, "MERGE_COUNT", 3)
+    monkeypatch.setattr(pgmod, "MERGE_BYTES", 40)
+    rng = random.Random(7)
+    want = b""
+    for i in range(300):
+        piece = bytes(rng.choice(b"abc \xff") for _ in range(rng.randrange(0, 25)))
+        if rng.random() < 0.7:
+            piece += b"\n"
+        if rng.random() < 0.5:
+            pg_store.append_bytes("log", piece)
+            want += piece
+        else:
+            piece = piece.rstrip(b"\n") + b"\n"
+            pg_store.append_line("log", piece)
+            want += (b"\n" if want and not want.endswith(b"\n") else b"") + piece
+        if i % 37 == 0:
+            assert pg_store.read_bytes("log") == want
+            with pg_store.open_read("log") as f:
+                f.seek(max(0, len(want) - 30))
+                assert f.read() == want[-30:]
+    assert pg_store.read_bytes("log") == want
+    assert pg_store.stat("log").size == len(want)
+    with psycopg.connect(pg_dsn) as conn:
+        s = pg_store.schema
+        cid, size = conn.execute(f"SELECT cid, size FROM {s}.nodes WHERE ns = %s AND path = 'log'",
+                                 [pg_store.namespace]).fetchone()
+        rows = conn.execute(f"SELECT off, octet_length(data) FROM {s}.chunks WHERE cid = %s "
+                            f"ORDER BY off", [cid]).fetchall()
+    offset = 0
+    for off, length in rows:
+        assert off == offset and 0 < length <= 7
+        offset += length
+    assert offset == size
+
+
+def test_appends_survive_psycopg_dropping_every_prepared_statement(pg_store, pg_dsn):
+    """psycopg runs DEALLOCATE ALL on a connection after a ROLLBACK or DROP it sent; the
+    append statement prepared on that connection is prepared again, the append not lost."""
+    from memtool.stores import postgres as pgmod
+
+    pg_store.append_line("log", b"1\n")
+    entry = pgmod._pools[(pg_dsn, os.getpid())]
+    conns = [entry.pool.getconn() for _ in range(2)]
+    for conn in conns:
+        conn.execute("DEALLOCATE ALL")
+    for conn in conns:
+        entry.pool.putconn(conn)
+    for i in range(2, 6):
+        pg_store.append_line("log", b"%d\n" % i)
+    assert pg_store.read_bytes("log") == b"1\n2\n3\n4\n5\n"
+
+
+def test_version_5_files_get_their_newline_flag_on_upgrade(pgserver_module, pg_dsn):
+    """Upgrading from schema 5 (before ``nl``) computes the flag from each file's last byte,
+    pending appends included."""
+    import psycopg
+
+    from memtool.stores import postgres as pgmod
+
+    schema = pgserver_module.fresh_schema()
+    store = pgserver_module.fresh_store(schema=schema)
+    store.write_bytes("plain", b"ends without")
+    store.write_bytes("nl", b"ends with\n")
+    store.write_bytes("pend", b"sealed\n")
+    store.append_bytes("pend", b"pending, no newline")
+    store.write_bytes("empty", b"")
+    with psycopg.connect(pg_dsn, autocommit=True) as conn:
+        conn.execute(f"ALTER TABLE {schema}.nodes DROP COLUMN nl")
+        conn.execute(f"DROP FUNCTION {schema}.append_nl")
+        conn.execute(f"DROP FUNCTION {schema}.seal")
+        conn.execute(f"UPDATE {schema}.schema_version SET version = 5")
+    pgmod._pools[(pg_dsn, os.getpid())].schemas_ready.discard(schema)
+    again = pgmod.PostgresStore(pg_dsn, namespace=store.namespace, schema=schema)
+    for name in ("plain", "nl", "pend", "empty"):
+        again.append_line(name, b"L\n")
+    assert again.read_bytes("plain") == b"ends without\nL\n"
+    assert again.read_bytes("nl") == b"ends with\nL\n"
+    assert again.read_bytes("pend") == b"sealed\npending, no newline\nL\n"
+    assert again.read_bytes("empty") == b"L\n"
