@@ -391,7 +391,8 @@ def _migrations(schema: str) -> dict[int, list[str]]:
                 v_off := 0;
                 WHILE v_off < v_len LOOP
                     INSERT INTO {s}.chunks (cid, off, data)
-                        VALUES (n.cid, n.size + v_off, substring(v_blob FROM v_off + 1 FOR p_chunk));
+                        VALUES (n.cid, n.size + v_off,
+                                substring(v_blob FROM (v_off + 1)::integer FOR p_chunk::integer));
                     v_off := v_off + p_chunk;
                 END LOOP;
                 v_size := n.size + v_len;
@@ -408,7 +409,8 @@ def _migrations(schema: str) -> dict[int, list[str]]:
                         v_off := 0;
                         WHILE v_off < v_size - v_tail_off LOOP
                             INSERT INTO {s}.chunks (cid, off, data) VALUES
-                                (n.cid, v_tail_off + v_off, substring(v_blob FROM v_off + 1 FOR p_chunk));
+                                (n.cid, v_tail_off + v_off,
+                                 substring(v_blob FROM (v_off + 1)::integer FOR p_chunk::integer));
                             v_off := v_off + p_chunk;
                         END LOOP;
                     END IF;
@@ -469,13 +471,60 @@ def _dsn_from_env(dsn: str | None) -> str:
     return dsn
 
 
-class _PoolEntry:
-    """One connection pool per (DSN, process), shared by every store on that DSN."""
+class _Unreachable(Exception):
+    """A connection for appends could not be opened."""
 
-    def __init__(self, pool: "ConnectionPool", pid: int):
+
+class _PoolEntry:
+    """One connection pool per (DSN, process), shared by every store on that DSN, plus one
+    connection per appending thread, kept outside the pool for the append fast path.
+
+    Why a connection of its own: checking a connection out of the pool and back runs more
+    Python than the append's own call into libpq, and with many processes appending on a
+    busy machine, client CPU is what limits the rate. A thread's append connection is used
+    by nothing else, so it needs no checkout; it is checked for a server-side close before
+    each use (no round trip) and replaced when broken."""
+
+    def __init__(self, pool: "ConnectionPool", pid: int, dsn: str, kwargs: dict[str, Any],
+                 connect_timeout: float):
         self.pool = pool
         self.pid = pid
         self.schemas_ready: set[str] = set()
+        self._dsn = dsn
+        self._kwargs = kwargs
+        self._connect_timeout = connect_timeout
+        self._local = threading.local()
+        self._appenders: "weakref.WeakSet[psycopg.Connection]" = weakref.WeakSet()
+
+    def append_connection(self) -> "psycopg.Connection":
+        """This thread's connection for appends (opened on first use, replaced if broken)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            try:
+                _check_connection(conn)
+                return conn
+            except Exception:  # noqa: BLE001 - broken: close it and open another
+                conn.close()
+                self._local.conn = None
+        import psycopg
+
+        try:
+            conn = psycopg.connect(self._dsn, connect_timeout=max(1, int(self._connect_timeout)),
+                                   **self._kwargs)
+        except psycopg.Error:
+            raise _Unreachable() from None
+        self._local.conn = conn
+        self._appenders.add(conn)
+        return conn
+
+    def close(self) -> None:
+        """Close the pool and every thread's append connection."""
+        for conn in list(self._appenders):
+            try:
+                conn.close()
+            except Exception:  # noqa: BLE001 - closing anyway
+                pass
+        self.pool.close()
 
 
 _pools: dict[tuple[str, int], _PoolEntry] = {}
@@ -491,7 +540,11 @@ def _check_connection(conn: "psycopg.Connection") -> None:
     pgconn = conn.pgconn
     if conn.closed or pgconn.status != psycopg.pq.ConnStatus.OK:
         raise psycopg.OperationalError("connection is broken")
-    pgconn.consume_input()  # raises once the server has closed the socket
+    # Raises once the server has closed the socket. Twice: a server that shuts down or
+    # terminates the backend sends a FATAL message and then closes, and the first call may
+    # only read the message.
+    pgconn.consume_input()
+    pgconn.consume_input()
     if pgconn.status != psycopg.pq.ConnStatus.OK:
         raise psycopg.OperationalError("connection is broken")
 
@@ -560,20 +613,21 @@ def _get_pool(dsn: str, max_size: int, connect_timeout: float, lock_timeout: flo
     with _pools_guard:
         entry = _pools.get((dsn, pid))
         if entry is None:
+            # Every statement waits at most lock_timeout for a lock (then EAGAIN: retry).
+            kwargs = {"autocommit": True, "options": f"-c lock_timeout={int(lock_timeout * 1000)}"}
             pool = ConnectionPool(
                 dsn,
                 min_size=1,
                 max_size=max_size,
                 # Every statement waits at most lock_timeout for a lock (then EAGAIN: retry).
-                kwargs={"autocommit": True,
-                        "options": f"-c lock_timeout={int(lock_timeout * 1000)}"},
+                kwargs=kwargs,
                 check=_check_connection,
                 timeout=connect_timeout,
                 open=False,
                 name="memtool",
             )
             pool.open(wait=False)
-            entry = _pools[(dsn, pid)] = _PoolEntry(pool, pid)
+            entry = _pools[(dsn, pid)] = _PoolEntry(pool, pid, dsn, kwargs, connect_timeout)
         return entry
 
 
@@ -583,7 +637,7 @@ def close_all_pools() -> None:
         entries = [e for (dsn, pid), e in _pools.items() if pid == os.getpid()]
         _pools.clear()
     for entry in entries:
-        entry.pool.close()
+        entry.close()
 
 
 # -- the store ----------------------------------------------------------------------------------
@@ -647,7 +701,7 @@ class PostgresStore(FileSystem):
         with _pools_guard:
             entry = _pools.pop((self.dsn, os.getpid()), None)
         if entry is not None:
-            entry.pool.close()
+            entry.close()
 
     # -- scopes ---------------------------------------------------------------------------------
 
@@ -756,7 +810,7 @@ class PostgresStore(FileSystem):
         except (psycopg.errors.LockNotAvailable, psycopg.errors.DeadlockDetected,
                 psycopg.errors.QueryCanceled, psycopg.errors.SerializationFailure):
             raise FSError(errno.EAGAIN, path, DB_BUSY) from None
-        except PoolTimeout:
+        except (PoolTimeout, _Unreachable):
             self._discard_broken()
             raise FSError(errno.EIO, path, DB_DOWN) from None
         except (psycopg.OperationalError, psycopg.InterfaceError):
@@ -1080,7 +1134,7 @@ class PostgresStore(FileSystem):
         the exclusive path must do it (file missing, a directory, or content not ending
         with a newline). Raises psycopg's exceptions (the caller maps them)."""
         entry = self._entry()
-        conn = entry.pool.getconn()
+        conn = entry.append_connection()
         try:
             if self.schema not in entry.schemas_ready:
                 self._migrate(conn)
@@ -1114,8 +1168,7 @@ class PostgresStore(FileSystem):
             raise AssertionError("unreachable")  # pragma: no cover
         finally:
             if not conn.closed and conn.pgconn.transaction_status != _IDLE:
-                conn.close()  # never hand back a connection in an unknown state
-            entry.pool.putconn(conn)
+                conn.close()  # never use a connection in an unknown state again
 
     def _seal(self, conn: "psycopg.Connection", raw: bytes) -> None:
         """Move the file's pending appends, in the order they were made, to the end of its

@@ -143,15 +143,25 @@ def server_dsn() -> str:
     if not os.path.exists(f"{PG_BIN}/initdb"):
         _state["error"] = f"PostgreSQL binaries not found in {PG_BIN} (set MEMTOOL_TEST_DSN)"
         _unavailable(str(_state["error"]))
-    srv = PgServer()
-    try:
-        srv.init()
-        srv.start()
-    except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as e:
-        detail = getattr(e, "stderr", "") or str(e)
-        srv.stop()
-        _state["error"] = f"could not start a PostgreSQL server: {detail.strip()[-300:]}"
-        _unavailable(str(_state["error"]))
+    # Up to three attempts, each on a new free port: the port is free when picked, but another
+    # test process (or anything else) can take it before the server binds it.
+    for attempt in range(3):
+        srv = PgServer()
+        try:
+            srv.init()
+            srv.start()
+            break
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as e:
+            detail = getattr(e, "stderr", "") or str(e)
+            try:
+                with open(srv.log) as f:
+                    detail += " | server log: " + f.read()[-300:]
+            except OSError:
+                pass
+            srv.stop()
+            if attempt == 2:
+                _state["error"] = f"could not start a PostgreSQL server: {detail.strip()[-600:]}"
+                _unavailable(str(_state["error"]))
     atexit.register(srv.stop)
     srv.reap_with(os.getpid())  # no orphaned server even if this process is killed
     _state["server"] = srv

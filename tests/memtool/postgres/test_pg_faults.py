@@ -196,3 +196,24 @@ def test_tools_report_a_retryable_error_then_work(pg_server, pgserver_module, pg
                                      "old_str": "- MARKER", "new_str": "- MARKER2"})
     assert "edited" in result, result
     assert "MARKER2" in mem.system_prompt("x")
+
+
+def test_connections_lost_while_idle_are_replaced_before_use(pg_server, pgserver_module):
+    """A restart or pg_terminate_backend while no call is running costs no error: every
+    connection (the pool's and each thread's append connection) is checked for a
+    server-side close before it is used, without a round trip."""
+    import psycopg
+
+    store = pgserver_module.fresh_store()
+    store.append_line("log", b"1\n")
+    store.write_bytes("core.md", b"x")
+    pg_server.restart()
+    time.sleep(0.2)
+    store.append_line("log", b"2\n")  # the append fast path's own connection
+    assert store.read_bytes("core.md") == b"x"  # a pooled connection
+    with psycopg.connect(pg_server.dsn, autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
+                      "pid <> pg_backend_pid() AND backend_type = 'client backend'")
+    time.sleep(0.2)
+    store.append_line("log", b"3\n")
+    assert store.read_bytes("log") == b"1\n2\n3\n"
