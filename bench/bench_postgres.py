@@ -7,7 +7,8 @@ default durability: ``fsync=on``, ``synchronous_commit=on``; TCP on localhost) u
 ``MEMTOOL_BENCH_DSN`` names one, then measures, for ``PostgresStore`` and ``LocalStore``:
 
 - appends per second from 1 and from 16 processes (``store.append_bytes`` of ~200-byte JSONL
-  lines into one file, and ``Memory.record()``), all 16 started together on a barrier;
+  lines into one file, and ``Memory.record()``), all 16 started together on a barrier; the
+  median of ``--repeat`` runs (5), with the range (the machine's noise is +-15%);
 - ``recent(40)`` with 1,000,000 turns stored (median of 30 calls);
 - ``system_prompt()`` with a 4 KB ``core.md`` and ``stat()`` (medians of 2,000 calls);
 - ``grep -c budget conversations.jsonl`` through the bash tool on the 100 MB history
@@ -82,6 +83,42 @@ def _append_worker(kind, where, n, via_memory, barrier, queue):
     queue.put((time.time() - (t1 - t0), time.time(), n))
 
 
+def _raw_insert_worker(dsn, table, n, barrier, queue):
+    """The floor of one write transaction per line: a prepared one-row INSERT sent through
+    libpq directly in autocommit (no Python work around it, no lock, no lookup)."""
+    import psycopg
+    from psycopg import pq
+
+    conn = psycopg.connect(dsn, autocommit=True)
+    pgconn = conn.pgconn
+    pgconn.prepare(b"ins", f"INSERT INTO {table} (data) VALUES ($1)".encode(), [17])
+    pgconn.exec_prepared(b"ins", [LINE], [1])
+    barrier.wait()
+    t0 = time.perf_counter()
+    for _ in range(n):
+        result = pgconn.exec_prepared(b"ins", [LINE], [1])
+        if result.status != pq.ExecStatus.COMMAND_OK:
+            raise SystemExit(result.error_message.decode())
+    t1 = time.perf_counter()
+    conn.close()
+    queue.put((time.time() - (t1 - t0), time.time(), n))
+
+
+def raw_inserts_per_second(dsn: str, table: str, procs: int, n: int) -> float:
+    """Lines per second of ``_raw_insert_worker`` from ``procs`` processes started together."""
+    ctx = mp.get_context("spawn")
+    barrier = ctx.Barrier(procs)
+    queue = ctx.Queue()
+    ps = [ctx.Process(target=_raw_insert_worker, args=(dsn, table, n, barrier, queue))
+          for _ in range(procs)]
+    for p in ps:
+        p.start()
+    results = [queue.get(timeout=900) for _ in ps]
+    for p in ps:
+        p.join()
+    return sum(r[2] for r in results) / (max(r[1] for r in results) - min(r[0] for r in results))
+
+
 def appends_per_second(kind: str, where: dict, procs: int, n: int, via_memory: bool) -> float:
     """Lines per second appended by ``procs`` processes (``n`` each) started together."""
     ctx = mp.get_context("spawn")
@@ -123,6 +160,8 @@ def fmt_time(s: float) -> str:
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--repeat", type=int, default=5,
+                    help="runs of each append measurement; the table shows the median and range")
     ap.add_argument("--appends-only", action="store_true",
                     help="measure the appends only (printed, bench/results/postgres.md untouched)")
     args = ap.parse_args(argv)
@@ -160,21 +199,43 @@ def main(argv: list[str]) -> int:
         # -- appends ---------------------------------------------------------------------------
         n1 = 500 if quick else 3000
         n16 = 100 if quick else 500
+        repeat = 1 if quick else args.repeat
+
+        def rate(kind: str, where_of, tag: str, procs: int, n: int, via: bool) -> tuple[float, str]:
+            """Median of ``repeat`` runs (each on a fresh file), and the range as text."""
+            runs = sorted(appends_per_second(kind, where_of(f"{tag}r{r}"), procs, n, via)
+                          for r in range(repeat))
+            spread = f" ({runs[0]:,.0f}-{runs[-1]:,.0f})" if repeat > 1 else ""
+            return statistics.median(runs), spread
+
         for label, via in (("store.append_bytes", False), ("Memory.record()", True)):
             for procs, n in ((1, n1), (16, n16)):
                 tag = f"{'rec' if via else 'app'}{procs}"
-                pg = appends_per_second("pg", where_pg(tag), procs, n, via)
-                loc = appends_per_second("local", where_local(tag), procs, n, via)
+                pg, pg_spread = rate("pg", where_pg, tag, procs, n, via)
+                loc, loc_spread = rate("local", where_local, tag, procs, n, via)
                 rows.append((f"{label}, {procs} process{'es' if procs > 1 else ''} x {n} lines",
-                             fmt_rate(pg), fmt_rate(loc), f"{pg / loc:.2f}x"))
+                             fmt_rate(pg) + pg_spread, fmt_rate(loc) + loc_spread,
+                             f"{pg / loc:.2f}x"))
                 print(rows[-1], flush=True)
+
+        # The floor: a bare one-row INSERT per transaction through libpq, same server and run.
+        import psycopg
+
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute(f"CREATE TABLE {schema}.raw_lines (id bigserial PRIMARY KEY, data bytea)")
+        runs = sorted(raw_inserts_per_second(dsn, f"{schema}.raw_lines", 16, n16)
+                      for _ in range(repeat))
+        spread = f" ({runs[0]:,.0f}-{runs[-1]:,.0f})" if repeat > 1 else ""
+        rows.append((f"for scale: bare one-row INSERT + commit via libpq, no Python around it, "
+                     f"16 processes x {n16}", fmt_rate(statistics.median(runs)) + spread, "", ""))
+        print(rows[-1], flush=True)
 
         # durable=False: acknowledged at commit, before the WAL flush (CPU-bound figure).
         for procs, n in ((1, n1), (16, n16)):
-            w = dict(where_pg(f"nd{procs}"), durable=False)
-            pg = appends_per_second("pg", w, procs, n, False)
+            pg, pg_spread = rate("pg", lambda ns: dict(where_pg(ns), durable=False), f"nd{procs}",
+                                 procs, n, False)
             rows.append((f"store.append_bytes, durable=False, {procs} process{'es' if procs > 1 else ''}"
-                         f" x {n} lines", fmt_rate(pg), "", ""))
+                         f" x {n} lines", fmt_rate(pg) + pg_spread, "", ""))
             print(rows[-1], flush=True)
         if args.appends_only:
             return 0
