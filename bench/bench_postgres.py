@@ -104,13 +104,13 @@ def _raw_insert_worker(dsn, table, n, barrier, queue):
     queue.put((time.time() - (t1 - t0), time.time(), n))
 
 
-def raw_inserts_per_second(dsn: str, table: str, procs: int, n: int) -> float:
-    """Lines per second of ``_raw_insert_worker`` from ``procs`` processes started together."""
+def _lines_per_second(worker, args: tuple, procs: int) -> float:
+    """Run ``worker(*args, barrier, queue)`` in ``procs`` processes started together on a
+    barrier; each puts (start, end, lines) on the queue. Lines per second over the span."""
     ctx = mp.get_context("spawn")
     barrier = ctx.Barrier(procs)
     queue = ctx.Queue()
-    ps = [ctx.Process(target=_raw_insert_worker, args=(dsn, table, n, barrier, queue))
-          for _ in range(procs)]
+    ps = [ctx.Process(target=worker, args=(*args, barrier, queue)) for _ in range(procs)]
     for p in ps:
         p.start()
     results = [queue.get(timeout=900) for _ in ps]
@@ -119,21 +119,14 @@ def raw_inserts_per_second(dsn: str, table: str, procs: int, n: int) -> float:
     return sum(r[2] for r in results) / (max(r[1] for r in results) - min(r[0] for r in results))
 
 
+def raw_inserts_per_second(dsn: str, table: str, procs: int, n: int) -> float:
+    """Lines per second of ``_raw_insert_worker`` from ``procs`` processes started together."""
+    return _lines_per_second(_raw_insert_worker, (dsn, table, n), procs)
+
+
 def appends_per_second(kind: str, where: dict, procs: int, n: int, via_memory: bool) -> float:
     """Lines per second appended by ``procs`` processes (``n`` each) started together."""
-    ctx = mp.get_context("spawn")
-    barrier = ctx.Barrier(procs)
-    queue = ctx.Queue()
-    ps = [ctx.Process(target=_append_worker, args=(kind, where, n, via_memory, barrier, queue))
-          for _ in range(procs)]
-    for p in ps:
-        p.start()
-    results = [queue.get(timeout=900) for _ in ps]
-    for p in ps:
-        p.join()
-    start = min(r[0] for r in results)
-    end = max(r[1] for r in results)
-    return sum(r[2] for r in results) / (end - start)
+    return _lines_per_second(_append_worker, (kind, where, n, via_memory), procs)
 
 
 def median_seconds(fn, runs: int) -> float:

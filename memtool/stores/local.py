@@ -129,12 +129,7 @@ class LocalStore(LocalDir):
             parts = self._parts(path)
             dir_fd, name, own_dir = self._open_dir(parts[:-1], path), parts[-1], True
         try:
-            try:
-                fd = os.open(name, _LINE_FLAGS, 0o600, dir_fd=dir_fd)
-            except OSError as e:
-                if e.errno == errno.EISDIR:
-                    raise FSError(errno.EISDIR, path) from None
-                raise self._classify(dir_fd, name, e, path) from None
+            fd = self._open_file(dir_fd, name, _LINE_FLAGS, path)
         finally:
             if own_dir:
                 os.close(dir_fd)
@@ -175,15 +170,19 @@ class LocalStore(LocalDir):
         if self.fsync:
             os.fsync(fd)
 
-    def _append_top_level(self, path: str, data: bytes) -> None:
-        self._writable(path)
-        root = self._store_root_fd()
+    def _open_file(self, dir_fd: int, name: str, flags: int, path: str) -> int:
+        """Open (creating, 0600) file ``name`` of directory ``dir_fd`` with ``flags``; a
+        directory, link or special file there becomes the jail's error for ``path``."""
         try:
-            fd = os.open(path, _APPEND_FLAGS, 0o600, dir_fd=root)
+            return os.open(name, flags, 0o600, dir_fd=dir_fd)
         except OSError as e:
             if e.errno == errno.EISDIR:
                 raise FSError(errno.EISDIR, path) from None
-            raise self._classify(root, path, e, path) from None
+            raise self._classify(dir_fd, name, e, path) from None
+
+    def _append_top_level(self, path: str, data: bytes) -> None:
+        self._writable(path)
+        fd = self._open_file(self._store_root_fd(), path, _APPEND_FLAGS, path)
         try:
             self._check_open_file(fd, path)
             self._write_all(fd, data)
