@@ -8,7 +8,8 @@ default durability: ``fsync=on``, ``synchronous_commit=on``; TCP on localhost) u
 
 - appends per second from 1 and from 16 processes (``store.append_bytes`` of ~200-byte JSONL
   lines into one file, and ``Memory.record()``), all 16 started together on a barrier; the
-  median of ``--repeat`` runs (5), with the range (the machine's noise is +-15%);
+  median of ``--repeat`` runs (5), with the range (the machine's noise is +-15%); and 16
+  threads of one process calling ``Memory.record()`` (combined into shared transactions);
 - ``recent(40)`` with 1,000,000 turns stored (median of 30 calls);
 - ``system_prompt()`` with a 4 KB ``core.md`` and ``stat()`` (medians of 2,000 calls);
 - ``grep -c budget conversations.jsonl`` through the bash tool on the 100 MB history
@@ -81,6 +82,35 @@ def _append_worker(kind, where, n, via_memory, barrier, queue):
             store.append_bytes("conversations.jsonl", LINE)
         t1 = time.perf_counter()
     queue.put((time.time() - (t1 - t0), time.time(), n))
+
+
+def _threads_worker(kind, where, threads, n, barrier, queue):
+    """``threads`` threads of one process each calling ``Memory.record()`` ``n`` times."""
+    import threading
+
+    from memtool.memory import Memory
+
+    store = open_store(kind, where)
+    mem = Memory(store=store, secrets=False, gitignore=False) if kind == "pg" else \
+        Memory(where["path"], secrets=False, gitignore=False)
+    mem.record("user", "warm-up")
+    start = threading.Barrier(threads + 1)
+
+    def run():
+        start.wait()
+        for _ in range(n):
+            mem.record("user", "x" * 120)
+
+    ts = [threading.Thread(target=run) for _ in range(threads)]
+    for t in ts:
+        t.start()
+    barrier.wait()
+    start.wait()
+    t0 = time.perf_counter()
+    for t in ts:
+        t.join()
+    t1 = time.perf_counter()
+    queue.put((time.time() - (t1 - t0), time.time(), n * threads))
 
 
 def _raw_insert_worker(dsn, table, n, barrier, queue):
@@ -210,6 +240,17 @@ def main(argv: list[str]) -> int:
                              fmt_rate(pg) + pg_spread, fmt_rate(loc) + loc_spread,
                              f"{pg / loc:.2f}x"))
                 print(rows[-1], flush=True)
+
+        # Threads of one process: their appends are combined (group commit in the client).
+        runs = {k: sorted(_lines_per_second(_threads_worker, (k, w(f"thr{k}{r}"), 16, n16), 1)
+                          for r in range(repeat))
+                for k, w in (("pg", where_pg), ("local", where_local))}
+        med = {k: statistics.median(v) for k, v in runs.items()}
+        spread = {k: (f" ({v[0]:,.0f}-{v[-1]:,.0f})" if repeat > 1 else "") for k, v in runs.items()}
+        rows.append((f"Memory.record(), 1 process x 16 threads x {n16} lines",
+                     fmt_rate(med["pg"]) + spread["pg"], fmt_rate(med["local"]) + spread["local"],
+                     f"{med['pg'] / med['local']:.2f}x"))
+        print(rows[-1], flush=True)
 
         # The floor: a bare one-row INSERT per transaction through libpq, same server and run.
         import psycopg

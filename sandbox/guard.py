@@ -15,8 +15,8 @@ from sandbox import commands as registry
 from sandbox.fs.base import FSError
 from sandbox.fs.paths import normalize
 from sandbox.parse.ast import (
-    DQ, AndOr, BraceGroup, CmdSub, Command, For, FunctionDef, If, Param, Pipeline, Redirect,
-    Script, SimpleCommand, Subshell, While, Word,
+    DQ, AndOr, ArithCmd, ArithFor, ArithSub, BraceGroup, CmdSub, Command, For, FunctionDef, If,
+    Param, Pipeline, Redirect, Script, SimpleCommand, Subshell, While, Word,
 )
 from sandbox.policy import Policy
 
@@ -36,7 +36,7 @@ FORBIDDEN: dict[str, str] = {
     "declare": "declare is not supported; assign with name=value (or `local` in a function)",
     "typeset": "typeset is not supported; assign with name=value",
     "readonly": "readonly is not supported; assign with name=value",
-    "let": "let (arithmetic) is not supported; use `[ A -lt B ]` for comparisons",
+    "let": "let is not supported; use (( expr )) or $(( expr )) instead",
     "kill": "processes are not available in the sandbox",
     "wait": "background jobs are not supported",
     "jobs": "background jobs are not supported",
@@ -165,6 +165,12 @@ class _Walker:
         elif isinstance(node, While):
             self.script(node.cond)
             self.script(node.body)
+        elif isinstance(node, ArithCmd):
+            self.word(node.expr)
+        elif isinstance(node, ArithFor):
+            for w in (node.init, node.cond, node.step):
+                self.word(w)
+            self.script(node.body)
 
     def simple(self, node: SimpleCommand) -> None:
         for a in node.assigns:
@@ -247,6 +253,8 @@ class _Walker:
         elif isinstance(p, Param):
             self.word(p.arg)
             self.word(p.repl)
+        elif isinstance(p, ArithSub):
+            self.word(p.expr)
 
 
 def _all_quoted(w: Word) -> bool:

@@ -28,7 +28,9 @@ function ``append_nl`` called through libpq directly as a statement prepared onc
 connection: take the path's advisory lock in *shared* mode, look up the file's row (its
 ``nl`` flag says the content ends with a newline, so no byte of the file is read), insert one
 ``pending`` row, commit. Concurrent appenders share the lock, so their commits are flushed to
-the WAL together (group commit) instead of one after another. Everything else (the file is
+the WAL together (group commit) instead of one after another; appends that threads of one
+process make at the same moment are sent together in one transaction (``_Combiner``, the
+function ``append_batch``). Everything else (the file is
 missing or a directory, its content or the piece does not end with a newline, or the call is
 inside ``lock()``) takes the *exclusive* path: one transaction under the exclusive lock that
 creates the file, adds a missing newline before a line, and keeps ``nl`` right.
@@ -355,6 +357,36 @@ def _migrations(schema: str) -> dict[int, list[str]]:
                 RETURN v_seq;
             END
             $fn$""",
+            # Several threads' appends in one transaction (``_Combiner``): shared locks on the
+            # distinct paths in key order (no lock-order deadlock between batches), then each
+            # piece as ``append_nl`` would append it; NULL for a piece whose file is missing,
+            # a directory or without a final newline (its caller takes the exclusive path).
+            f"""CREATE OR REPLACE FUNCTION {s}.append_batch(p_ns text[], p_paths bytea[],
+                    p_keys bigint[], p_at double precision, p_data bytea[])
+                RETURNS bigint[]
+                LANGUAGE plpgsql VOLATILE AS $fn$
+            DECLARE
+                v_key bigint;
+                v_cid bigint;
+                v_out bigint[] := '{{}}';
+            BEGIN
+                FOR v_key IN SELECT DISTINCT k FROM unnest(p_keys) AS k ORDER BY k LOOP
+                    PERFORM pg_advisory_xact_lock_shared(v_key);
+                END LOOP;
+                FOR i IN 1 .. coalesce(array_length(p_paths, 1), 0) LOOP
+                    SELECT cid INTO v_cid FROM {s}.nodes
+                        WHERE ns = p_ns[i] AND path = p_paths[i] AND kind = 'f' AND nl;
+                    IF FOUND THEN
+                        v_out := v_out || nextval('{s}.version_seq');
+                        INSERT INTO {s}.pending (cid, seq, at, data)
+                            VALUES (v_cid, v_out[i], p_at, p_data[i]);
+                    ELSE
+                        v_out := v_out || NULL::bigint;
+                    END IF;
+                END LOOP;
+                RETURN v_out;
+            END
+            $fn$""",
             # Sealing in one round trip, without shipping the pending rows to the client and
             # back: move them, in ``seq`` order, to the end of the chunks (pieces of at most
             # ``p_chunk`` bytes), then rewrite the small tail chunks as whole ones once there
@@ -475,6 +507,80 @@ class _Unreachable(Exception):
     """A connection for appends could not be opened."""
 
 
+class _AppendRequest:
+    """One fast-path append waiting in a ``_Combiner``."""
+
+    __slots__ = ("ns", "target", "data", "done", "seq", "error", "lead")
+
+    def __init__(self, ns: bytes, target: tuple[bytes, bytes], data: bytes):
+        self.ns = ns
+        self.target = target
+        self.data = data
+        self.done = threading.Event()
+        self.seq: int | None = None
+        self.error: BaseException | None = None
+        self.lead = False
+
+
+class _Combiner:
+    """Group commit for the threads of one process: the fast-path appends (one schema, one
+    durability) that arrive while another is in flight wait, and the next leader sends them
+    all in one transaction: one commit and one WAL flush instead of one each. A lone append
+    goes out at once, exactly as without the combiner. Each waiting thread gets its own
+    result (its ``seq``, or ``None`` for the exclusive path) or the batch's exception: the
+    batch is one transaction, so every append in it is applied whole or not at all."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.queue: list[_AppendRequest] = []
+        self.busy = False
+
+    def append(self, store: "PostgresStore", req: _AppendRequest) -> int | None:
+        """Send ``req`` (in a batch when others are waiting); its ``seq`` or ``None``."""
+        with self.lock:
+            if self.busy:
+                self.queue.append(req)
+                lead = False
+            else:
+                self.busy = True
+                lead = True
+        if not lead:
+            req.done.wait()
+            if not req.lead:
+                if req.error is not None:
+                    raise req.error
+                return req.seq
+        batch = [req]
+        try:
+            with self.lock:
+                batch += self.queue
+                self.queue = []
+            try:
+                if len(batch) == 1:
+                    seqs = [store._append_fast(req.target, req.data)]
+                else:
+                    seqs = store._append_many(batch)
+            except BaseException as e:  # noqa: BLE001 - handed to every waiting thread
+                for r in batch:
+                    r.error = e
+            else:
+                for r, seq in zip(batch, seqs):
+                    r.seq = seq
+        finally:
+            with self.lock:
+                if self.queue:  # hand the lead to the first thread that came meanwhile
+                    nxt = self.queue.pop(0)
+                    nxt.lead = True
+                    nxt.done.set()
+                else:
+                    self.busy = False
+            for r in batch[1:]:
+                r.done.set()
+        if req.error is not None:
+            raise req.error
+        return req.seq
+
+
 class _PoolEntry:
     """One connection pool per (DSN, process), shared by every store on that DSN, plus one
     connection per appending thread, kept outside the pool for the append fast path.
@@ -495,6 +601,15 @@ class _PoolEntry:
         self._connect_timeout = connect_timeout
         self._local = threading.local()
         self._appenders: "weakref.WeakSet[psycopg.Connection]" = weakref.WeakSet()
+        self._combiners: dict[tuple[str, bool], _Combiner] = {}
+
+    def combiner(self, schema: str, durable: bool) -> _Combiner:
+        """The group-commit combiner of appends to ``schema`` with that durability."""
+        key = (schema, durable)
+        found = self._combiners.get(key)
+        if found is None:
+            found = self._combiners.setdefault(key, _Combiner())
+        return found
 
     def append_connection(self) -> "psycopg.Connection":
         """This thread's connection for appends (opened on first use, replaced if broken)."""
@@ -1067,7 +1182,8 @@ class PostgresStore(FileSystem):
                     self._append_targets.clear()
                 target = self._append_targets[path] = (raw, b"%d" % self._path_key(raw))
             try:
-                seq = self._append_fast(target, data)
+                seq = self._entry().combiner(self.schema, self.durable).append(
+                    self, _AppendRequest(self._ns_key, target, data))
             except BaseException:
                 with self._errors(path):
                     raise
@@ -1166,6 +1282,29 @@ class PostgresStore(FileSystem):
                 if attempt or result.error_field(_SQLSTATE) != b"26000":
                     _raise_for(result, conn, _TUPLES_OK)
             raise AssertionError("unreachable")  # pragma: no cover
+        finally:
+            if not conn.closed and conn.pgconn.transaction_status != _IDLE:
+                conn.close()  # never use a connection in an unknown state again
+
+    def _append_many(self, batch: list[_AppendRequest]) -> list[int | None]:
+        """Several fast-path appends (possibly of other stores of this schema and durability)
+        in one transaction, on this thread's append connection: the function
+        ``append_batch``. Returns each one's ``seq`` (``None``: the exclusive path)."""
+        entry = self._entry()
+        conn = entry.append_connection()
+        try:
+            if self.schema not in entry.schemas_ready:
+                self._migrate(conn)
+                entry.schemas_ready.add(self.schema)
+            sync = "" if self.durable else ", set_config('synchronous_commit', 'off', true)"
+            row = conn.execute(
+                f"SELECT {self.schema}.append_batch(%s::text[], %s::bytea[], %s::bigint[], %s, "
+                f"%s::bytea[]){sync}",
+                [[r.ns.decode() for r in batch], [r.target[0] for r in batch],
+                 [int(r.target[1]) for r in batch], time.time(), [r.data for r in batch]],
+                prepare=True,
+            ).fetchone()
+            return list(row[0])
         finally:
             if not conn.closed and conn.pgconn.transaction_status != _IDLE:
                 conn.close()  # never use a connection in an unknown state again

@@ -4,14 +4,21 @@
 (64-bit significand) and prints with ``printf``; we emulate that arithmetic exactly with
 ``Fraction`` rounded to 64 significant bits, and format the exact binary value the way glibc
 does (round half to even on the exact value), so rounding artefacts such as
-``seq -f %.1f 0.05 0.1 0.5`` printing ``0.2`` twice match GNU. Integer sequences with a
-one-character separator take GNU's fast path (arbitrary size, exact).
+``seq -f %.1f 0.05 0.1 0.5`` printing ``0.2`` twice match GNU.
+
+Non-negative integer sequences with an INCREMENT up to 200 and a one-character separator take
+GNU's fast path (exact decimal arithmetic of any size). Every other integer sequence printed
+with the default format (integer FIRST and INCREMENT, any LAST, ``-w``, any ``-s``) is exact
+integer arithmetic while below 2**63, so it is rendered in blocks (one C-level join per block
+of 10,000 magnitudes for steps up to 100) and streamed in pieces, never whole in memory; past
+2**63 the long double loop takes over.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
 from fractions import Fraction
 from typing import Union
 
@@ -482,46 +489,227 @@ def _all_digits(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
-def _seq_fast(ctx: CommandContext, first: str, last: str, separator: str) -> bool:
-    """GNU's integer fast path: print first..last; False if first > last (prints nothing)."""
+#: GNU's SEQ_FAST_STEP_LIMIT: the largest INCREMENT its exact decimal fast path takes.
+_FAST_STEP_LIMIT = 200
+
+
+def _fast_step(value: LongDouble | None) -> int:
+    """The INCREMENT as GNU's fast path takes it (``0 < value <= 200``), else 0."""
+    if isinstance(value, Fraction) and 0 < value <= _FAST_STEP_LIMIT:
+        return int(value)
+    return 0
+
+
+def _seq_fast(ctx: CommandContext, first: str, last: str, separator: str, step: int = 1) -> bool:
+    """GNU's integer fast path: print first..last by ``step`` in exact decimal arithmetic of
+    any size; False if first > last (prints nothing)."""
     a = _parse_int(first)
     infinite = last == "inf"
     b = 0 if infinite else _parse_int(last)
     if not infinite and a > b:
         return False
-    sep = separator
-    out = ctx.stdout
-    current = a
-    batch = 10000
-    first_item = True
-    while infinite or current <= b:
+    _write_integers(ctx, a, step, None if infinite else (b - a) // step + 1, 0, separator)
+    ctx.stdout.write(b"\n")
+    return True
+
+
+# -- integer sequences in blocks ---------------------------------------------------------------
+
+#: Numbers below this magnitude, stepped by an integer, are exact in a long double: GNU's
+#: ``first + i * step`` then does no rounding and the sequence is plain integer arithmetic.
+_EXACT_LIMIT = 1 << 63
+#: A template block covers ``10**_BLOCK_DIGITS`` consecutive magnitudes sharing a high part.
+_BLOCK_DIGITS = 4
+_BLOCK = 10**_BLOCK_DIGITS
+#: Steps up to this size use templates (larger steps leave too few numbers per block).
+_TEMPLATE_MAX_STEP = 100
+#: Numbers per chunk when no template applies.
+_GENERIC_CHUNK = 4096
+#: Target size of one rendered piece and of one write to stdout.
+_PIECE_BYTES = 1 << 18
+_WRITE_BYTES = 1 << 16
+
+
+def _int_text(value: int, width: int) -> str:
+    """``printf("%0<width>.0Lf")`` of an integer of any size (width 0: no padding)."""
+    sign = "-" if value < 0 else ""
+    digits = _digits(-value if value < 0 else value)
+    return sign + digits.rjust(width - len(sign), "0")
+
+
+def _generic_piece(first: int, step: int, count: int, width: int, sep: str) -> bytes:
+    """``sep`` before each of ``count`` numbers ``first, first+step, ...``, as bytes."""
+    values = range(first, first + step * count, step)
+    if max(abs(first), abs(values[-1])) < _CHUNK_LIMIT:
+        render = str if width == 0 else f"%0{width}d".__mod__
+        text = sep + sep.join(map(render, values))
+    else:
+        text = sep + sep.join(_int_text(v, width) for v in values)
+    return text.encode("utf-8", "surrogateescape")
+
+
+class _Templates:
+    """Pre-rendered low parts of full blocks, keyed by the first low and direction of travel.
+
+    A block holds the magnitudes ``high * _BLOCK + low`` of one ``high``; the lows met in it
+    depend only on the first one, so the block's text is ``head.join(template)`` where
+    ``head`` is the sign and the padded high part: one C-level join instead of one ``str()``
+    per number. There are at most ``step`` distinct templates per direction.
+    """
+
+    def __init__(self, step: int, sep: bytes):
+        self.step = step
+        self.sep = sep
+        self.cache: dict[tuple[int, bool], list[bytes]] = {}
+
+    def get(self, first_low: int, rising: bool) -> list[bytes]:
+        """The join list: ``sep``, then each low (zero-filled) followed by ``sep``, the last bare."""
+        key = (first_low, rising)
+        template = self.cache.get(key)
+        if template is None:
+            lows = range(first_low, _BLOCK, self.step) if rising else range(first_low, -1, -self.step)
+            pad = f"%0{_BLOCK_DIGITS}d".encode()
+            template = [self.sep] + [pad % low + self.sep for low in lows[:-1]] + [pad % lows[-1]]
+            self.cache[key] = template
+        return template
+
+
+def _integer_pieces(first: int, step: int, count: int | None, width: int,
+                    separator: str) -> Iterator[bytes]:
+    """Yield the text of ``count`` numbers (None: endless) from ``first`` by ``step``, each
+    preceded by the separator, in pieces of bounded size."""
+    sep = separator.encode("utf-8", "surrogateescape")
+    mag_step = abs(step)
+    templates = _Templates(mag_step, sep) if mag_step <= _TEMPLATE_MAX_STEP else None
+    # a template block is only worth it (and bounded) when its numbers are short
+    head_limit = 10**40
+    if templates is not None and _BLOCK * (max(width, 45) + len(sep)) > 16 * _PIECE_BYTES:
+        templates = None
+    x = first
+    left = count
+    while left is None or left > 0:
+        chunk = _GENERIC_CHUNK
+        if templates is not None and x != 0:
+            negative = x < 0
+            mag = -x if negative else x
+            rising = (step > 0) != negative
+            high, low = divmod(mag, _BLOCK)
+            if rising:  # at a block's first low when the previous number was in the block below
+                in_block = (_BLOCK - 1 - low) // mag_step + 1
+                aligned = low < mag_step
+            else:
+                in_block = low // mag_step + 1
+                aligned = low + mag_step >= _BLOCK
+            if aligned and 0 < high < head_limit and (left is None or left >= in_block):
+                head = b"-" if negative else b""
+                head += b"%0*d" % (max(0, width - _BLOCK_DIGITS - negative), high)
+                yield head.join(templates.get(low, rising))
+                x += step * in_block
+                if left is not None:
+                    left -= in_block
+                continue
+            chunk = in_block
+        size = max(abs(x), abs(x + step * chunk)).bit_length() * 0.302 + 2
+        chunk = min(chunk, max(1, int(_PIECE_BYTES // (max(size, width) + len(sep)))))
+        if left is not None:
+            chunk = min(chunk, left)
+        yield _generic_piece(x, step, chunk, width, separator)
+        x += step * chunk
+        if left is not None:
+            left -= chunk
+
+
+def _write_integers(ctx: CommandContext, first: int, step: int, count: int | None, width: int,
+                    separator: str) -> None:
+    """Write ``count`` numbers (None: until stopped) from ``first`` by ``step``, separated by
+    ``separator`` (no final newline), in blocks, checking the time limit before each write."""
+    skip = len(separator.encode("utf-8", "surrogateescape"))
+    pending: list[bytes] = []
+    size = 0
+    for piece in _integer_pieces(first, step, count, width, separator):
+        if skip:
+            piece = piece[skip:]
+            skip = 0
+        pending.append(piece)
+        size += len(piece)
+        if size >= _WRITE_BYTES:
+            ctx.budget.check_time()
+            ctx.stdout.write(b"".join(pending) if len(pending) > 1 else pending[0])
+            pending.clear()
+            size = 0
+    if pending:
         ctx.budget.check_time()
-        stop = current + batch if infinite else min(b + 1, current + batch)
-        piece = sep.join(map(str if stop < _CHUNK_LIMIT else _digits, range(current, stop)))
-        out.write(((sep if not first_item else "") + piece).encode("utf-8", "surrogateescape"))
-        first_item = False
-        current = stop
-    out.write(b"\n")
+        ctx.stdout.write(b"".join(pending))
+
+
+def _print_integers(ctx: CommandContext, fmt: Format, first: LongDouble, step: LongDouble,
+                    last: LongDouble, separator: str) -> bool:
+    """Integer FIRST and INCREMENT printed with ``%.0Lf`` / ``%0W.0Lf``, in blocks.
+
+    While ``|first| + i * |step|`` stays below ``_EXACT_LIMIT`` the long double loop is exact
+    integer arithmetic, so the numbers are written in blocks; a sequence that runs past that
+    bound hands over to the long double loop at the first inexact index. Returns False when
+    not applicable (the caller then runs the long double loop from the start).
+    """
+    if fmt.conv != "f" or fmt.prec != 0 or fmt.prefix or fmt.suffix or fmt.flags not in ("", "0"):
+        return False
+    if not (isinstance(first, Fraction) and isinstance(step, Fraction)):
+        return False
+    if first.denominator != 1 or step.denominator != 1 or step == 0:
+        return False
+    a, b = first.numerator, step.numerator
+    count: int | None
+    if isinstance(last, Fraction):
+        span = (last - a) / b
+        count = max(0, math.floor(span) + 1)
+    elif math.isinf(last):
+        count = None if (last > 0) == (b > 0) else 0
+    else:
+        return False
+    if abs(a) >= _EXACT_LIMIT:
+        return False
+    exact_count = (_EXACT_LIMIT - 1 - abs(a)) // abs(b) + 1  # indices whose value is exact
+    if count == 0:
+        return True
+    width = fmt.width if fmt.flags == "0" else 0
+    if count is not None and count < exact_count:  # the value past the end is exact too
+        _write_integers(ctx, a, b, count, width, separator)
+        ctx.stdout.write(b"\n")
+        return True
+    _write_integers(ctx, a, b, exact_count, width, separator)
+    _print_numbers(ctx, fmt, first, step, last, separator, resume=exact_count)
     return True
 
 
 def _print_numbers(ctx: CommandContext, fmt: Format, first: LongDouble, step: LongDouble,
-                   last: LongDouble, separator: str) -> None:
-    """GNU's ``print_numbers``: x = first + i*step in long double, with the rounding fix-up."""
-    if _print_exact(ctx, fmt, first, step, last, separator):
-        return
+                   last: LongDouble, separator: str, resume: int = 0) -> None:
+    """GNU's ``print_numbers``: x = first + i*step in long double, with the rounding fix-up.
+
+    ``resume`` > 0 continues a sequence whose indices below ``resume`` were already written
+    (without a separator after the last of them).
+    """
     step_neg = _negative(step) and step != 0
-    out_of_range = _lt(first, last) if step_neg else _lt(last, first)
-    if out_of_range:
-        return
     parts: list[str] = []
     pending = 0
-    x: LongDouble = first
-    i = 1
+    if resume:
+        x: LongDouble = _add(first, _mul(resume - 1, step))
+        i = resume
+        out_of_range = False
+    else:
+        if _print_exact(ctx, fmt, first, step, last, separator):
+            return
+        out_of_range = _lt(first, last) if step_neg else _lt(last, first)
+        if out_of_range:
+            return
+        x = first
+        i = 1
+    written = bool(resume)
     while True:
         x0 = x
-        parts.append(fmt.render(x))
-        pending += 1
+        if not written:
+            parts.append(fmt.render(x))
+            pending += 1
+        written = False
         if out_of_range:
             break
         x = _add(first, _mul(i, step))
@@ -665,13 +853,14 @@ def _run(ctx: CommandContext, operands: list[str], fmt_text: str | None, separat
     if fmt is not None and equal_width:
         raise SeqError("format string may not be specified when printing equal width strings")
     n = len(operands)
+    fast_step = _fast_step(strtold(operands[1])) if n == 3 and _all_digits(operands[1]) else 1
     if (
         _all_digits(operands[0])
         and (n == 1 or _all_digits(operands[1]))
-        and (n < 3 or (operands[1] == "1" and _all_digits(operands[2])))
+        and (n < 3 or (fast_step and _all_digits(operands[2])))
         and not equal_width and fmt is None and len(separator.encode("utf-8", "surrogateescape")) == 1
     ):
-        if _seq_fast(ctx, "1" if n == 1 else operands[0], operands[-1], separator):
+        if _seq_fast(ctx, "1" if n == 1 else operands[0], operands[-1], separator, fast_step):
             return 0
     scanned: list[Operand] = []
     for index, arg in enumerate(operands):
@@ -684,15 +873,17 @@ def _run(ctx: CommandContext, operands: list[str], fmt_text: str | None, separat
     step = scanned[1] if n == 3 else one
     if (
         _is_finite(first.value) and first.precision == 0 and step.precision == 0
-        and last.precision == 0 and not _negative(first.value) and step.value == 1
+        and last.precision == 0 and not _negative(first.value) and _fast_step(step.value)
         and not _negative(last.value) and not equal_width and fmt is None
         and len(separator.encode("utf-8", "surrogateescape")) == 1
     ):
         s1 = _digits(_round_int(_exact(first.value)))
         s2 = "inf" if not _is_finite(last.value) else _digits(_round_int(_exact(last.value)))
-        if _seq_fast(ctx, s1, s2, separator):
+        if _seq_fast(ctx, s1, s2, separator, _fast_step(step.value)):
             return 0
     if fmt is None:
         fmt = _default_format(first, step, last, equal_width)
+        if _print_integers(ctx, fmt, first.value, step.value, last.value, separator):
+            return 0
     _print_numbers(ctx, fmt, first.value, step.value, last.value, separator)
     return 0

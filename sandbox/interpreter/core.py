@@ -18,12 +18,13 @@ from sandbox.commands.base import CommandContext, Writer
 from sandbox.errors import BrokenPipe, LimitExceeded
 from sandbox.fs.base import FSError
 from sandbox.fs.vfs import VirtualFS
+from sandbox.interpreter.arith import ArithError, ArithUnbound, evaluate
 from sandbox.interpreter.expand import ExpansionError, Expander
 from sandbox.interpreter.pipes import FileWriter, NullWriter, Pipe, RunBudget, pipe_reader
 from sandbox.limits import Limits
 from sandbox.parse.ast import (
-    AndOr, BraceGroup, Command, For, FunctionDef, If, Lit, Pipeline, Redirect, Script,
-    SimpleCommand, Subshell, While, Word,
+    AndOr, ArithCmd, ArithFor, BraceGroup, Command, For, FunctionDef, If, Lit, Pipeline,
+    Redirect, Script, SimpleCommand, Subshell, While, Word,
 )
 from sandbox.policy import Policy
 
@@ -395,6 +396,11 @@ class Shell:
                     status = self.run_for(cmd, new_io)
                 elif isinstance(cmd, While):
                     status = self.run_while(cmd, new_io)
+                elif isinstance(cmd, ArithCmd):
+                    value = self.arith_value(cmd.expr, new_io)
+                    status = 1 if value is None or value == 0 else 0
+                elif isinstance(cmd, ArithFor):
+                    status = self.run_arith_for(cmd, new_io)
                 else:  # pragma: no cover
                     raise TypeError(type(cmd).__name__)
             finally:
@@ -473,6 +479,58 @@ class Shell:
                         raise
                     if lc.kind == "break":
                         break
+        finally:
+            self.loop_depth -= 1
+        self.status = status
+        return status
+
+    def arith_value(self, expr: Word, io_: IO) -> int | None:
+        """Evaluate the expression of ``(( ))`` / ``for (( ))``; on an arithmetic error print
+        bash's ``((: ...`` message and return None (an expansion error inside is fatal)."""
+        self._current_stdin, self._current_stderr = io_.stdin, io_.stderr
+        try:
+            text = self.expander.word(expr)
+            return evaluate(text, self, self.nounset, self.budget.check_time)
+        except ExpansionError as exc:
+            self._expansion_failed(exc, io_)
+            return None
+        except ArithUnbound as exc:
+            self._expansion_failed(ExpansionError(str(exc), status=exc.status), io_)
+            return None
+        except ArithError as exc:
+            self.diag(io_, f"((: {exc}")
+            return None
+
+    def run_arith_for(self, node: ArithFor, io_: IO) -> int:
+        """``for (( init; cond; step ))`` (each iteration counts against the loop limit)."""
+        if self.arith_value(node.init, io_) is None:
+            return 1
+        status = 0
+        self.status = 0
+        test_always_true = not node.cond.text.strip(" \t\n")
+        self.loop_depth += 1
+        try:
+            while True:
+                self.budget.count_iteration()
+                if not test_always_true:
+                    value = self.arith_value(node.cond, io_)
+                    if value is None:
+                        status = 1
+                        break
+                    if value == 0:
+                        break
+                try:
+                    status = self.run_script(node.body, io_)
+                except LoopControl as lc:
+                    status = 0
+                    if lc.levels > 1:
+                        lc.levels -= 1
+                        raise
+                    if lc.kind == "break":
+                        break
+                if self.arith_value(node.step, io_) is None:
+                    status = 1
+                    break
         finally:
             self.loop_depth -= 1
         self.status = status

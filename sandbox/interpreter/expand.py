@@ -10,7 +10,8 @@ from sandbox.errors import LimitExceeded
 from sandbox.fs.base import FSError
 from sandbox.fs.paths import normalize
 from sandbox.interpreter import patterns
-from sandbox.parse.ast import DQ, CmdSub, Lit, Param, Part, Quoted, Tilde, Word
+from sandbox.interpreter.arith import ArithError, ArithUnbound, evaluate
+from sandbox.parse.ast import DQ, ArithSub, CmdSub, Lit, Param, Part, Quoted, Tilde, Word
 
 if TYPE_CHECKING:
     from sandbox.interpreter.core import Shell
@@ -258,6 +259,18 @@ class Expander:
         fields = self._fields(word.parts, split=False)
         return tuple(c for f in fields for c in f)
 
+    def arith(self, expr: Word) -> int:
+        """Expand an arithmetic expression's text (like a double-quoted string) and evaluate
+        it; an error is a fatal ``ExpansionError`` with bash's message."""
+        text = self.word(expr)
+        sh = self.sh
+        try:
+            return evaluate(text, sh, sh.nounset, sh.budget.check_time)
+        except ArithUnbound as exc:
+            raise ExpansionError(str(exc), status=exc.status) from None
+        except ArithError as exc:
+            raise ExpansionError(str(exc), status=exc.status) from None
+
     def heredoc(self, word: Word) -> str:
         """Expand a here-document body."""
         return self.word(word)
@@ -295,6 +308,12 @@ class Expander:
                 fb.split(text)
         elif isinstance(p, Param):
             self._param(p, fb, split, in_dq)
+        elif isinstance(p, ArithSub):
+            text = str(self.arith(p.expr))
+            if in_dq or not split:
+                fb.literal(text, True)
+            else:
+                fb.split(text)
 
     def _param(self, p: Param, fb: _Fields, split: bool, in_dq: bool) -> None:
         sh = self.sh

@@ -56,11 +56,20 @@ class CmdSub:
 
 
 @dataclass
+class ArithSub:
+    """An arithmetic expansion ``$(( expr ))``: ``expr`` is expanded like a double-quoted
+    string (parameters, command substitutions, quote removal), then evaluated."""
+
+    expr: "Word"
+    pos: int = 0
+
+
+@dataclass
 class Tilde:
     """A leading ``~`` (``~`` alone or ``~/...``): expands to $HOME."""
 
 
-Part = Union[Lit, Quoted, DQ, Param, CmdSub, Tilde]
+Part = Union[Lit, Quoted, DQ, Param, CmdSub, ArithSub, Tilde]
 
 
 @dataclass
@@ -179,6 +188,27 @@ class While:
 
 
 @dataclass
+class ArithCmd:
+    """The arithmetic command ``(( expr ))``: status 0 if the value is non-zero, else 1."""
+
+    expr: Word
+    redirects: list[Redirect] = field(default_factory=list)
+    pos: int = 0
+
+
+@dataclass
+class ArithFor:
+    """``for (( init; cond; step )); do body; done`` (an empty ``cond`` is true)."""
+
+    init: Word
+    cond: Word
+    step: Word
+    body: "Script"
+    redirects: list[Redirect] = field(default_factory=list)
+    pos: int = 0
+
+
+@dataclass
 class FunctionDef:
     """``name() compound`` or ``function name compound``."""
 
@@ -187,7 +217,8 @@ class FunctionDef:
     pos: int = 0
 
 
-Command = Union[SimpleCommand, BraceGroup, Subshell, If, For, While, FunctionDef]
+Command = Union[SimpleCommand, BraceGroup, Subshell, If, For, While, ArithCmd, ArithFor,
+                FunctionDef]
 
 
 @dataclass

@@ -13,8 +13,9 @@ import re
 
 from sandbox.errors import UnsupportedSyntax
 from sandbox.parse.ast import (
-    DQ, AndOr, Assign, BraceGroup, CmdSub, Command, For, FunctionDef, If, Lit, Param, Part,
-    Pipeline, Quoted, Redirect, Script, SimpleCommand, Subshell, Tilde, While, Word,
+    DQ, AndOr, ArithCmd, ArithFor, ArithSub, Assign, BraceGroup, CmdSub, Command, For,
+    FunctionDef, If, Lit, Param, Part, Pipeline, Quoted, Redirect, Script, SimpleCommand, Subshell,
+    Tilde, While, Word,
 )
 
 _META = frozenset(" \t\n;&|<>()")
@@ -30,9 +31,9 @@ MAX_NESTING = 200
 
 #: Unsupported constructs and the one-line message (what is unsupported + what to use).
 UNSUPPORTED = {
-    "arith": "arithmetic expansion $(( )) is not supported; use `seq`, `wc -l` or literal "
-    "numbers instead",
-    "arith_cmd": "arithmetic commands (( )) are not supported; use `[ A -lt B ]` (test) instead",
+    "arith": "arithmetic expansion $(( )) is not supported by this front end; use `seq`, "
+    "`wc -l` or literal numbers instead",
+    "arith_bracket": "the obsolete $[ ] arithmetic is not supported; use $(( )) instead",
     "case": "`case` is not supported; use if/elif with `[ \"$x\" = value ]` instead",
     "dbracket": "`[[ ]]` is not supported; use `[ ]` (test) instead",
     "select": "`select` is not supported; use a `for` loop instead",
@@ -277,7 +278,13 @@ class Parser:
         if self.i >= self.n:
             raise self.syntax_error("")
         if self.s.startswith("((", self.i):
-            raise unsupported("arith_cmd")
+            start = self.i
+            self.i += 2
+            expr = self.parse_arith_expr()
+            if expr is not None:
+                self.i += 2
+                return ArithCmd(expr, self.parse_redirects(), pos)
+            self.i = start  # `( (cmd) )`: nested subshells, not arithmetic
         op = self.peek_op()
         if op == "(":
             self.i += 1
@@ -396,7 +403,7 @@ class Parser:
         m = _NAME_RE.match(self.s, self.i)
         if not m or (m.end() < self.n and self.s[m.end()] not in _META):
             if self.s.startswith("((", self.i):
-                raise unsupported("arith_cmd")
+                return self.parse_arith_for(pos)
             raise self.syntax_error()
         var = m.group(0)
         self.i = m.end()
@@ -427,6 +434,84 @@ class Parser:
         if not body.items:
             raise self.syntax_error("done")
         return For(var, words, body, self.parse_redirects(), pos)
+
+    def parse_arith_for(self, pos: int) -> ArithFor:
+        """``for (( init; cond; step )) ; do list done`` (cursor at the ``((``)."""
+        self.i += 2
+        sections: list[Word] = []
+        for k in range(3):
+            expr = self.parse_arith_expr(for_section=k < 2)
+            if expr is None or (k < 2 and not self.s.startswith(";", self.i)):
+                raise UnsupportedSyntax("syntax error: `for (( init; cond; step ))' needs "
+                                        "three expressions separated by `;'")
+            sections.append(expr)
+            self.i += 1
+        self.i += 1  # the second `)` of `))`
+        self.skip_ws()
+        if self.peek_op() == ";":
+            self.i += 1
+        self.skip_newlines()
+        closer = "}" if self.peek_word() == "{" else "done"
+        self.expect_word("{" if closer == "}" else "do")
+        body = self.parse_list(frozenset({closer}))
+        self.expect_word(closer)
+        if not body.items:
+            raise self.syntax_error(closer)
+        return ArithFor(sections[0], sections[1], sections[2], body, self.parse_redirects(), pos)
+
+    def parse_arith_expr(self, for_section: bool = False) -> Word | None:
+        """The text of an arithmetic expression, cursor after the opening ``((`` (or a
+        ``for (( ))`` section's start); it stops before the closing ``))`` (or before the
+        ``;`` ending a for section). The text expands like a double-quoted string. Returns
+        None when an unbalanced ``)`` shows the ``((`` opened two subshells instead."""
+        s, n = self.s, self.n
+        start = self.i
+        parts: list[Part] = []
+        buf: list[str] = []
+        depth = 0
+
+        def flush() -> None:
+            if buf:
+                parts.append(Quoted("".join(buf)))
+                buf.clear()
+
+        while True:
+            if self.i >= n:
+                raise UnsupportedSyntax("unexpected EOF while looking for matching `)'")
+            c = s[self.i]
+            if c == "(":
+                depth += 1
+                buf.append(c)
+                self.i += 1
+            elif c == ")":
+                if depth:
+                    depth -= 1
+                    buf.append(c)
+                    self.i += 1
+                elif s.startswith("))", self.i):
+                    break
+                else:
+                    return None
+            elif c == ";" and for_section and depth == 0:
+                break
+            elif c == "\\" and self.i + 1 < n and s[self.i + 1] in '$`"\\\n':
+                if s[self.i + 1] != "\n":
+                    buf.append(s[self.i + 1])
+                self.i += 2
+            elif c == '"':
+                flush()
+                parts.append(self.parse_dq())
+            elif c == "$":
+                flush()
+                parts.append(self.parse_dollar(in_dq=True))
+            elif c == "`":
+                flush()
+                parts.append(self.parse_backtick())
+            else:
+                buf.append(c)
+                self.i += 1
+        flush()
+        return Word(parts, start + self.offset, s[start: self.i])
 
     def parse_redirects(self) -> list[Redirect]:
 
@@ -601,7 +686,13 @@ class Parser:
         nxt = s[self.i + 1] if self.i + 1 < n else ""
         if nxt == "(":
             if s.startswith("((", self.i + 1):
-                raise unsupported("arith")
+                start = self.i
+                self.i += 3
+                expr = self.parse_arith_expr()
+                if expr is not None:
+                    self.i += 2
+                    return ArithSub(expr, pos)
+                self.i = start  # `$((cmd) ...)`: a command substitution of a subshell
             self.i += 2
             body = self.parse_list(close_paren=True)
             if self.i >= n or s[self.i] != ")":
@@ -609,7 +700,7 @@ class Parser:
             self.i += 1
             return CmdSub(body, pos)
         if nxt == "[":
-            raise unsupported("arith")
+            raise unsupported("arith_bracket")
         if nxt == "{":
             self.i += 2
             return self.parse_braced_param(pos, in_dq)

@@ -117,7 +117,7 @@ ATTACKS: list[Attack] = [
     Attack("violation in function body", "f() { exec cat; }", (126,), "exec"),
     Attack("violation in param default", "echo ${x:-$(source a.txt)}", (126,), "source"),
     Attack("process substitution", "cat <(cat /etc/passwd)", (2,), "process substitution"),
-    Attack("arith", "echo $((1+2))", (2,), "arithmetic expansion"),
+    Attack("obsolete arith", "echo $[1+2]", (2,), "use $(( )) instead"),
     Attack("double bracket", "[[ -f a.txt ]]", (2,), "[ ]"),
     Attack("case", "case x in x) echo y;; esac", (2,), "if/elif"),
     Attack("indirect", "x=HOME; echo ${!x}", (2,), "indirect"),
