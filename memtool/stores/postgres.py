@@ -28,9 +28,9 @@ function ``append_nl`` called through libpq directly as a statement prepared onc
 connection: take the path's advisory lock in *shared* mode, look up the file's row (its
 ``nl`` flag says the content ends with a newline, so no byte of the file is read), insert one
 ``pending`` row, commit. Concurrent appenders share the lock, so their commits are flushed to
-the WAL together (group commit) instead of one after another; appends that threads of one
-process make at the same moment are sent together in one transaction (``_Combiner``, the
-function ``append_batch``). Everything else (the file is
+the WAL together (group commit) instead of one after another; appends to one file that
+threads of one process make at the same moment are sent together in one transaction
+(``_Combiner``, the function ``append_batch``). Everything else (the file is
 missing or a directory, its content or the piece does not end with a newline, or the call is
 inside ``lock()``) takes the *exclusive* path: one transaction under the exclusive lock that
 creates the file, adds a missing newline before a line, and keeps ``nl`` right.
@@ -503,10 +503,6 @@ def _dsn_from_env(dsn: str | None) -> str:
     return dsn
 
 
-class _Unreachable(Exception):
-    """A connection for appends could not be opened."""
-
-
 class _AppendRequest:
     """One fast-path append waiting in a ``_Combiner``."""
 
@@ -523,10 +519,10 @@ class _AppendRequest:
 
 
 class _Combiner:
-    """Group commit for the threads of one process: the fast-path appends (one schema, one
-    durability) that arrive while another is in flight wait, and the next leader sends them
-    all in one transaction: one commit and one WAL flush instead of one each. A lone append
-    goes out at once, exactly as without the combiner. Each waiting thread gets its own
+    """Group commit for the threads of one process: the fast-path appends to one file that
+    arrive while another is in flight wait, and the next leader sends them all in one
+    transaction: one commit and one WAL flush instead of one each (and one pooled connection
+    instead of one each). A lone append goes out at once, exactly as without the combiner. Each waiting thread gets its own
     result (its ``seq``, or ``None`` for the exclusive path) or the batch's exception: the
     batch is one transaction, so every append in it is applied whole or not at all."""
 
@@ -582,63 +578,33 @@ class _Combiner:
 
 
 class _PoolEntry:
-    """One connection pool per (DSN, process), shared by every store on that DSN, plus one
-    connection per appending thread, kept outside the pool for the append fast path.
+    """One connection pool per (DSN, process), shared by every store on that DSN, and the
+    group-commit combiners of its appends (one per file being appended to)."""
 
-    Why a connection of its own: checking a connection out of the pool and back runs more
-    Python than the append's own call into libpq, and with many processes appending on a
-    busy machine, client CPU is what limits the rate. A thread's append connection is used
-    by nothing else, so it needs no checkout; it is checked for a server-side close before
-    each use (no round trip) and replaced when broken."""
-
-    def __init__(self, pool: "ConnectionPool", pid: int, dsn: str, kwargs: dict[str, Any],
-                 connect_timeout: float):
+    def __init__(self, pool: "ConnectionPool", pid: int):
         self.pool = pool
         self.pid = pid
         self.schemas_ready: set[str] = set()
-        self._dsn = dsn
-        self._kwargs = kwargs
-        self._connect_timeout = connect_timeout
-        self._local = threading.local()
-        self._appenders: "weakref.WeakSet[psycopg.Connection]" = weakref.WeakSet()
-        self._combiners: dict[tuple[str, bool], _Combiner] = {}
+        #: Combiners live while some thread is appending through them.
+        self._combiners: "weakref.WeakValueDictionary[tuple, _Combiner]" = (
+            weakref.WeakValueDictionary())
+        self._combiners_guard = threading.Lock()
 
-    def combiner(self, schema: str, durable: bool) -> _Combiner:
-        """The group-commit combiner of appends to ``schema`` with that durability."""
-        key = (schema, durable)
+    def combiner(self, schema: str, durable: bool, ns: bytes, raw: bytes) -> _Combiner:
+        """The combiner of appends to file ``raw`` of namespace ``ns`` in ``schema`` (one per
+        file, so an append waiting for one file's lock never holds up another file's)."""
+        key = (schema, durable, ns, raw)
         found = self._combiners.get(key)
         if found is None:
-            found = self._combiners.setdefault(key, _Combiner())
+            with self._combiners_guard:
+                found = self._combiners.get(key)
+                if found is None:
+                    found = _Combiner()
+                    self._combiners[key] = found
         return found
 
-    def append_connection(self) -> "psycopg.Connection":
-        """This thread's connection for appends (opened on first use, replaced if broken)."""
-        conn = getattr(self._local, "conn", None)
-        if conn is not None:
-            try:
-                _check_connection(conn)
-                return conn
-            except Exception:  # noqa: BLE001 - broken: close it and open another
-                conn.close()
-                self._local.conn = None
-        import psycopg
-
-        try:
-            conn = psycopg.connect(self._dsn, connect_timeout=max(1, int(self._connect_timeout)),
-                                   **self._kwargs)
-        except psycopg.Error:
-            raise _Unreachable() from None
-        self._local.conn = conn
-        self._appenders.add(conn)
-        return conn
-
     def close(self) -> None:
-        """Close the pool and every thread's append connection."""
-        for conn in list(self._appenders):
-            try:
-                conn.close()
-            except Exception:  # noqa: BLE001 - closing anyway
-                pass
+        """Close the pool."""
         self.pool.close()
 
 
@@ -742,7 +708,7 @@ def _get_pool(dsn: str, max_size: int, connect_timeout: float, lock_timeout: flo
                 name="memtool",
             )
             pool.open(wait=False)
-            entry = _pools[(dsn, pid)] = _PoolEntry(pool, pid, dsn, kwargs, connect_timeout)
+            entry = _pools[(dsn, pid)] = _PoolEntry(pool, pid)
         return entry
 
 
@@ -925,7 +891,7 @@ class PostgresStore(FileSystem):
         except (psycopg.errors.LockNotAvailable, psycopg.errors.DeadlockDetected,
                 psycopg.errors.QueryCanceled, psycopg.errors.SerializationFailure):
             raise FSError(errno.EAGAIN, path, DB_BUSY) from None
-        except (PoolTimeout, _Unreachable):
+        except PoolTimeout:
             self._discard_broken()
             raise FSError(errno.EIO, path, DB_DOWN) from None
         except (psycopg.OperationalError, psycopg.InterfaceError):
@@ -1182,7 +1148,8 @@ class PostgresStore(FileSystem):
                     self._append_targets.clear()
                 target = self._append_targets[path] = (raw, b"%d" % self._path_key(raw))
             try:
-                seq = self._entry().combiner(self.schema, self.durable).append(
+                seq = self._entry().combiner(self.schema, self.durable, self._ns_key,
+                                             target[0]).append(
                     self, _AppendRequest(self._ns_key, target, data))
             except BaseException:
                 with self._errors(path):
@@ -1250,7 +1217,7 @@ class PostgresStore(FileSystem):
         the exclusive path must do it (file missing, a directory, or content not ending
         with a newline). Raises psycopg's exceptions (the caller maps them)."""
         entry = self._entry()
-        conn = entry.append_connection()
+        conn = entry.pool.getconn()
         try:
             if self.schema not in entry.schemas_ready:
                 self._migrate(conn)
@@ -1284,14 +1251,15 @@ class PostgresStore(FileSystem):
             raise AssertionError("unreachable")  # pragma: no cover
         finally:
             if not conn.closed and conn.pgconn.transaction_status != _IDLE:
-                conn.close()  # never use a connection in an unknown state again
+                conn.close()  # never hand back a connection in an unknown state
+            entry.pool.putconn(conn)
 
     def _append_many(self, batch: list[_AppendRequest]) -> list[int | None]:
-        """Several fast-path appends (possibly of other stores of this schema and durability)
-        in one transaction, on this thread's append connection: the function
-        ``append_batch``. Returns each one's ``seq`` (``None``: the exclusive path)."""
+        """Several fast-path appends to one file in one transaction: the function
+        ``append_batch`` (which also takes pieces of several files). Returns each one's
+        ``seq`` (``None``: the exclusive path)."""
         entry = self._entry()
-        conn = entry.append_connection()
+        conn = entry.pool.getconn()
         try:
             if self.schema not in entry.schemas_ready:
                 self._migrate(conn)
@@ -1307,7 +1275,8 @@ class PostgresStore(FileSystem):
             return list(row[0])
         finally:
             if not conn.closed and conn.pgconn.transaction_status != _IDLE:
-                conn.close()  # never use a connection in an unknown state again
+                conn.close()  # never hand back a connection in an unknown state
+            entry.pool.putconn(conn)
 
     def _seal(self, conn: "psycopg.Connection", raw: bytes) -> None:
         """Move the file's pending appends, in the order they were made, to the end of its

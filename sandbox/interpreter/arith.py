@@ -83,7 +83,7 @@ def _c_div(a: int, b: int) -> int:
 
 def _c_mod(a: int, b: int) -> int:
     """C remainder: the sign follows the dividend."""
-    return a % b
+    return a - _c_div(a, b) * b
 
 
 def _binary(op: str, a: int, b: int) -> int:

@@ -565,11 +565,16 @@ class Shell:
             return 0
         try:
             argv = self.expander.words(cmd.words) if cmd.words else []
-            values = [(a, self.expander.word(a.value)) for a in cmd.assigns]
+            values = [(a, self.expander.word(a.value)) for a in cmd.assigns] if argv else []
         except ExpansionError as exc:
             return self._expansion_failed(exc, io_)
         if not argv:
-            for a, value in values:
+            # `a=1 b=$((a+1))`: each assignment sees the ones before it, as in bash
+            for a in cmd.assigns:
+                try:
+                    value = self.expander.word(a.value)
+                except ExpansionError as exc:
+                    return self._expansion_failed(exc, io_)
                 if a.append:
                     value = (self.get_var(a.name) or "") + value
                 self.set_var(a.name, value)

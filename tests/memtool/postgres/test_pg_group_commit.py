@@ -39,7 +39,7 @@ def test_threads_appending_at_once_are_combined_and_all_land_in_order(pgserver_m
 
     sizes = _spy_batches(monkeypatch)
     store = pgserver_module.fresh_store()
-    other = store.scoped(store.namespace + "-other")  # another namespace, same combiner
+    other = store.scoped(store.namespace + "-other")  # another namespace: its own combiner
     mem = Memory(store=store, scope="user:1", secrets=False)
     problems: list[str] = []
 

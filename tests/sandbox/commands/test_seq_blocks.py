@@ -187,6 +187,35 @@ def test_block_path_is_taken_for_integer_ranges(monkeypatch: pytest.MonkeyPatch)
     assert calls == [1, 3, -7, 1, 1]
 
 
+def test_templates_serve_both_directions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Magnitudes rising and falling (positive and negative numbers, both step signs) are
+    rendered from block templates, not one number at a time."""
+    seen: list[bool] = []
+    original = seq._Templates.get
+
+    def spy(self, first_low, rising):  # type: ignore[no-untyped-def]
+        seen.append(rising)
+        return original(self, first_low, rising)
+
+    monkeypatch.setattr(seq._Templates, "get", spy)
+    for args, rising in ((["-s", ",", "1", "7", "50000"], True), (["50000", "-3", "1"], False),
+                         (["-w", "-50000", "1", "-1"], False), (["-s", "", "-1", "-1", "-50000"], True)):
+        seen.clear()
+        code, out, _ = run_command(["seq", *args])
+        assert code == 0 and out
+        assert seen and set(seen) == {rising}, (args, seen[:5])
+
+
+@pytest.mark.parametrize("argv", [
+    ["seq", "-s", "\udcff", "-3", "2", "20010"],
+    ["seq", "-w", "-s", "\udcfe\u00e9", "--", "-20010", "3", "7"],
+    ["seq", "-s", "\udcff", "1", "3"],
+])
+def test_non_utf8_separator_matches_gnu(argv: list[str]) -> None:
+    """A separator that is not UTF-8 (surrogate-escaped argv) is written as its raw bytes."""
+    gts.compare(argv)
+
+
 def _sandbox(seconds: float = 10.0) -> Sandbox:
     return Sandbox({"/": MemoryFS({})}, limits=Limits(seconds=seconds))
 

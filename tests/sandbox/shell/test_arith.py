@@ -133,7 +133,7 @@ STATEMENTS = [
     "count=5; (( count > 3 )) && echo big || echo small", "n=5; echo $(( n * (n + 1) / 2 ))",
     "total=0; while read -r n; do total=$((total + n)); done < nums.txt; echo $total",
     "i=0; until ((i>=2)); do echo $i; ((i+=1)); done", "echo $(( $(wc -l < a.txt) + 1 ))",
-    "echo $(( 1\n + 2 ))", "set -e; x=0; ((x++)); echo no", "((0)) || echo rescue",
+    "echo $(( 1\n + 2 ))", "set -e; x=0; ((x++)); echo no", "((0)) || echo rescue",    "x=1 y=$((x+1)); echo $y", "x=1 y=$((1/0)) z=3; echo $z", "a=1 b=$a; echo $b",
 ]
 
 CORPUS = [f"echo $(({e}))" + _SHOW for e in EXPRESSIONS] + [s + _SHOW for s in STATEMENTS]
