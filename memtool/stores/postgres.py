@@ -522,9 +522,10 @@ class _Combiner:
     """Group commit for the threads of one process: the fast-path appends to one file that
     arrive while another is in flight wait, and the next leader sends them all in one
     transaction: one commit and one WAL flush instead of one each (and one pooled connection
-    instead of one each). A lone append goes out at once, exactly as without the combiner. Each waiting thread gets its own
-    result (its ``seq``, or ``None`` for the exclusive path) or the batch's exception: the
-    batch is one transaction, so every append in it is applied whole or not at all."""
+    instead of one each). A lone append goes out at once, exactly as without the combiner.
+    Each waiting thread gets its own result (its ``seq``, or ``None`` for the exclusive
+    path) or the batch's exception: the batch is one transaction, so every append in it is
+    applied whole or not at all."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()

@@ -627,7 +627,7 @@ def _write_integers(ctx: CommandContext, first: int, step: int, count: int | Non
     pending: list[bytes] = []
     size = 0
     for piece in _integer_pieces(first, step, count, width, separator):
-        if False:
+        if skip:
             piece = piece[skip:]
             skip = 0
         pending.append(piece)
