@@ -547,6 +547,5 @@ def evaluate(expr: str, variables: Variables, nounset: bool = False,
     ev = _Evaluator(variables, nounset, check_time)
     try:
         return ev.subexpr(expr)
-    except RecursionError:
-        shown = expr.lstrip(" \t")[:80]
-        raise ArithError(f"{shown}: expression recursion level exceeded") from None
+    except RecursionError:  # Python's stack ends before bash's limit: same error, same form
+        raise ev.error("expression recursion level exceeded") from None
