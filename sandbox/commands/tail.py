@@ -20,7 +20,6 @@ from sandbox.commands._records import (
     copy_stream,
     each_input,
     iter_blocks,
-    iter_records,
     parse_rejecting_digits,
     parse_settings,
     seekable_size,
@@ -245,12 +244,20 @@ def _tail(ctx: CommandContext, stream: BinaryIO, settings: dict) -> None:
         for _ in iter_blocks(stream, ctx.budget):
             pass
         return
-    window: deque[bytes] = deque()
-    for record in iter_records(stream, delim, ctx.budget):
-        window.append(record)
-        if len(window) > count:
-            window.popleft()
-    ctx.stdout.write(b"".join(window))
+    # A pipe: keep the last blocks, not records (counting delimiters with bytes.count), then
+    # find where the last ``count`` records start as in a file.
+    blocks: deque[tuple[bytes, int]] = deque()
+    delims = 0  # delimiters in the kept blocks
+    for block in iter_blocks(stream, ctx.budget):
+        found = block.count(delim)
+        blocks.append((block, found))
+        delims += found
+        # The oldest block can go once the others hold count + 1 delimiters: the last
+        # ``count`` records (a final one without a delimiter included) start after those.
+        while len(blocks) > 1 and delims - blocks[0][1] > count:
+            delims -= blocks.popleft()[1]
+    data = b"".join(block for block, _ in blocks)
+    _last_lines_seekable(ctx, io.BytesIO(data), 0, len(data), count, delim)
 
 
 def run(ctx: CommandContext) -> int:

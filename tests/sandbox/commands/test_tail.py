@@ -115,3 +115,41 @@ def test_random(seed: int) -> None:
         operands = rng.sample(sorted(tree) + ["-"], rng.randint(0, len(tree)))
         cases.append((["tail"] + opts + operands, tree, fsup.random_content(rng)))
     fsup.check_all(cases)
+
+
+def _pipe_input(rng: random.Random) -> bytes:
+    """Lines of very different lengths (some longer than a 64 KiB block), NUL bytes, with
+    or without a final newline."""
+    kind = rng.random()
+    if kind < 0.3:
+        parts = [b"x" * rng.choice([0, 1, 5, 70_000, 140_000]) for _ in range(rng.randrange(1, 6))]
+    else:
+        parts = [bytes(rng.choice(b"ab \0") for _ in range(rng.randrange(0, 60)))
+                 for _ in range(rng.randrange(0, 4000))]
+    data = b"\n".join(parts)
+    if rng.random() < 0.6:
+        data += b"\n"
+    return data
+
+
+@needs_gnu
+@pytest.mark.parametrize("seed", range(40))
+def test_last_lines_of_a_pipe_match_gnu(seed: int, tmp_path: Path) -> None:
+    """tail -n / -z -n reading a pipe (not seekable: it keeps blocks, not records), through
+    the sandbox shell, against GNU tail reading the same bytes from a pipe."""
+    import subprocess
+
+    from sandbox.api import Sandbox
+
+    rng = random.Random(seed)
+    data = _pipe_input(rng)
+    (tmp_path / "in").write_bytes(data)
+    lines = data.count(b"\n")
+    for _ in range(4):
+        count = rng.choice([0, 1, 2, 3, 10, lines, lines + 1, rng.randrange(lines + 2)])
+        flags = ["-z"] if rng.random() < 0.2 else []
+        argv = ["tail", *flags, "-n", str(count)]
+        gnu = subprocess.run(argv, input=data, capture_output=True, env={"LC_ALL": "C.UTF-8"})
+        ours = Sandbox({"/m": str(tmp_path)}, cwd="/m").run(f"cat in | {' '.join(argv)}")
+        assert (ours.exit_code, ours.stdout) == (gnu.returncode, gnu.stdout), \
+            f"seed {seed}: cat in | {' '.join(argv)}"
