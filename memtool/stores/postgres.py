@@ -512,7 +512,7 @@ class _AppendRequest:
         self.ns = ns
         self.target = target
         self.data = data
-        self.done = threading.Event()
+        self.done: threading.Event | None = None  # made only when the request has to wait
         self.seq: int | None = None
         self.error: BaseException | None = None
         self.lead = False
@@ -536,13 +536,14 @@ class _Combiner:
         """Send ``req`` (in a batch when others are waiting); its ``seq`` or ``None``."""
         with self.lock:
             if self.busy:
+                req.done = threading.Event()
                 self.queue.append(req)
                 lead = False
             else:
                 self.busy = True
                 lead = True
         if not lead:
-            req.done.wait()
+            req.done.wait()  # type: ignore[union-attr]
             if not req.lead:
                 if req.error is not None:
                     raise req.error
@@ -568,11 +569,11 @@ class _Combiner:
                 if self.queue:  # hand the lead to the first thread that came meanwhile
                     nxt = self.queue.pop(0)
                     nxt.lead = True
-                    nxt.done.set()
+                    nxt.done.set()  # type: ignore[union-attr]
                 else:
                     self.busy = False
             for r in batch[1:]:
-                r.done.set()
+                r.done.set()  # type: ignore[union-attr]
         if req.error is not None:
             raise req.error
         return req.seq
