@@ -137,3 +137,30 @@ def test_a_failed_batch_fails_each_of_its_appends_whole(pgserver_module, pg_serv
     assert set(lines) <= set(outcomes)
     store.append_bytes("log", b"after\n")
     assert store.read_bytes("log").endswith(b"after\n")
+
+
+def test_append_connections_are_capped_at_the_pool_size(pgserver_module, pg_dsn):
+    """Each appending thread keeps a connection of its own, but never more than the pool
+    size of them per process; threads beyond that borrow pooled connections."""
+    import os
+
+    from memtool.stores import postgres as pgmod
+
+    pgmod.close_all_pools()  # a pool of our own size
+    store = pgserver_module.fresh_store(pool_size=2)
+    store.write_bytes("log", b"")
+    barrier = threading.Barrier(6)
+    entry = pgmod._pools[(pg_dsn, os.getpid())]
+    seen: list[int] = []
+
+    def writer(w: int) -> None:
+        barrier.wait()
+        for i in range(60):
+            store.append_bytes(f"f{w}", b"%d\n" % i)  # one file each: no combining
+            seen.append(len(entry._appenders))
+
+    _run_threads([lambda w=w: writer(w) for w in range(6)])
+    assert max(seen) == 2  # used, and capped
+    for w in range(6):
+        assert store.read_bytes(f"f{w}") == b"".join(b"%d\n" % i for i in range(60))
+    pgmod.close_all_pools()
