@@ -414,6 +414,7 @@ def _timestamp(turn: dict[str, Any]) -> datetime | None:
 
 def iter_turns(mem: Any) -> Iterator[tuple[int, dict[str, Any] | None]]:
     """(line number, turn or None for a malformed line) for every non-blank line of the log."""
+    from memtool.conversations import parse_turn
     from sandbox.fs.base import FSError
 
     try:
@@ -426,11 +427,7 @@ def iter_turns(mem: Any) -> Iterator[tuple[int, dict[str, Any] | None]]:
         for number, raw in enumerate(f, 1):
             if not raw.strip():
                 continue
-            try:
-                obj = json.loads(raw)
-            except ValueError:
-                obj = None
-            yield number, obj if isinstance(obj, dict) else None
+            yield number, parse_turn(raw)
 
 
 def _recent(mem: Any, n: int) -> tuple[list[dict[str, Any]], int]:

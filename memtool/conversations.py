@@ -56,6 +56,15 @@ def _redact_value(value: Any, scanner: SecretScanner) -> Any:
     return value
 
 
+def parse_turn(raw: bytes) -> dict[str, Any] | None:
+    """The turn on one line of the log, or None if the line is not one JSON object."""
+    try:
+        obj = json.loads(raw)
+    except ValueError:
+        return None
+    return obj if isinstance(obj, dict) else None
+
+
 def encode_turn(turn: dict[str, Any]) -> bytes:
     """One JSONL line (UTF-8, newline-terminated; lone surrogates fall back to \\u escapes)."""
     text = json.dumps(turn, ensure_ascii=False)
@@ -166,11 +175,8 @@ class Conversations:
         for raw in self._lines_backwards():
             if not raw.strip():
                 continue
-            try:
-                obj = json.loads(raw)
-            except ValueError:
-                obj = None
-            if not isinstance(obj, dict):
+            obj = parse_turn(raw)
+            if obj is None:
                 warnings.warn(
                     f"skipped a malformed line in {self.path} ({len(raw)} bytes, not a JSON object)",
                     MalformedLineWarning,

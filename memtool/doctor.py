@@ -9,7 +9,6 @@ and the line, never the secret).
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 from dataclasses import asdict, dataclass
@@ -17,6 +16,7 @@ from typing import Any
 
 from sandbox.fs.base import FileSystem, FSError
 
+from memtool.conversations import parse_turn
 from memtool.layout import CONVERSATIONS, CORE, FILES
 
 #: Line numbers listed in one finding before "and N more".
@@ -87,11 +87,8 @@ def check_conversations(store: FileSystem) -> list[Finding]:
             if not raw.strip():
                 continue
             count += 1
-            try:
-                obj = json.loads(raw)
-            except ValueError:
-                obj = None
-            if not isinstance(obj, dict):
+            obj = parse_turn(raw)
+            if obj is None:
                 bad.append(number)
             elif "role" not in obj or "content" not in obj:
                 incomplete.append(number)

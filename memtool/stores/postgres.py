@@ -357,32 +357,29 @@ def _migrations(schema: str) -> dict[int, list[str]]:
                 RETURN v_seq;
             END
             $fn$""",
-            # Several threads' appends in one transaction (``_Combiner``): shared locks on the
-            # distinct paths in key order (no lock-order deadlock between batches), then each
-            # piece as ``append_nl`` would append it; NULL for a piece whose file is missing,
-            # a directory or without a final newline (its caller takes the exclusive path).
-            f"""CREATE OR REPLACE FUNCTION {s}.append_batch(p_ns text[], p_paths bytea[],
-                    p_keys bigint[], p_at double precision, p_data bytea[])
+            # Several threads' appends to one file in one transaction (``_Combiner``): what
+            # ``append_nl`` does, for each piece in order; NULL if the file is missing, a
+            # directory or without a final newline (each caller then takes the exclusive path).
+            f"""CREATE OR REPLACE FUNCTION {s}.append_batch(p_ns text, p_path bytea, p_key bigint,
+                    p_at double precision, p_data bytea[])
                 RETURNS bigint[]
                 LANGUAGE plpgsql VOLATILE AS $fn$
             DECLARE
-                v_key bigint;
                 v_cid bigint;
+                v_piece bytea;
+                v_seq bigint;
                 v_out bigint[] := '{{}}';
             BEGIN
-                FOR v_key IN SELECT DISTINCT k FROM unnest(p_keys) AS k ORDER BY k LOOP
-                    PERFORM pg_advisory_xact_lock_shared(v_key);
-                END LOOP;
-                FOR i IN 1 .. coalesce(array_length(p_paths, 1), 0) LOOP
-                    SELECT cid INTO v_cid FROM {s}.nodes
-                        WHERE ns = p_ns[i] AND path = p_paths[i] AND kind = 'f' AND nl;
-                    IF FOUND THEN
-                        v_out := v_out || nextval('{s}.version_seq');
-                        INSERT INTO {s}.pending (cid, seq, at, data)
-                            VALUES (v_cid, v_out[i], p_at, p_data[i]);
-                    ELSE
-                        v_out := v_out || NULL::bigint;
-                    END IF;
+                PERFORM pg_advisory_xact_lock_shared(p_key);
+                SELECT cid INTO v_cid FROM {s}.nodes
+                    WHERE ns = p_ns AND path = p_path AND kind = 'f' AND nl;
+                IF NOT FOUND THEN
+                    RETURN NULL;
+                END IF;
+                FOREACH v_piece IN ARRAY p_data LOOP
+                    v_seq := nextval('{s}.version_seq');
+                    INSERT INTO {s}.pending (cid, seq, at, data) VALUES (v_cid, v_seq, p_at, v_piece);
+                    v_out := v_out || v_seq;
                 END LOOP;
                 RETURN v_out;
             END
@@ -506,10 +503,9 @@ def _dsn_from_env(dsn: str | None) -> str:
 class _AppendRequest:
     """One fast-path append waiting in a ``_Combiner``."""
 
-    __slots__ = ("ns", "target", "data", "done", "seq", "error", "lead")
+    __slots__ = ("target", "data", "done", "seq", "error", "lead")
 
-    def __init__(self, ns: bytes, target: tuple[bytes, bytes], data: bytes):
-        self.ns = ns
+    def __init__(self, target: tuple[bytes, bytes], data: bytes):
         self.target = target
         self.data = data
         self.done: threading.Event | None = None  # made only when the request has to wait
@@ -757,7 +753,6 @@ def _get_pool(dsn: str, max_size: int, connect_timeout: float, lock_timeout: flo
                 dsn,
                 min_size=1,
                 max_size=max_size,
-                # Every statement waits at most lock_timeout for a lock (then EAGAIN: retry).
                 kwargs=kwargs,
                 check=_check_connection,
                 timeout=connect_timeout,
@@ -1207,7 +1202,7 @@ class PostgresStore(FileSystem):
             try:
                 seq = self._entry().combiner(self.schema, self.durable, self._ns_key,
                                              target[0]).append(
-                    self, _AppendRequest(self._ns_key, target, data))
+                    self, _AppendRequest(target, data))
             except BaseException:
                 with self._errors(path):
                     raise
@@ -1313,9 +1308,9 @@ class PostgresStore(FileSystem):
                 entry.pool.putconn(conn)
 
     def _append_many(self, batch: list[_AppendRequest]) -> list[int | None]:
-        """Several fast-path appends to one file in one transaction: the function
-        ``append_batch`` (which also takes pieces of several files). Returns each one's
-        ``seq`` (``None``: the exclusive path)."""
+        """Several fast-path appends to one file (this store's; ``batch`` comes from the
+        file's combiner) in one transaction: the function ``append_batch``. Returns each
+        one's ``seq`` (``None``: the exclusive path)."""
         entry = self._entry()
         conn, pooled = entry.append_connection()
         try:
@@ -1323,14 +1318,13 @@ class PostgresStore(FileSystem):
                 self._migrate(conn)
                 entry.schemas_ready.add(self.schema)
             sync = "" if self.durable else ", set_config('synchronous_commit', 'off', true)"
+            raw, key = batch[0].target
             row = conn.execute(
-                f"SELECT {self.schema}.append_batch(%s::text[], %s::bytea[], %s::bigint[], %s, "
-                f"%s::bytea[]){sync}",
-                [[r.ns.decode() for r in batch], [r.target[0] for r in batch],
-                 [int(r.target[1]) for r in batch], time.time(), [r.data for r in batch]],
+                f"SELECT {self.schema}.append_batch(%s, %s, %s, %s, %s::bytea[]){sync}",
+                [self.namespace, raw, int(key), time.time(), [r.data for r in batch]],
                 prepare=True,
             ).fetchone()
-            return list(row[0])
+            return [None] * len(batch) if row[0] is None else list(row[0])
         finally:
             if not conn.closed and conn.pgconn.transaction_status != _IDLE:
                 conn.close()  # never use a connection in an unknown state again

@@ -24,6 +24,9 @@ INT_MIN = -(1 << 63)
 _WS = " \t\n"
 _VAR_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 _VAR_CHARS = _VAR_START | frozenset("0123456789")
+#: Two-character operators read as one token (``<<``, ``>>``, ``++``, ``--`` and the
+#: assignment operators need more context and are read apart).
+_TWO_CHAR_OPS = frozenset({"==", "!=", ">=", "<=", "&&", "||", "**"})
 _DIGITS = frozenset("0123456789")
 _NUM_CHARS = _VAR_CHARS | frozenset("#@")
 #: Single-character operator tokens (bash's ``_is_arithop``).
@@ -235,14 +238,8 @@ class _Evaluator:
         c1 = s[cp] if cp < n else ""
         cp += 1
         tok = c
-        if c == "=" and c1 == "=":
-            tok = "=="
-        elif c == "!" and c1 == "=":
-            tok = "!="
-        elif c == ">" and c1 == "=":
-            tok = ">="
-        elif c == "<" and c1 == "=":
-            tok = "<="
+        if c + c1 in _TWO_CHAR_OPS:
+            tok = c + c1
         elif c in "<>" and c1 == c:
             if cp < n and s[cp] == "=":
                 self.assigntok = c + c
@@ -250,12 +247,6 @@ class _Evaluator:
                 cp += 1
             else:
                 tok = c + c
-        elif c == "&" and c1 == "&":
-            tok = "&&"
-        elif c == "|" and c1 == "|":
-            tok = "||"
-        elif c == "*" and c1 == "*":
-            tok = "**"
         elif c in "+-" and c1 == c and self.curtok == STR:
             tok = "POSTDEC" if c == "-" else "POSTINC"
         elif c in "+-" and c1 == c and self.curtok == NUM and self.lasttok in ("PREINC", "PREDEC"):

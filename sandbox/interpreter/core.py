@@ -446,18 +446,26 @@ class Shell:
             for item in items:
                 self.budget.count_iteration()
                 self.set_var(node.var, item)
-                try:
-                    status = self.run_script(node.body, io_)
-                except LoopControl as lc:
+                body_status = self._loop_body(node.body, io_)
+                if body_status is None:
                     status = 0
-                    if lc.levels > 1:
-                        lc.levels -= 1
-                        raise
-                    if lc.kind == "break":
-                        break
+                    break
+                status = body_status
         finally:
             self.loop_depth -= 1
         return status
+
+    def _loop_body(self, body: Script, io_: IO) -> int | None:
+        """Run one pass of a ``for`` loop's body: its status (0 after ``continue``), or None
+        when ``break`` ends the loop. A ``break``/``continue`` aimed at an outer loop goes on
+        up with one level less."""
+        try:
+            return self.run_script(body, io_)
+        except LoopControl as lc:
+            if lc.levels > 1:
+                lc.levels -= 1
+                raise
+            return None if lc.kind == "break" else 0
 
     def run_while(self, node: While, io_: IO) -> int:
 
@@ -519,15 +527,11 @@ class Shell:
                         break
                     if value == 0:
                         break
-                try:
-                    status = self.run_script(node.body, io_)
-                except LoopControl as lc:
+                body_status = self._loop_body(node.body, io_)
+                if body_status is None:
                     status = 0
-                    if lc.levels > 1:
-                        lc.levels -= 1
-                        raise
-                    if lc.kind == "break":
-                        break
+                    break
+                status = body_status
                 if self.arith_value(node.step, io_) is None:
                     status = 1
                     break

@@ -50,6 +50,13 @@ def unsupported(key: str) -> UnsupportedSyntax:
     return UnsupportedSyntax(UNSUPPORTED[key])
 
 
+
+def _flush_quoted(buf: list[str], parts: list[Part]) -> None:
+    """Move the literal characters gathered in ``buf`` into ``parts`` as one ``Quoted``."""
+    if buf:
+        parts.append(Quoted("".join(buf)))
+        buf.clear()
+
 class _Pending:
     __slots__ = ("redirect", "delim", "strip")
 
@@ -469,12 +476,6 @@ class Parser:
         parts: list[Part] = []
         buf: list[str] = []
         depth = 0
-
-        def flush() -> None:
-            if buf:
-                parts.append(Quoted("".join(buf)))
-                buf.clear()
-
         while True:
             if self.i >= n:
                 raise UnsupportedSyntax("unexpected EOF while looking for matching `)'")
@@ -494,23 +495,12 @@ class Parser:
                     return None
             elif c == ";" and for_section and depth == 0:
                 break
-            elif c == "\\" and self.i + 1 < n and s[self.i + 1] in '$`"\\\n':
-                if s[self.i + 1] != "\n":
-                    buf.append(s[self.i + 1])
-                self.i += 2
             elif c == '"':
-                flush()
+                _flush_quoted(buf, parts)
                 parts.append(self.parse_dq())
-            elif c == "$":
-                flush()
-                parts.append(self.parse_dollar(in_dq=True))
-            elif c == "`":
-                flush()
-                parts.append(self.parse_backtick())
             else:
-                buf.append(c)
-                self.i += 1
-        flush()
+                self._dq_piece(buf, parts)
+        _flush_quoted(buf, parts)
         return Word(parts, start + self.offset, s[start: self.i])
 
     def parse_redirects(self) -> list[Redirect]:
@@ -650,34 +640,35 @@ class Parser:
         self.i += 1
         parts: list[Part] = []
         buf: list[str] = []
-
-        def flush() -> None:
-            if buf:
-                parts.append(Quoted("".join(buf)))
-                buf.clear()
-
         while True:
             if self.i >= n:
                 raise UnsupportedSyntax('unexpected EOF while looking for matching `"\'')
-            c = s[self.i]
-            if c == '"':
+            if s[self.i] == '"':
                 self.i += 1
                 break
-            if c == "\\" and self.i + 1 < n and s[self.i + 1] in '$`"\\\n':
-                if s[self.i + 1] != "\n":
-                    buf.append(s[self.i + 1])
-                self.i += 2
-            elif c == "$":
-                flush()
-                parts.append(self.parse_dollar(in_dq=True))
-            elif c == "`":
-                flush()
-                parts.append(self.parse_backtick())
-            else:
-                buf.append(c)
-                self.i += 1
-        flush()
+            self._dq_piece(buf, parts)
+        _flush_quoted(buf, parts)
         return DQ(parts)
+
+    def _dq_piece(self, buf: list[str], parts: list[Part], escapable: str = '$`"\\\n') -> None:
+        """Consume one piece of double-quoted text at the cursor: a backslash escape (only
+        before a character of ``escapable``; a newline is removed with it), an expansion, a
+        backquote, or one character."""
+        s, n = self.s, self.n
+        c = s[self.i]
+        if c == "\\" and self.i + 1 < n and s[self.i + 1] in escapable:
+            if s[self.i + 1] != "\n":
+                buf.append(s[self.i + 1])
+            self.i += 2
+        elif c == "$":
+            _flush_quoted(buf, parts)
+            parts.append(self.parse_dollar(in_dq=True))
+        elif c == "`":
+            _flush_quoted(buf, parts)
+            parts.append(self.parse_backtick())
+        else:
+            buf.append(c)
+            self.i += 1
 
     def parse_dollar(self, in_dq: bool) -> Part:
         """Parse an expansion starting at ``$``."""
@@ -973,29 +964,9 @@ def _parse_heredoc_body(body: str, offset: int) -> Word:
     p = Parser(body, offset)
     parts: list[Part] = []
     buf: list[str] = []
-    n = len(body)
-
-    def flush() -> None:
-        if buf:
-            parts.append(Quoted("".join(buf)))
-            buf.clear()
-
-    while p.i < n:
-        c = body[p.i]
-        if c == "\\" and p.i + 1 < n and body[p.i + 1] in "$`\\\n":
-            if body[p.i + 1] != "\n":
-                buf.append(body[p.i + 1])
-            p.i += 2
-        elif c == "$":
-            flush()
-            parts.append(p.parse_dollar(in_dq=True))
-        elif c == "`":
-            flush()
-            parts.append(p.parse_backtick())
-        else:
-            buf.append(c)
-            p.i += 1
-    flush()
+    while p.i < p.n:
+        p._dq_piece(buf, parts, escapable="$`\\\n")
+    _flush_quoted(buf, parts)
     return Word(parts, offset, body)
 
 
