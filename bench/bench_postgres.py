@@ -221,7 +221,7 @@ def main(argv: list[str]) -> int:
 
         # -- appends ---------------------------------------------------------------------------
         n1 = 500 if quick else 3000
-        n16 = 100 if quick else 500
+        n16 = 100 if quick else 2000
         repeat = 1 if quick else args.repeat
 
         def rate(kind: str, where_of, tag: str, procs: int, n: int, via: bool) -> tuple[float, str]:

@@ -15,6 +15,7 @@ import io
 import json
 import time
 import warnings
+from json.encoder import encode_basestring as _json_string
 from typing import Any, Iterator
 
 from sandbox.fs.base import FileSystem, FSError
@@ -110,17 +111,30 @@ class Conversations:
         """Append one turn; return the object written (secrets already redacted)."""
         if not isinstance(role, str) or not role:
             raise ValueError("role must be a non-empty string such as 'user' or 'assistant'")
-        for key in RESERVED:
-            if key in extra:
-                raise ValueError(f"{key!r} is set by record(); it cannot be passed as an extra field")
-        turn: dict[str, Any] = {
-            "role": role,
-            "content": _redact_value(content, self.scanner),
-            "timestamp": utc_timestamp(),
-        }
-        for key, value in extra.items():
-            turn[key] = _redact_value(value, self.scanner)
-        line = encode_turn(turn)
+        if extra:
+            for key in RESERVED:
+                if key in extra:
+                    raise ValueError(f"{key!r} is set by record(); it cannot be passed as an extra field")
+        if not extra and type(content) is str:
+            # The common turn, encoded without building a JSON encoder: the same bytes as
+            # encode_turn() (json.dumps quotes strings with this very function).
+            content = self.scanner.redact(content)
+            stamp = utc_timestamp()
+            turn: dict[str, Any] = {"role": role, "content": content, "timestamp": stamp}
+            try:
+                line = (f'{{"role": {_json_string(role)}, "content": {_json_string(content)}, '
+                        f'"timestamp": "{stamp}"}}\n').encode("utf-8")
+            except UnicodeEncodeError:
+                line = encode_turn(turn)
+        else:
+            turn = {
+                "role": role,
+                "content": _redact_value(content, self.scanner),
+                "timestamp": utc_timestamp(),
+            }
+            for key, value in extra.items():
+                turn[key] = _redact_value(value, self.scanner)
+            line = encode_turn(turn)
         if self._append_line is not None and "/" not in self.path:
             self._append_line(self.path, line)
             return turn

@@ -10,6 +10,8 @@ import warnings
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from memtool import Memory
 from memtool.conversations import MalformedLineWarning
@@ -35,6 +37,20 @@ def test_record_one_line_format(mem):
     ts = datetime.strptime(obj["timestamp"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
     assert abs(datetime.now(timezone.utc) - ts) < timedelta(minutes=1)
     assert b"\n" not in raw
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(role=st.text(min_size=1), content=st.text())
+def test_plain_text_turns_are_the_bytes_json_dumps_writes(mem, role, content):
+    """record() encodes the common turn (text content, no extras) without json.dumps: the
+    line must still be exactly what encode_turn (json.dumps) makes of the turn it returns,
+    for any text: quotes, control characters, non-ASCII, lone surrogates."""
+    from memtool.conversations import encode_turn
+
+    mem.store.write_bytes("conversations.jsonl", b"")
+    turn = mem.record(role, content)
+    assert mem.store.read_bytes("conversations.jsonl") == encode_turn(turn)
+    assert turn["content"] == mem.scanner.redact(content)
 
 
 def test_record_rejects_reserved_extras_and_bad_role(mem):

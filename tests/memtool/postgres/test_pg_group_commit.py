@@ -17,9 +17,9 @@ def _spy_batches(monkeypatch):
     sizes: list[int] = []
     original = PostgresStore._append_many
 
-    def spy(self, batch):
+    def spy(self, entry, batch):
         sizes.append(len(batch))
-        return original(self, batch)
+        return original(self, entry, batch)
 
     monkeypatch.setattr(PostgresStore, "_append_many", spy)
     return sizes

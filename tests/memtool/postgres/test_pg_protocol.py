@@ -402,8 +402,10 @@ def test_the_newline_flag_follows_every_kind_of_write(pg_store):
     assert s.read_bytes("h") == b"sealed without newline\nl\n"
 
 
-def test_sealing_and_merging_keep_every_byte_in_order(pg_store, monkeypatch, pg_dsn):
-    """With tiny chunks, a seal every few appends and merges every few seals, random
+@pytest.mark.parametrize("small", [5, 40])
+def test_sealing_and_merging_keep_every_byte_in_order(pg_store, monkeypatch, pg_dsn, small):
+    """With tiny chunks and a seal every few appends (each rewriting the last chunk while it
+    is under SMALL_CHUNK bytes: always with 40, only for short remainders with 5), random
     appends (both paths) and reads agree with a plain byte string, and the chunks stay
     contiguous, each at most CHUNK_BYTES."""
     import psycopg
@@ -412,8 +414,7 @@ def test_sealing_and_merging_keep_every_byte_in_order(pg_store, monkeypatch, pg_
 
     monkeypatch.setattr(pgmod, "SEAL_EVERY", 3)  # seals of a few pending rows each
     monkeypatch.setattr(pgmod, "CHUNK_BYTES", 7)
-    monkeypatch.setattr(pgmod, "MERGE_COUNT", 3)
-    monkeypatch.setattr(pgmod, "MERGE_BYTES", 40)
+    monkeypatch.setattr(pgmod, "SMALL_CHUNK", small)
     rng = random.Random(7)
     want = b""
     for i in range(300):
@@ -448,6 +449,8 @@ def test_sealing_and_merging_keep_every_byte_in_order(pg_store, monkeypatch, pg_
         assert off == offset and 0 < length <= 7
         offset += length
     assert offset == size
+    # Only the last chunk may be small (the others were rewritten until they were not).
+    assert all(length >= min(small, 7) for _, length in rows[:-1]), rows
 
 
 def test_appends_survive_psycopg_dropping_every_prepared_statement(pg_store, pg_dsn):
