@@ -8,7 +8,8 @@ default durability: ``fsync=on``, ``synchronous_commit=on``; TCP on localhost) u
 
 - appends per second from 1 and from 16 processes (``store.append_bytes`` of ~200-byte JSONL
   lines into one file, and ``Memory.record()``), all 16 started together on a barrier; the
-  median of ``--repeat`` runs (5), with the range (the machine's noise is +-15%); and 16
+  median of ``--repeat`` runs (5), with the range (the machine's noise is +-15%) and the
+  machine's CPU time per line (all processes, from ``/proc/stat``: steadier than the rate); and 16
   threads of one process calling ``Memory.record()`` (combined into shared transactions);
 - ``recent(40)`` with 1,000,000 turns stored (median of 30 calls);
 - ``system_prompt()`` with a 4 KB ``core.md`` and ``stat()`` (medians of 2,000 calls);
@@ -32,6 +33,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -134,29 +136,59 @@ def _raw_insert_worker(dsn, table, n, barrier, queue):
     queue.put((time.time() - (t1 - t0), time.time(), n))
 
 
-def _lines_per_second(worker, args: tuple, procs: int) -> float:
+class Run(NamedTuple):
+    """One measured run: lines per second, and the machine's CPU time per line (all
+    processes: clients, server, kernel; ``/proc/stat`` user + system + interrupts, steal
+    excluded), which is steadier than the rate on a shared VM."""
+
+    rate: float
+    cpu_per_line: float
+    busy: float  # seconds of CPU measured (the counters tick every 10 ms)
+
+
+def _busy_seconds() -> float:
+    fields = [int(x) for x in open("/proc/stat").readline().split()[1:8]]
+    return (fields[0] + fields[1] + fields[2] + fields[5] + fields[6]) / os.sysconf("SC_CLK_TCK")
+
+
+def _lines_per_second(worker, args: tuple, procs: int) -> Run:
     """Run ``worker(*args, barrier, queue)`` in ``procs`` processes started together on a
     barrier; each puts (start, end, lines) on the queue. Lines per second over the span."""
     ctx = mp.get_context("spawn")
-    barrier = ctx.Barrier(procs)
+    barrier = ctx.Barrier(procs + 1)  # and this process, to read the CPU counters at the start
     queue = ctx.Queue()
     ps = [ctx.Process(target=worker, args=(*args, barrier, queue)) for _ in range(procs)]
     for p in ps:
         p.start()
+    barrier.wait()
+    busy = _busy_seconds()
     results = [queue.get(timeout=900) for _ in ps]
+    busy = _busy_seconds() - busy
     for p in ps:
         p.join()
-    return sum(r[2] for r in results) / (max(r[1] for r in results) - min(r[0] for r in results))
+    lines = sum(r[2] for r in results)
+    return Run(lines / (max(r[1] for r in results) - min(r[0] for r in results)), busy / lines,
+               busy)
 
 
-def raw_inserts_per_second(dsn: str, table: str, procs: int, n: int) -> float:
+def raw_inserts_per_second(dsn: str, table: str, procs: int, n: int) -> Run:
     """Lines per second of ``_raw_insert_worker`` from ``procs`` processes started together."""
     return _lines_per_second(_raw_insert_worker, (dsn, table, n), procs)
 
 
-def appends_per_second(kind: str, where: dict, procs: int, n: int, via_memory: bool) -> float:
+def appends_per_second(kind: str, where: dict, procs: int, n: int, via_memory: bool) -> Run:
     """Lines per second appended by ``procs`` processes (``n`` each) started together."""
     return _lines_per_second(_append_worker, (kind, where, n, via_memory), procs)
+
+
+def summarize(runs: "list[Run]") -> tuple[float, str]:
+    """The median rate, and as text its range and the median CPU time per line (left out
+    when the runs were too short for the 10 ms ticks of the counters)."""
+    rates = sorted(r.rate for r in runs)
+    spread = f" ({rates[0]:,.0f}-{rates[-1]:,.0f})" if len(runs) > 1 else ""
+    if sum(r.busy for r in runs) >= 2.0:
+        spread += f"; {statistics.median(r.cpu_per_line for r in runs) * 1e6:,.0f} µs CPU/line"
+    return statistics.median(rates), spread
 
 
 def median_seconds(fn, runs: int) -> float:
@@ -225,11 +257,9 @@ def main(argv: list[str]) -> int:
         repeat = 1 if quick else args.repeat
 
         def rate(kind: str, where_of, tag: str, procs: int, n: int, via: bool) -> tuple[float, str]:
-            """Median of ``repeat`` runs (each on a fresh file), and the range as text."""
-            runs = sorted(appends_per_second(kind, where_of(f"{tag}r{r}"), procs, n, via)
-                          for r in range(repeat))
-            spread = f" ({runs[0]:,.0f}-{runs[-1]:,.0f})" if repeat > 1 else ""
-            return statistics.median(runs), spread
+            """Median of ``repeat`` runs (each on a fresh file); its range and CPU as text."""
+            return summarize([appends_per_second(kind, where_of(f"{tag}r{r}"), procs, n, via)
+                              for r in range(repeat)])
 
         for label, via in (("store.append_bytes", False), ("Memory.record()", True)):
             for procs, n in ((1, n1), (16, n16)):
@@ -242,11 +272,11 @@ def main(argv: list[str]) -> int:
                 print(rows[-1], flush=True)
 
         # Threads of one process: their appends are combined (group commit in the client).
-        runs = {k: sorted(_lines_per_second(_threads_worker, (k, w(f"thr{k}{r}"), 16, n16), 1)
-                          for r in range(repeat))
-                for k, w in (("pg", where_pg), ("local", where_local))}
-        med = {k: statistics.median(v) for k, v in runs.items()}
-        spread = {k: (f" ({v[0]:,.0f}-{v[-1]:,.0f})" if repeat > 1 else "") for k, v in runs.items()}
+        med, spread = {}, {}
+        for k, w in (("pg", where_pg), ("local", where_local)):
+            med[k], spread[k] = summarize([_lines_per_second(_threads_worker,
+                                                             (k, w(f"thr{k}{r}"), 16, n16), 1)
+                                           for r in range(repeat)])
         rows.append((f"Memory.record(), 1 process x 16 threads x {n16} lines",
                      fmt_rate(med["pg"]) + spread["pg"], fmt_rate(med["local"]) + spread["local"],
                      f"{med['pg'] / med['local']:.2f}x"))
@@ -257,11 +287,10 @@ def main(argv: list[str]) -> int:
 
         with psycopg.connect(dsn, autocommit=True) as conn:
             conn.execute(f"CREATE TABLE {schema}.raw_lines (id bigserial PRIMARY KEY, data bytea)")
-        runs = sorted(raw_inserts_per_second(dsn, f"{schema}.raw_lines", 16, n16)
-                      for _ in range(repeat))
-        spread = f" ({runs[0]:,.0f}-{runs[-1]:,.0f})" if repeat > 1 else ""
+        floor, spread = summarize([raw_inserts_per_second(dsn, f"{schema}.raw_lines", 16, n16)
+                                   for _ in range(repeat)])
         rows.append((f"for scale: bare one-row INSERT + commit via libpq, no Python around it, "
-                     f"16 processes x {n16}", fmt_rate(statistics.median(runs)) + spread, "", ""))
+                     f"16 processes x {n16}", fmt_rate(floor) + spread, "", ""))
         print(rows[-1], flush=True)
 
         # durable=False: acknowledged at commit, before the WAL flush (CPU-bound figure).

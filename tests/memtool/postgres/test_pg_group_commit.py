@@ -164,3 +164,48 @@ def test_append_connections_are_capped_at_the_pool_size(pgserver_module, pg_dsn)
     for w in range(6):
         assert store.read_bytes(f"f{w}") == b"".join(b"%d\n" % i for i in range(60))
     pgmod.close_all_pools()
+
+
+def test_forked_children_append_on_connections_of_their_own(pgserver_module):
+    """Processes forked after the store was used open their own pool and append connections:
+    two children appending at once through the connections they inherited would mix their
+    messages on one session (replies read by the wrong process, calls that hang), and the
+    parent's own session must stay usable."""
+    import os
+
+    n = 300  # appends per child, at the same time
+    store = pgserver_module.fresh_store()
+    store.append_bytes("log", b"parent 0\n")  # the parent's pool and append connection exist
+    children = []
+    for c in range(2):
+        pid = os.fork()
+        if pid == 0:  # a child: report by exit status, never run the parent's cleanup
+            code = 1
+            try:
+                for i in range(n):
+                    store.append_bytes("log", b"child%d %d\n" % (c, i))
+                code = 0
+            finally:
+                os._exit(code)
+        children.append(pid)
+    deadline = time.monotonic() + 60
+    codes = {}
+    while len(codes) < 2 and time.monotonic() < deadline:
+        for pid in children:
+            if pid not in codes:
+                done, status = os.waitpid(pid, os.WNOHANG)
+                if done:
+                    codes[pid] = os.waitstatus_to_exitcode(status)
+        time.sleep(0.05)
+    for pid in children:
+        if pid not in codes:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+    assert len(codes) == 2, "a child's append hung"
+    assert set(codes.values()) == {0}
+    store.append_bytes("log", b"parent 1\n")  # the parent's session is still good
+    lines = store.read_bytes("log").splitlines()
+    assert [x for x in lines if x.startswith(b"parent")] == [b"parent 0", b"parent 1"]
+    for c in range(2):
+        assert [x for x in lines if x.startswith(b"child%d " % c)] == \
+            [b"child%d %d" % (c, i) for i in range(n)]
