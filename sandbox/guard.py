@@ -36,7 +36,6 @@ FORBIDDEN: dict[str, str] = {
     "declare": "declare is not supported; assign with name=value (or `local` in a function)",
     "typeset": "typeset is not supported; assign with name=value",
     "readonly": "readonly is not supported; assign with name=value",
-    "let": "let is not supported; use (( expr )) or $(( expr )) instead",
     "kill": "processes are not available in the sandbox",
     "wait": "background jobs are not supported",
     "jobs": "background jobs are not supported",

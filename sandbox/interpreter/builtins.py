@@ -30,6 +30,24 @@ def b_false(sh: "Shell", argv: list[str], io_: "IO") -> int:
     return 1
 
 
+def b_let(sh: "Shell", argv: list[str], io_: "IO") -> int:
+    """``let expr...``: each argument is an arithmetic expression, evaluated in order; the
+    status is 1 when the last value is 0, or at the first error (the rest are not run)."""
+    args = argv[1:]
+    if args and args[0] == "--":
+        args = args[1:]
+    if not args:
+        _err(sh, io_, "let", "expression expected")
+        return 1
+    value: int | None = 0
+    for expr in args:
+        sh._current_stdin, sh._current_stderr = io_.stdin, io_.stderr
+        value = sh.arith_text(expr, io_, "let")
+        if value is None:
+            return 1
+    return 0 if value else 1
+
+
 def b_cd(sh: "Shell", argv: list[str], io_: "IO") -> int:
     """``cd [dir]`` (``cd -`` goes back and prints the directory)."""
     args = argv[1:]
@@ -589,7 +607,7 @@ TABLE: dict[str, Callable[["Shell", list[str], "IO"], int]] = {
     "cd": b_cd, "pwd": b_pwd, "test": b_test, "[": b_test, "true": b_true, ":": b_true,
     "false": b_false, "export": b_export, "unset": b_unset, "local": b_local,
     "read": b_read, "shift": b_shift, "set": b_set, "return": b_return, "exit": b_exit,
-    "break": _loop("break"), "continue": _loop("continue"),
+    "break": _loop("break"), "continue": _loop("continue"), "let": b_let,
 }
 
 

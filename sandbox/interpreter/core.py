@@ -31,7 +31,7 @@ from sandbox.policy import Policy
 #: Commands the interpreter implements itself (always available).
 BUILTINS = frozenset(
     "cd pwd echo printf test [ true false export unset local read shift set return exit "
-    "break continue :".split()
+    "break continue : let".split()
 )
 #: Builtins that are commands in the registry too (we run the registry module).
 _REGISTRY_BUILTINS = frozenset({"echo", "printf"})
@@ -498,6 +498,16 @@ class Shell:
         self._current_stdin, self._current_stderr = io_.stdin, io_.stderr
         try:
             text = self.expander.word(expr)
+        except ExpansionError as exc:
+            self._expansion_failed(exc, io_)
+            return None
+        return self.arith_text(text, io_, "((")
+
+    def arith_text(self, text: str, io_: IO, prog: str) -> int | None:
+        """Evaluate an expanded arithmetic expression (``(( ))``, ``let``); on an error print
+        bash's ``prog: ...`` message and return None (an unbound variable under ``set -u``
+        is fatal, as in bash)."""
+        try:
             return evaluate(text, self, self.nounset, self.budget.check_time)
         except ExpansionError as exc:
             self._expansion_failed(exc, io_)
@@ -506,7 +516,7 @@ class Shell:
             self._expansion_failed(ExpansionError(str(exc), status=exc.status), io_)
             return None
         except ArithError as exc:
-            self.diag(io_, f"((: {exc}")
+            self.diag(io_, f"{prog}: {exc}")
             return None
 
     def run_arith_for(self, node: ArithFor, io_: IO) -> int:

@@ -1,4 +1,4 @@
-"""Bash arithmetic (``$(( ))``, ``(( ))``, ``for (( ; ; ))``) against bash 5.2.
+"""Bash arithmetic (``$(( ))``, ``(( ))``, ``for (( ; ; ))``, ``let``) against bash 5.2.
 
 Differential: every script runs with real bash (``bash -c``, LC_ALL=C.UTF-8, TZ=UTC) and with
 the sandbox over identical directories (``shell_difftools``); stdout, exit status, files and
@@ -133,7 +133,16 @@ STATEMENTS = [
     "count=5; (( count > 3 )) && echo big || echo small", "n=5; echo $(( n * (n + 1) / 2 ))",
     "total=0; while read -r n; do total=$((total + n)); done < nums.txt; echo $total",
     "i=0; until ((i>=2)); do echo $i; ((i+=1)); done", "echo $(( $(wc -l < a.txt) + 1 ))",
-    "echo $(( 1\n + 2 ))", "set -e; x=0; ((x++)); echo no", "((0)) || echo rescue",    "x=1 y=$((x+1)); echo $y", "x=1 y=$((1/0)) z=3; echo $z", "a=1 b=$a; echo $b",
+    "echo $(( 1\n + 2 ))", "set -e; x=0; ((x++)); echo no", "((0)) || echo rescue",
+    # let (each argument one expression; status 1 when the last is 0; stops at an error)
+    "let x=1+2 y=x*2; echo $? $x $y", "let 0; echo $?", "let 1 0; echo $?", "let 0 1; echo $?",
+    "let; echo $?", "let -- 3; echo $?", "let --; echo $?", "let -x 1; echo $?",
+    "let '1+' x=3; echo $?", "let x=5 '1/0' y=2; echo $?", "let 'x = 4 * (2 + 1)'; echo $x",
+    "let x++ x++; echo $? $x", "let 'x=2**10' 'y=x>>3'; echo $x $y", "v=3; let \"x=$v*2\"; echo $x",
+    "let '$x+1'; echo $?", "let 'x=$(echo 5)'; echo $? $x", "let x=08; echo $?", "let 'a b'; echo $?",
+    "set -e; let 0; echo not reached", "set -e; let 1; echo reached", "let 0 || echo rescue",
+    "set -u; let y=z+1; echo after", "f() { let 'x+=2'; }; f; f; echo $x", "let x=3 >out.txt; cat out.txt; echo $x",
+    "let 'x=1,y=2'; echo $x$y", "i=0; while let 'i<3'; do echo $i; let i++; done",    "x=1 y=$((x+1)); echo $y", "x=1 y=$((1/0)) z=3; echo $z", "a=1 b=$a; echo $b",
 ]
 
 CORPUS = [f"echo $(({e}))" + _SHOW for e in EXPRESSIONS] + [s + _SHOW for s in STATEMENTS]
