@@ -337,25 +337,7 @@ def _migrations(schema: str) -> dict[int, list[str]]:
             f"ALTER TABLE {s}.nodes ADD COLUMN IF NOT EXISTS nl boolean NOT NULL DEFAULT true",
             f"""UPDATE {s}.nodes SET nl = coalesce({s}.last_byte(cid), '\\x0a'::bytea) = '\\x0a'::bytea
                 WHERE kind = 'f' AND cid IS NOT NULL""",
-            f"""CREATE OR REPLACE FUNCTION {s}.append_nl(p_ns text, p_path bytea, p_key bigint,
-                    p_at double precision, p_data bytea)
-                RETURNS bigint
-                LANGUAGE plpgsql VOLATILE AS $fn$
-            DECLARE
-                v_cid bigint;
-                v_seq bigint;
-            BEGIN
-                PERFORM pg_advisory_xact_lock_shared(p_key);
-                SELECT cid INTO v_cid FROM {s}.nodes
-                    WHERE ns = p_ns AND path = p_path AND kind = 'f' AND nl;
-                IF NOT FOUND THEN
-                    RETURN NULL;
-                END IF;
-                v_seq := nextval('{s}.version_seq');
-                INSERT INTO {s}.pending (cid, seq, at, data) VALUES (v_cid, v_seq, p_at, p_data);
-                RETURN v_seq;
-            END
-            $fn$""",
+            # (Version 6 also created ``append_nl``; version 7 replaces it: see there.)
             # Several threads' appends to one file in one transaction (``_Combiner``): what
             # ``append_nl`` does, for each piece in order; NULL if the file is missing, a
             # directory or without a final newline (each caller then takes the exclusive path).
@@ -464,17 +446,13 @@ def _migrations(schema: str) -> dict[int, list[str]]:
                                 substring(v_blob FROM (v_off + 1)::integer FOR p_chunk::integer));
                     v_off := v_off + p_chunk;
                 END LOOP;
-                IF v_piece > 0 AND v_piece < p_small THEN  -- the last chunk stays open
-                    UPDATE {s}.nodes SET size = v_start + v_len, tail_off = v_start + v_len - v_piece,
-                            tail_count = 1, version = greatest(version, v_last),
-                            mtime = greatest(mtime, v_at)
-                        WHERE ns = p_ns AND path = p_path;
-                ELSE
-                    UPDATE {s}.nodes SET size = v_start + v_len, tail_off = v_start + v_len,
-                            tail_count = 0, version = greatest(version, v_last),
-                            mtime = greatest(mtime, v_at)
-                        WHERE ns = p_ns AND path = p_path;
+                IF v_piece = 0 OR v_piece >= p_small THEN  -- else the last chunk stays open
+                    v_piece := 0;
                 END IF;
+                UPDATE {s}.nodes SET size = v_start + v_len, tail_off = v_start + v_len - v_piece,
+                        tail_count = (v_piece > 0)::integer, version = greatest(version, v_last),
+                        mtime = greatest(mtime, v_at)
+                    WHERE ns = p_ns AND path = p_path;
             END
             $fn$""",
         ],
@@ -688,17 +666,9 @@ class _PoolEntry:
         caller gives it back)."""
         app = getattr(self._local, "app", None)
         if app is not None:
-            pgconn = app.pgconn
-            try:
-                # _check_connection, inlined: this runs before every append.
-                if pgconn.status == _CONN_OK:
-                    pgconn.consume_input()
-                    pgconn.consume_input()
-                    if pgconn.status == _CONN_OK:
-                        return app
-            except Exception:  # noqa: BLE001 - broken: close it and open another
-                pass
-            app.conn.close()
+            if _connection_ok(app.pgconn):
+                return app
+            app.conn.close()  # broken: open another
             self._local.app = None
         with self._guard:  # reserve a place under the cap before connecting
             full = len(self._appenders) + self._connecting >= self._max_appenders
@@ -761,21 +731,27 @@ def _after_fork() -> None:
 os.register_at_fork(after_in_child=_after_fork)
 
 
-def _check_connection(conn: "psycopg.Connection") -> None:
-    """Pool check run on every checkout, without a round trip: read whatever the server sent
-    while the connection was idle (a termination notice, EOF after a restart) and refuse a
-    connection that is no longer good, so the pool hands out a fresh one instead."""
-    import psycopg.pq
+def _connection_ok(pgconn: Any) -> bool:
+    """Whether a connection is still good, found without a round trip: read whatever the
+    server sent while it was idle (a termination notice, EOF after a restart). Twice: a
+    server that shuts down or terminates the backend sends a FATAL message and then closes,
+    and the first read may only get the message."""
+    try:
+        if pgconn.status != _CONN_OK:
+            return False
+        pgconn.consume_input()  # raises once the server has closed the socket
+        pgconn.consume_input()
+    except Exception:  # noqa: BLE001 - any failure to read means a broken connection
+        return False
+    return pgconn.status == _CONN_OK
 
-    pgconn = conn.pgconn
-    if conn.closed or pgconn.status != psycopg.pq.ConnStatus.OK:
-        raise psycopg.OperationalError("connection is broken")
-    # Raises once the server has closed the socket. Twice: a server that shuts down or
-    # terminates the backend sends a FATAL message and then closes, and the first call may
-    # only read the message.
-    pgconn.consume_input()
-    pgconn.consume_input()
-    if pgconn.status != psycopg.pq.ConnStatus.OK:
+
+def _check_connection(conn: "psycopg.Connection") -> None:
+    """Pool check run on every checkout: refuse a connection that is no longer good
+    (``_connection_ok``), so the pool hands out a fresh one instead."""
+    if not _connection_ok(conn.pgconn):
+        import psycopg
+
         raise psycopg.OperationalError("connection is broken")
 
 
@@ -932,6 +908,8 @@ class PostgresStore(FileSystem):
         self._append_targets: dict[str, _AppendTarget] = {}
         self._entry_cache: _PoolEntry | None = None
         self._append_statement = f"memtool_append_{schema}_{'d' if durable else 'a'}".encode()
+        #: Appended to an append's statement: with ``durable=False``, do not wait for the flush.
+        self._sync = "" if durable else ", set_config('synchronous_commit', 'off', true)"
 
     def __repr__(self) -> str:
         return f"PostgresStore(namespace={self.namespace!r}, schema={self.schema!r})"
@@ -979,6 +957,12 @@ class PostgresStore(FileSystem):
                 entry.schemas_ready.add(self.schema)
         return SCHEMA_VERSION
 
+    def _ensure_schema(self, entry: _PoolEntry, conn: "psycopg.Connection") -> None:
+        """Create or upgrade the tables on first use in this process."""
+        if self.schema not in entry.schemas_ready:
+            self._migrate(conn)
+            entry.schemas_ready.add(self.schema)
+
     def _migrate(self, conn: "psycopg.Connection") -> None:
         import psycopg
 
@@ -1022,9 +1006,7 @@ class PostgresStore(FileSystem):
             return
         entry = self._entry()
         with entry.pool.connection() as conn:
-            if self.schema not in entry.schemas_ready:
-                self._migrate(conn)
-                entry.schemas_ready.add(self.schema)
+            self._ensure_schema(entry, conn)
             yield conn
 
     def _run(self, path: str, fn: Callable[["psycopg.Connection"], T], *, retry: bool = False) -> T:
@@ -1393,9 +1375,7 @@ class PostgresStore(FileSystem):
         Raises psycopg's exceptions (the caller maps them)."""
         app = entry.appender()
         try:
-            if self.schema not in entry.schemas_ready:
-                self._migrate(app.conn)
-                entry.schemas_ready.add(self.schema)
+            self._ensure_schema(entry, app.conn)
             name = self._append_statement
             params = [self._ns_key, target.raw, target.key, repr(time.time()).encode(), data]
             for attempt in range(2):
@@ -1417,10 +1397,9 @@ class PostgresStore(FileSystem):
 
     def _prepare_append(self, app: _Appender) -> None:
         """Prepare this store's ``append_nl`` statement on ``app``'s connection."""
-        sync = "" if self.durable else ", set_config('synchronous_commit', 'off', true)"
         result = app.pgconn.prepare(
             self._append_statement,
-            f"SELECT {self.schema}.append_nl($1, $2, $3, $4, $5){sync}".encode(),
+            f"SELECT {self.schema}.append_nl($1, $2, $3, $4, $5){self._sync}".encode(),
             _APPEND_TYPES,
         )
         _raise_for(result, app.conn, _COMMAND_OK)
@@ -1433,13 +1412,10 @@ class PostgresStore(FileSystem):
         app = entry.appender()
         try:
             conn = app.conn
-            if self.schema not in entry.schemas_ready:
-                self._migrate(conn)
-                entry.schemas_ready.add(self.schema)
-            sync = "" if self.durable else ", set_config('synchronous_commit', 'off', true)"
+            self._ensure_schema(entry, conn)
             target = batch[0].target
             row = conn.execute(
-                f"SELECT {self.schema}.append_batch(%s, %s, %s, %s, %s::bytea[]){sync}",
+                f"SELECT {self.schema}.append_batch(%s, %s, %s, %s, %s::bytea[]){self._sync}",
                 [self.namespace, target.raw, int(target.key), time.time(), [r.data for r in batch]],
                 prepare=True,
             ).fetchone()
@@ -1659,9 +1635,7 @@ class PostgresStore(FileSystem):
             conn = entry.pool.getconn()
         try:
             with self._errors(path):
-                if self.schema not in entry.schemas_ready:
-                    self._migrate(conn)
-                    entry.schemas_ready.add(self.schema)
+                self._ensure_schema(entry, conn)
                 tx = conn.transaction()
                 tx.__enter__()
                 conn.execute(
