@@ -1,0 +1,11 @@
+"""``md5sum``: print or check MD5 checksums (GNU coreutils 9.1); see ``_digests``."""
+
+from __future__ import annotations
+
+from sandbox.commands._digests import run_digest
+from sandbox.commands.base import CommandContext
+
+
+def run(ctx: CommandContext) -> int:
+    """Run ``md5sum``."""
+    return run_digest(ctx, "md5sum")
