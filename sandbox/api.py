@@ -22,7 +22,7 @@ from sandbox.fs.vfs import VirtualFS
 from sandbox.interpreter.core import IO, ExitShell, Shell
 from sandbox.interpreter.pipes import Capture, OutputAccount, RunBudget
 from sandbox.limits import Limits
-from sandbox.parse import parse
+from sandbox.parse import parse, watch_time
 from sandbox.parse.ast import Script
 from sandbox.policy import Policy
 
@@ -120,29 +120,34 @@ class Sandbox:
         return self._guard(script, tree)[0]
 
     def run(self, script: str, stdin: bytes = b"") -> Result:
-        """Parse, guard and run ``script``; never raises for anything the script does."""
+        """Parse, guard and run ``script``; never raises for anything the script does.
+
+        The time limit holds from the moment the script arrives: parsing and guarding are
+        charged to the same deadline as running."""
+        budget = RunBudget(self.limits)
         if len(script.encode("utf-8", "surrogateescape")) > self.limits.script_bytes:
             return Result(125, b"", f"sandbox: script length limit of {self.limits.script_bytes}"
                           " bytes exceeded; send a shorter script\n".encode())
+        watch_time(budget.check_time)
         try:
             tree = parse(script)
+            violations, syntax_only = self._guard(script, tree)
         except UnsupportedSyntax as exc:
             return Result(EXIT_SYNTAX, b"", f"sandbox: {exc}\n".encode("utf-8", "replace"))
         except RecursionError:
             return Result(EXIT_SYNTAX, b"", b"sandbox: script is nested too deeply; flatten it\n")
-        try:
-            violations, syntax_only = self._guard(script, tree)
-        except RecursionError:
-            violations, syntax_only = ["script is nested too deeply; flatten it"], True
+        except LimitExceeded as exc:
+            return Result(exc.exit_code, b"", f"sandbox: {exc}\n".encode("utf-8", "replace"))
+        finally:
+            watch_time(None)
         if violations:
             # refused syntax alone (background &) exits 2 like other unsupported syntax
             text = "".join(f"sandbox: refused: {v}\n" for v in violations)
             return Result(EXIT_SYNTAX if syntax_only else EXIT_REFUSED, b"",
                           text.encode("utf-8", "replace"))
-        return self._execute(tree, stdin)
+        return self._execute(tree, stdin, budget)
 
-    def _execute(self, tree: Script, stdin: bytes) -> Result:
-        budget = RunBudget(self.limits)
+    def _execute(self, tree: Script, stdin: bytes, budget: RunBudget) -> Result:
         account = OutputAccount(budget)
         out, err = Capture(account), Capture(account)
         shell = Shell(self.fs, self.cwd, self.policy, self.limits, budget, self.env)

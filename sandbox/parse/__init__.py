@@ -1,16 +1,18 @@
 """The front end: shell script text to our typed AST (``sandbox.parse.ast``).
 
-Two paths produce the same AST (``tests/sandbox/shell/test_bashlex_frontend.py`` compares
-them over the whole differential corpus):
+``sandbox.parse.parser`` is a hand-written recursive-descent parser (tens of microseconds per
+command) and the only parser on the run path. Its syntax errors are final: one line, as bash
+words them, exit status 2.
 
-- ``sandbox.parse.parser``: a hand-written recursive-descent parser (tens of microseconds per
-  command), the primary path;
-- ``sandbox.parse.bashlex_frontend``: bashlex's tree converted to our AST (several hundred
-  microseconds; it also rejects here-documents with a quoted delimiter). It is the fallback
-  when the hand-written parser reports a syntax error.
+``sandbox.parse.bashlex_frontend`` converts bashlex's tree to the same AST. It is not used to
+run scripts: bashlex can loop for ever on malformed input (``\'\'\'${\'h)`` never returns) and no
+time limit can stop a pure-Python loop that checks none. It stays as a second opinion in the
+tests (``tests/sandbox/shell/test_bashlex_frontend.py`` checks both give the same AST over the
+whole differential corpus).
 
 ``parse(text)`` is the entry point; parsed scripts are cached (LRU, keyed by the text) since
-the AST is never mutated after parsing.
+the AST is never mutated after parsing. ``watch_time(budget.check_time)`` makes the parses of
+the calling thread end at the run's deadline (``LimitExceeded``).
 """
 
 from __future__ import annotations
@@ -19,24 +21,14 @@ from functools import lru_cache
 
 from sandbox.errors import UnsupportedSyntax
 from sandbox.parse.ast import Script
-from sandbox.parse.parser import parse_script
+from sandbox.parse.parser import parse_script, watch_time
 
-__all__ = ["parse", "parse_uncached", "Script"]
+__all__ = ["parse", "parse_uncached", "Script", "UnsupportedSyntax", "watch_time"]
 
 
 def parse_uncached(text: str) -> Script:
     """Parse ``text``; raise ``UnsupportedSyntax`` (one line) for anything we don't run."""
-    try:
-        return parse_script(text)
-    except UnsupportedSyntax as exc:
-        message = str(exc)
-        if not (message.startswith("syntax error") or message.startswith("unexpected EOF")):
-            raise  # a construct we refuse on purpose: bashlex must not let it through
-        from sandbox.parse.bashlex_frontend import parse_with_bashlex
-        try:
-            return parse_with_bashlex(text)
-        except UnsupportedSyntax:
-            raise exc from None
+    return parse_script(text)
 
 
 @lru_cache(maxsize=1024)

@@ -10,6 +10,8 @@ scripts raise ``UnsupportedSyntax`` with bash's ``syntax error near unexpected t
 from __future__ import annotations
 
 import re
+import threading
+from typing import Callable
 
 from sandbox.errors import UnsupportedSyntax
 from sandbox.parse.ast import (
@@ -56,6 +58,22 @@ def _flush_quoted(buf: list[str], parts: list[Part]) -> None:
     if buf:
         parts.append(Quoted("".join(buf)))
         buf.clear()
+
+#: The time check of the run being parsed, per thread (``watch_time``); None: unbounded.
+_time_check = threading.local()
+
+
+def watch_time(check: Callable[[], None] | None) -> None:
+    """Make this thread's parses call ``check`` (a budget's ``check_time``) as they go, so a
+    parse, like the run, ends at the run's deadline; None stops it."""
+    _time_check.fn = check
+
+
+def _check_time() -> None:
+    fn = getattr(_time_check, "fn", None)
+    if fn is not None:
+        fn()
+
 
 class _Pending:
     __slots__ = ("redirect", "delim", "strip")
@@ -280,6 +298,7 @@ class Parser:
     def parse_command(self) -> Command:
 
         """One command: simple, compound, or a function definition."""
+        _check_time()
         self.skip_ws()
         pos = self.i + self.offset
         if self.i >= self.n:
@@ -478,7 +497,9 @@ class Parser:
         depth = 0
         while True:
             if self.i >= n:
-                raise UnsupportedSyntax("unexpected EOF while looking for matching `)'")
+                exc = UnsupportedSyntax("unexpected EOF while looking for matching `)'")
+                exc.pos = start  # type: ignore[attr-defined]  # bash names the `((` line
+                raise exc
             c = s[self.i]
             if c == "(":
                 depth += 1
@@ -575,6 +596,7 @@ class Parser:
 
     def parse_word(self, assignment: bool = False) -> Word:
         """Scan one word at the cursor into typed parts (stops at an unquoted metacharacter)."""
+        _check_time()
         s, n = self.s, self.n
         start = self.i
         parts: list[Part] = []
@@ -975,8 +997,26 @@ def parse_script(src: str, offset: int = 0) -> Script:
     p = Parser(src, offset)
     try:
         script = p.parse_list()
+        if p.i < p.n:
+            raise p.syntax_error()
     except RecursionError:
         raise UnsupportedSyntax("script is nested too deeply") from None
-    if p.i < p.n:
-        raise p.syntax_error()
+    except UnsupportedSyntax as exc:
+        if offset or not _is_syntax_error(str(exc)):
+            raise
+        pos = getattr(exc, "pos", None)
+        line = _error_line(src, p.i, str(exc)) if pos is None else src.count("\n", 0, pos) + 1
+        raise UnsupportedSyntax(f"line {line}: {exc}") from None
     return script
+
+
+def _is_syntax_error(message: str) -> bool:
+    return message.startswith(("syntax error", "unexpected EOF"))
+
+
+def _error_line(src: str, pos: int, message: str) -> int:
+    """The line bash names in a syntax error: the token's line, or for an error at the end
+    of the script (bash reads an implicit newline there) the line after the last one."""
+    if message.endswith("unexpected end of file") or message.endswith("matching `)'"):
+        return src.count("\n") + (1 if src.endswith("\n") else 2)
+    return src.count("\n", 0, min(pos, len(src))) + 1
