@@ -14,7 +14,11 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from typing import Callable
+
+from sandbox import commands as registry
 from sandbox import guard
+from sandbox.commands.base import CommandContext
 from sandbox.errors import BrokenPipe, LimitExceeded, UnsupportedSyntax
 from sandbox.fs.base import FileSystem, FSError
 from sandbox.fs.paths import normalize
@@ -80,8 +84,12 @@ class Sandbox:
         policy: Policy = Policy(),
         limits: Limits = Limits(),
         env: dict[str, str] | None = None,
+        commands: "dict[str, Callable[[CommandContext], int]] | None" = None,
     ):
         self.fs = VirtualFS({point: _mount(v) for point, v in mounts.items()})
+        #: Embedder-defined commands (name -> run(ctx)), allowlisted like every other.
+        self.commands: dict[str, registry.Command] = {
+            name: registry.Command(name, fn) for name, fn in (commands or {}).items()}
         self.cwd = normalize(cwd, "/")
         self.policy = policy
         self.limits = limits
@@ -97,14 +105,15 @@ class Sandbox:
     def _guard(self, script: str, tree: Script) -> tuple[list[str], bool]:
         """(violations, whether they are all refused syntax) — cached without a callback."""
         if self.policy.approve is not None:
-            messages, _, syntax = guard.check_full(script, tree, self.policy, self.cwd)
+            messages, _, syntax = guard.check_full(script, tree, self.policy, self.cwd,
+                                                   self.commands)
             return messages, syntax
         with self._cache_lock:
             hit = self._guard_cache.get(script)
             if hit is not None:
                 self._guard_cache.move_to_end(script)
                 return hit[0], hit[2]
-        result = guard.check_full(script, tree, self.policy, self.cwd)
+        result = guard.check_full(script, tree, self.policy, self.cwd, self.commands)
         with self._cache_lock:
             self._guard_cache[script] = result
             if len(self._guard_cache) > 1024:
@@ -151,6 +160,7 @@ class Sandbox:
         account = OutputAccount(budget)
         out, err = Capture(account), Capture(account)
         shell = Shell(self.fs, self.cwd, self.policy, self.limits, budget, self.env)
+        shell.commands = self.commands
         status = 0
         message = ""
         try:

@@ -95,8 +95,9 @@ def format_violation(script: str, v: Violation) -> str:
 
 
 class _Walker:
-    def __init__(self, policy: Policy, cwd: str):
+    def __init__(self, policy: Policy, cwd: str, commands: dict | None = None):
         self.policy = policy
+        self.commands = commands or {}
         self.cwd = cwd
         self.violations: list[Violation] = []
         self.writes: list[str] = []
@@ -196,7 +197,7 @@ class _Walker:
             allowed = ", ".join(sorted(self.policy.allow | {"cd", "pwd", "test", "read"}))
             self.add(head.pos, f"`{name}` is not an allowed command (allowed: {allowed})")
             return
-        cmd = registry.get(name)
+        cmd = self.commands.get(name) or registry.get(name)
         if cmd is None:
             self.add(head.pos, f"`{name}` is allowed but not available in this sandbox")
             return
@@ -270,10 +271,11 @@ def check(script_text: str, tree: Script, policy: Policy, cwd: str = "/") -> tup
     return messages, writes
 
 
-def check_full(script_text: str, tree: Script, policy: Policy,
-               cwd: str = "/") -> tuple[list[str], list[str], bool]:
-    """``check`` plus whether every violation is refused *syntax* (exit 2 rather than 126)."""
-    walker = _Walker(policy, cwd)
+def check_full(script_text: str, tree: Script, policy: Policy, cwd: str = "/",
+               commands: dict | None = None) -> tuple[list[str], list[str], bool]:
+    """``check`` plus whether every violation is refused *syntax* (exit 2 rather than 126).
+    ``commands``: the embedder's commands (``Sandbox(commands=...)``), name -> Command."""
+    walker = _Walker(policy, cwd, commands)
     walker.collect_functions(tree)
     walker.script(tree)
     messages = [format_violation(script_text, v) for v in walker.violations]

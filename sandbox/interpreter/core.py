@@ -135,6 +135,8 @@ class Shell:
         self._current_stderr: Writer = NullWriter()
         self._last_target = ""
         self.expander = Expander(self)
+        #: Embedder-defined commands (``Sandbox(commands=...)``), looked up before the registry.
+        self.commands: dict[str, registry.Command] = {}
 
     # -- state ----------------------------------------------------------------------------
 
@@ -638,13 +640,13 @@ class Shell:
     def run_external(self, argv: list[str], io_: IO, temp_env: set[str]) -> int:
         """Run a command module from the registry."""
         name = argv[0]
+        cmd = self.commands.get(name) or registry.get(name)
         if name not in BUILTINS and name not in self.policy.allow:
-            if registry.get(name) is None and "/" not in name:
+            if cmd is None and "/" not in name:
                 self.diag(io_, f"{name}: command not found")
                 return 127
             self.diag(io_, f"{name}: not allowed by the sandbox policy")
             return 126
-        cmd = registry.get(name)
         if cmd is None:
             self.diag(io_, f"{name}: command not found")
             return 127
