@@ -1,0 +1,196 @@
+"""``fold``: wrap each input line to fit a width (GNU coreutils 9.1): ``-w N``, ``-b``, ``-s``,
+and the obsolete ``-N``.
+
+Columns are counted per byte as GNU 9.1 does (tab to the next multiple of 8, backspace one
+back, carriage return to 0; ``-b`` counts every byte as one), ``-s`` breaks after the last
+blank (space or tab). Lines that fit pass through untouched and lines without tab, backspace
+or carriage return are cut with slicing; only the others are scanned byte by byte.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sandbox.commands._lineblocks import line_blocks
+from sandbox.commands._quoting import quote, quotef
+from sandbox.commands.base import CommandContext
+from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, parse_command_line
+from sandbox.fs.base import FSError
+
+SPEC = OptionSpec(
+    short="bsw:" + "".join(f"{d}::" for d in "0123456789"),
+    long={
+        "bytes": (NO_ARG, "b"),
+        "spaces": (NO_ARG, "s"),
+        "width": (REQUIRED, "w"),
+        "help": (NO_ARG, "help"),
+        "version": (NO_ARG, "version"),
+    },
+)
+
+HELP = """Usage: fold [OPTION]... [FILE]...
+Wrap input lines in each FILE, writing to standard output.
+
+With no FILE, or when FILE is -, read standard input.
+
+Mandatory arguments to long options are mandatory for short options too.
+  -b, --bytes         count bytes rather than columns
+  -s, --spaces        break at spaces
+  -w, --width=WIDTH   use WIDTH columns instead of 80
+      --help        display this help and exit
+      --version     output version information and exit
+"""
+
+VERSION = "fold (GNU coreutils) 9.1"
+MAX_WIDTH = (1 << 64) - 1 - 8 - 1
+_UNSIGNED = re.compile(r"[ \t\n\v\f\r]*\+?([0-9]+)(.*)", re.DOTALL)
+
+
+class WidthError(Exception):
+    """A width GNU refuses; ``str()`` is the message."""
+
+
+def parse_width(text: str) -> int:
+    """gnulib ``xdectoumax(text, 1, SIZE_MAX - 9)`` with fold's message."""
+    m = _UNSIGNED.fullmatch(text)
+    if m is None or m.group(2):
+        raise WidthError(f"invalid number of columns: {quote(text)}")
+    value = int(m.group(1))
+    if 1 <= value <= MAX_WIDTH:
+        return value
+    reason = "Numerical result out of range" if value <= (1 << 31) - 1 else "Value too large for defined data type"
+    raise WidthError(f"invalid number of columns: {quote(text)}: {reason}")
+
+
+def _adjust(column: int, c: int, count_bytes: bool) -> int:
+    if count_bytes:
+        return column + 1
+    if c == 8:
+        return column - 1 if column > 0 else 0
+    if c == 13:
+        return 0
+    if c == 9:
+        return column + 8 - column % 8
+    return column + 1
+
+
+def fold_general(line: bytes, width: int, count_bytes: bool, spaces: bool) -> bytes:
+    """GNU's byte loop over one line (without its newline): the folded text."""
+    out: list[bytes] = []
+    buf = bytearray()
+    column = 0
+    for c in line:
+        while True:
+            column = _adjust(column, c, count_bytes)
+            if column <= width:
+                buf.append(c)
+                break
+            if spaces:
+                end = max(buf.rfind(b" "), buf.rfind(b"\t"))
+                if end >= 0:
+                    out.append(bytes(buf[: end + 1]) + b"\n")
+                    del buf[: end + 1]
+                    column = 0
+                    for b in buf:
+                        column = _adjust(column, b, count_bytes)
+                    continue
+            if not buf:
+                buf.append(c)
+                break
+            out.append(bytes(buf) + b"\n")
+            buf.clear()
+            column = 0
+    out.append(bytes(buf))
+    return b"".join(out)
+
+
+def fold_plain(line: bytes, width: int, spaces: bool) -> bytes:
+    """Fold a line in which every byte is one column wide."""
+    out: list[bytes] = []
+    pos = 0
+    n = len(line)
+    while n - pos > width:
+        seg = line[pos : pos + width]
+        if spaces:
+            end = seg.rfind(b" ")
+            if end >= 0:
+                out.append(seg[: end + 1])
+                pos += end + 1
+                continue
+        out.append(seg)
+        pos += width
+    out.append(line[pos:])
+    return b"\n".join(out)
+
+
+class Folder:
+    """One fold run's settings."""
+
+    def __init__(self, width: int, count_bytes: bool, spaces: bool):
+        self.width = width
+        self.count_bytes = count_bytes
+        self.spaces = spaces
+
+    def line(self, line: bytes) -> bytes:
+        """Fold one line (without its newline)."""
+        width = self.width
+        if len(line) <= width and (self.count_bytes or b"\t" not in line):
+            return line
+        plain = self.count_bytes or not (b"\t" in line or b"\b" in line or b"\r" in line)
+        if plain and (not self.spaces or b"\t" not in line):
+            return fold_plain(line, width, self.spaces)
+        return fold_general(line, width, self.count_bytes, self.spaces)
+
+    def block(self, block: bytes) -> bytes:
+        """Fold a block of whole lines (each ending with a newline)."""
+        lines = block.split(b"\n")
+        lines.pop()
+        if (self.count_bytes or b"\t" not in block) and max(map(len, lines)) <= self.width:
+            return block
+        return b"\n".join([self.line(x) for x in lines]) + b"\n"
+
+
+def run(ctx: CommandContext) -> int:
+    """Fold each input."""
+    parsed = parse_command_line(ctx, SPEC, HELP, version=VERSION)
+    if isinstance(parsed, int):
+        return parsed
+    opts, operands = parsed
+    width = 80
+    count_bytes = spaces = False
+    try:
+        for key, value in opts:
+            if key == "b":
+                count_bytes = True
+            elif key == "s":
+                spaces = True
+            elif key == "w":
+                width = parse_width(value or "")
+            elif key.isdigit():
+                width = parse_width(key + (value or ""))
+    except WidthError as err:
+        ctx.error(str(err))
+        return 1
+    folder = Folder(width, count_bytes, spaces)
+    status = 0
+    for operand in operands or ["-"]:
+        try:
+            stream = ctx.stdin if operand == "-" else ctx.open_read(operand)
+        except FSError as err:
+            ctx.error(f"{quotef(operand)}: {err}")
+            status = 1
+            continue
+        try:
+            _fold_stream(ctx, folder, stream)
+        except FSError as err:
+            ctx.error(f"{quotef(operand)}: {err}")
+            status = 1
+        finally:
+            if stream is not ctx.stdin:
+                stream.close()
+    return status
+
+
+def _fold_stream(ctx: CommandContext, folder: Folder, stream) -> None:
+    for block, whole in line_blocks(ctx, stream):
+        ctx.stdout.write(folder.block(block) if whole else folder.line(block))
