@@ -1,17 +1,25 @@
 """grep: print lines that match patterns, as GNU grep 3.8 does in a UTF-8 locale.
 
-Input is read in 1 MiB chunks cut at a line end and searched with one regex call per matching
-line (RE2 for most patterns, see ``sandbox.regex``), so memory stays bounded and Python never
-loops over non-matching lines. ``-m`` and ``-q`` stop reading at the match that ends the work.
-Output follows a port of GNU's ``grepbuf``/``prtext``/``prline`` (context, group separators,
-``-m`` trailing context, ``-o`` with context, binary files, encoding errors).
+Modules: ``cli`` (options), ``main`` (operands, recursion, summaries, status), ``search`` (the
+general engine) and ``fast`` (the block fast path for literal patterns).
+
+Input is read in 1 MiB chunks cut at a line end. A literal pattern (most of a model's greps)
+is handled a block at a time (``fast``: ``bytes.find``/``split`` and one write per block); any
+other pattern is searched with one regex call per matching line (RE2 for most patterns, see
+``sandbox.regex``), so memory stays bounded and Python never loops over non-matching lines.
+``-m`` and ``-q`` stop reading at the match that ends the work. Output follows a port of GNU's
+``grepbuf``/``prtext``/``prline`` (context, group separators, ``-m`` trailing context, ``-o``
+with context, binary files, encoding errors). Binary detection follows GNU's 96 KiB buffers:
+lines that end before the buffer holding the first NUL are output as text, whatever the chunk
+size (``search.CHUNK``, which tests set to a few bytes).
 
 Differences from GNU, by design: ``-r`` walks directories in sorted order (GNU uses directory
-order); ``-P`` is refused (use ``-E``); ``--color`` accepts ``never`` and ``auto`` (output is
-never a terminal, so never coloured) and refuses ``always``; binary detection (a NUL byte)
-looks at each 1 MiB chunk rather than GNU's 96 KiB buffers, so in a file larger than that the
-point where output turns into "binary file matches" may differ; ``-D``/``-U``/``-u`` are
-accepted and ignored; groups nested more than 120 deep are "Regular expression too big".
+order) and never follows a symbolic link (one named on the command line is refused in one
+line; those met while recursing are skipped silently, as are FIFOs and devices, as GNU's -r
+does); ``-P`` is refused (use ``-E``); ``-D``/``-U``/``-u`` are accepted and ignored; groups
+nested more than 120 deep are "Regular expression too big". With context options, a run of
+``-v`` lines that holds a line suppressed for invalid UTF-8 gets a group separator where a
+chunk ends inside it (GNU: where its 96 KiB buffer ends).
 """
 
 from __future__ import annotations

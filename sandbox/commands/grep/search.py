@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from sandbox.commands.base import CommandContext
 from sandbox.commands.grep.cli import Config
+from sandbox.commands.grep.fast import grepbuf as fast_grepbuf
+from sandbox.commands.grep.fast import literal_of
 from sandbox.regex import Regex
 from sandbox.regex.charsets import decode_at, decode_before, is_word_char
 
@@ -37,6 +39,8 @@ class Grep:
         self._branch_buf: bytes | None = None
         self._branch_limit = -1
         self._branch_next: list[int] = []
+        #: The block fast path for literal patterns (``fast.py``), or None.
+        self.literal = literal_of(cfg, regex)
 
     # -- matching -------------------------------------------------------------------------
 
@@ -211,10 +215,11 @@ class Grep:
         base_lines = 0  # lines before buf[0]
         base_offset = 0  # file offset of buf[0]
         finished = False
+        reader = _Reader(stream, CHUNK, nul_check)
         while not finished:
-            chunk = stream.read(CHUNK)
+            chunk = reader.read()
             eof = not chunk
-            if nul_check and first_null < 0 and b"\0" in chunk:
+            if nul_check and first_null < 0 and reader.binary:
                 if cfg.binary_files == "without-match":
                     return 0
                 if not cfg.count:
@@ -273,6 +278,10 @@ class Grep:
         return nlines
 
     def _grepbuf(self, st: "_FileState", beg: int, lim: int, done_on_match: bool) -> int:
+        if self.literal is not None and not done_on_match and not st.pending:
+            n = fast_grepbuf(self, st, beg, lim)
+            if n is not None:
+                return n
         if self.fast and not st.pending:
             return self._grepbuf_fast(st, beg, lim, done_on_match)
         outleft0 = st.outleft
@@ -473,6 +482,67 @@ def _next_char(buf: bytes, pos: int, end: int) -> int:
     if pos >= end:
         return pos + 1
     return pos + decode_at(buf, pos, end)[1]
+
+
+#: GNU grep reads a file in 96 KiB buffers and turns to "binary file" mode at the first buffer
+#: holding a NUL: lines that end before that buffer are output as text.
+WINDOW = 96 * 1024
+
+
+class _Reader:
+    """Chunks of at most ``size`` bytes of a stream, cut so that one starts exactly where
+    GNU's buffer holding the first NUL starts (file offsets that are multiples of ``WINDOW``).
+    ``binary`` tells whether the last chunk returned lies at or after that point, so binary
+    detection does not depend on the chunk size."""
+
+    def __init__(self, stream, size: int, detect: bool):
+        self.stream = stream
+        self.size = max(1, size)
+        self.detect = detect
+        self.raw = b""
+        self.raw_pos = 0  # file offset of raw[0]
+        self.read_pos = 0  # file offset of the next byte to read
+        self.eof = False
+        self.nul_at = -1  # start of the window holding the first NUL, -1 if none yet
+        self.binary = False
+
+    def _fill(self, want: int) -> None:
+        if self.eof or len(self.raw) >= want:
+            return
+        end = self.read_pos + want - len(self.raw)
+        if self.detect:
+            end = -(-end // WINDOW) * WINDOW  # whole windows, so each is checked entirely
+        parts = []
+        need = end - self.read_pos
+        while need > 0:
+            data = self.stream.read(need)
+            if not data:
+                self.eof = True
+                break
+            parts.append(data)
+            need -= len(data)
+        data = b"".join(parts)
+        if self.detect and self.nul_at < 0:
+            q = data.find(b"\0")
+            if q >= 0:
+                self.nul_at = (self.read_pos + q) // WINDOW * WINDOW
+        self.read_pos += len(data)
+        self.raw = self.raw + data if self.raw else data
+
+    def read(self) -> bytes:
+        """The next chunk (empty at the end of the stream)."""
+        limit = self.size
+        while True:
+            self._fill(limit)
+            if 0 <= self.nul_at and self.raw_pos < self.nul_at < self.raw_pos + limit:
+                limit = self.nul_at - self.raw_pos
+            if len(self.raw) >= limit or self.eof:
+                break
+        out = self.raw[:limit]
+        self.raw = self.raw[limit:]
+        self.binary = 0 <= self.nul_at <= self.raw_pos and bool(out)
+        self.raw_pos += len(out)
+        return out
 
 
 class _FileState:

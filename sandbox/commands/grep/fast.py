@@ -1,0 +1,340 @@
+"""grep's block fast path for literal patterns: whole chunks at a time, no regex call per line.
+
+Most of a model's greps are one literal word (``grep the``, ``grep -n user``, ``grep -c day``,
+``grep '^{"role": "user"'``). For those the engine in ``search.py`` calls RE2 once per
+matching line, which costs microseconds of Python per line when most lines match. Here a block
+(a chunk cut at a line end) is split into lines once (C), the lines are tested with ``in`` /
+``startswith`` / ``endswith`` / ``==`` (C), and the output of the whole block is joined and
+written at once; ``-n`` numbers come from the block's start line plus the index.
+
+Exactness: a pattern qualifies only when its parsed form is a plain sequence of valid UTF-8
+characters, optionally anchored at one or both ends (``-x``), where byte-substring search is
+the same as GNU's matching. Under ``-i`` every letter must have exactly its ASCII case pair as
+counterparts (lines are lowered with ``bytes.lower``, ASCII only); a block that contains a
+non-ASCII counterpart (``ſ`` for ``s``, ``ı`` for ``i``) goes to the general engine, as does a
+block whose selected lines hold invalid UTF-8 (GNU suppresses those and says "binary file
+matches"). ``-w`` checks the characters around each occurrence as GNU does.
+Not handled here (the general engine runs): context, ``-b``, ``-T``, ``-z`` anchors, ``-q``,
+``-l``/``-L`` and binary input (those stop at the first match anyway).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sandbox.commands.grep.cli import Config
+from sandbox.regex import Regex
+from sandbox.regex.charsets import decode_at, decode_before, fold_variants, is_word_char
+
+if TYPE_CHECKING:
+    from sandbox.commands.grep.search import Grep, _FileState
+
+_ASCII_WORD = frozenset(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+
+
+class Literal:
+    """A pattern that is one literal string: how lines are tested and what guards a block."""
+
+    __slots__ = ("text", "anchor_start", "anchor_end", "icase", "guards", "words")
+
+    def __init__(self, text: bytes, anchor_start: bool, anchor_end: bool, icase: bool,
+                 guards: tuple[bytes, ...], words: bool):
+        self.text = text  #: the literal (lowered under -i)
+        self.anchor_start = anchor_start
+        self.anchor_end = anchor_end
+        self.icase = icase
+        self.guards = guards  #: byte strings whose presence sends a block to the general engine
+        self.words = words
+
+
+def literal_of(cfg: Config, regex: Regex) -> Literal | None:
+    """The literal fast-path matcher for this command line, or None when it does not apply."""
+    if (cfg.before >= 0 or cfg.after >= 0 or cfg.byte_offset or cfg.initial_tab
+            or cfg.quiet or cfg.list_files or not regex.uses_re2):
+        return None
+    if cfg.only_matching and (cfg.invert or cfg.lines):
+        return None
+    ast = regex.parsed.ast
+    items = _flatten(ast)
+    if items is None:
+        return None
+    anchor_start = bool(items) and items[0] == ("assert", "bol")
+    if anchor_start:
+        items = items[1:]
+    anchor_end = bool(items) and items[-1] == ("assert", "eol")
+    if anchor_end:
+        items = items[:-1]
+    if not items or any(node[0] != "char" for node in items):
+        return None
+    if (anchor_start or anchor_end) and (cfg.null_data or cfg.words or cfg.only_matching):
+        return None
+    chars = "".join(node[1] for node in items)
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in chars):
+        return None  # an invalid byte written in the pattern
+    guards: list[bytes] = []
+    if cfg.icase:
+        for c in chars:
+            variants = set(fold_variants(c))
+            pair = {c.lower(), c.upper()} if c.isascii() else {c}
+            if not c.isascii() and len(variants) > 1:
+                return None
+            for v in variants - pair:
+                if v.isascii():
+                    return None
+                guards.append(v.encode())
+            if not pair <= variants | {c}:
+                return None
+        chars = chars.lower() if chars.isascii() else chars
+        if not all(c.isascii() or len(fold_variants(c)) == 1 for c in chars):
+            return None
+    text = chars.encode()
+    eol = b"\0" if cfg.null_data else b"\n"
+    if eol in text or b"\0" in text:
+        return None
+    return Literal(text, anchor_start, anchor_end, cfg.icase, tuple(sorted(set(guards))),
+                   cfg.words)
+
+
+def _flatten(node: tuple) -> list[tuple] | None:
+    kind = node[0]
+    if kind in ("char", "assert"):
+        return [node]
+    if kind == "cat":
+        out: list[tuple] = []
+        for sub in node[1]:
+            part = _flatten(sub)
+            if part is None:
+                return None
+            out.extend(part)
+        return out
+    return None
+
+
+def _word_ok(line: bytes, s: int, e: int) -> bool:
+    """GNU's -w test for the match line[s:e]: no word character touches either end."""
+    if s > 0:
+        b = line[s - 1]
+        if b < 0x80:
+            if b in _ASCII_WORD:
+                return False
+        else:
+            cp = decode_before(line, s, 0)
+            if cp >= 0 and is_word_char(cp):
+                return False
+    if e < len(line):
+        b = line[e]
+        if b < 0x80:
+            if b in _ASCII_WORD:
+                return False
+        else:
+            cp = decode_at(line, e, len(line))[0]
+            if cp >= 0 and is_word_char(cp):
+                return False
+    return True
+
+
+def _word_spans(line: bytes, key: bytes, text: bytes) -> list[tuple[int, int]]:
+    """Occurrences of ``text`` in ``key`` (``line`` lowered, or itself) that pass -w."""
+    n = len(text)
+    out = []
+    p = key.find(text)
+    while p >= 0:
+        if _word_ok(line, p, p + n):
+            out.append((p, p + n))
+            p = key.find(text, p + n)
+        else:
+            p = key.find(text, p + 1)
+    return out
+
+
+def grepbuf(g: "Grep", st: "_FileState", beg: int, lim: int) -> int | None:
+    """Select, count and print the lines of ``st.buf[beg:lim]`` (which ends with an eol) as
+    ``Grep._grepbuf`` would; return the number of selected lines, or None to let the general
+    engine do this block (nothing was written then)."""
+    lit = g.literal
+    assert lit is not None
+    cfg = g.cfg
+    buf = st.buf
+    eol = g.eol
+    block = buf[beg : lim - 1]
+    for guard in lit.guards:
+        if guard in block:
+            return None
+    if not (lit.words or lit.anchor_start or lit.anchor_end or cfg.only_matching
+            or cfg.line_numbers or g.show_names or (cfg.invert and cfg.max_count >= 0)):
+        return _grepbuf_runs(g, st, beg, lim, block)
+    lines = block.split(eol)
+    keys = block.lower().split(eol) if lit.icase else lines
+    text = lit.text
+    invert = cfg.invert
+    # Which lines match: indexes into ``lines``.
+    if lit.words:
+        if cfg.only_matching:
+            spans = [_word_spans(line, key, text) if text in key else []
+                     for line, key in zip(lines, keys)]
+            hits = [bool(s) for s in spans]
+        else:
+            hits = [text in key and bool(_word_spans(line, key, text))
+                    for line, key in zip(lines, keys)]
+    elif lit.anchor_start and lit.anchor_end:
+        hits = [key == text for key in keys]
+    elif lit.anchor_start:
+        hits = [key.startswith(text) for key in keys]
+    elif lit.anchor_end:
+        hits = [key.endswith(text) for key in keys]
+    else:
+        hits = [text in key for key in keys]
+    if invert:
+        selected = [i for i, h in enumerate(hits) if not h]
+    else:
+        selected = [i for i, h in enumerate(hits) if h]
+    if len(selected) > st.outleft:
+        selected = selected[: st.outleft]
+    n = len(selected)
+    if n == 0:
+        return 0
+    if not st.out_quiet:
+        out = _render(g, st, beg, lines, keys, selected, spans if (
+            lit.words and cfg.only_matching) else None)
+        if out is None:
+            return None
+        g.out.write(out)
+        st.lastout = lim  # only context output reads it, and context never comes here
+    st.outleft -= n
+    g.used = True
+    return n
+
+
+def _render(g: "Grep", st: "_FileState", beg: int, lines: list[bytes], keys: list[bytes],
+            selected: list[int], spans: list[list[tuple[int, int]]] | None) -> bytes | None:
+    """The output of the selected lines (heads included), or None if one of them would be
+    suppressed for an encoding error (the general engine then reproduces GNU exactly)."""
+    cfg = g.cfg
+    eol = g.eol
+    names = g.show_names
+    numbers = cfg.line_numbers
+    head = b""
+    if names:
+        head = st.name + (b"\0" if cfg.null_after_name else b":")
+    first = st.line_count_at(beg) + 1 if numbers else 0
+    if cfg.only_matching:
+        text = g.literal.text if g.literal is not None else b""
+        parts: list[bytes] = []
+        for i in selected:
+            line = lines[i]
+            if spans is not None:
+                found = [line[s:e] for s, e in spans[i]]
+            elif g.literal is not None and g.literal.icase:
+                key = keys[i]
+                found = []
+                n = len(text)
+                p = key.find(text)
+                while p >= 0:
+                    found.append(line[p : p + n])
+                    p = key.find(text, p + n)
+            else:
+                found = [text] * line.count(text)
+            if numbers:
+                prefix = head + b"%d:" % (first + i)
+            else:
+                prefix = head
+            for m in found:
+                parts.append(prefix + m + eol)
+        return b"".join(parts)
+    chosen = [lines[i] for i in selected]
+    if cfg.binary_files != "text":
+        joined = eol.join(chosen)  # an eol between lines: no sequence spans two lines
+        if not joined.isascii():
+            try:
+                joined.decode("utf-8")
+            except UnicodeDecodeError:
+                return None
+    if numbers:
+        if names:
+            chosen = [b"%s%d:%s" % (head, first + i, lines[i]) for i in selected]
+        else:
+            chosen = [b"%d:%s" % (first + i, lines[i]) for i in selected]
+        return eol.join(chosen) + eol
+    if names:
+        return head + (eol + head).join(chosen) + eol
+    return eol.join(chosen) + eol
+
+
+def _matched_runs(key: bytes, text: bytes, eol: bytes, most: int) -> tuple[int, list[int]]:
+    """Lines of ``key`` (a block without its final eol) that contain ``text``: their number
+    (at most ``most``) and the runs of adjacent ones as a flat list [start, end, ...] (ends
+    just after the line's eol, which may be one past the block)."""
+    find = key.find
+    rfind = key.rfind
+    size = len(key)
+    runs: list[int] = []
+    n = 0
+    p = 0
+    run_end = -1
+    width = len(text)
+    while n < most:
+        s = find(text, p)
+        if s < 0:
+            break
+        ls = rfind(eol, p, s) + 1 if s > p else p
+        if ls < p:
+            ls = p
+        le = find(eol, s + width)
+        end = size + 1 if le < 0 else le + 1
+        if ls == run_end:
+            runs[-1] = end
+        else:
+            runs.append(ls)
+            runs.append(end)
+        run_end = end
+        n += 1
+        if end > size:
+            break
+        p = end
+    return n, runs
+
+
+def _grepbuf_runs(g: "Grep", st: "_FileState", beg: int, lim: int, block: bytes) -> int | None:
+    """The literal path without line heads: find each matching line with ``bytes.find`` and
+    write runs of adjacent selected lines (or the gaps between matches, for -v) as slices."""
+    lit = g.literal
+    assert lit is not None
+    key = block.lower() if lit.icase else block
+    invert = g.cfg.invert
+    n, runs = _matched_runs(key, lit.text, g.eol, (1 << 62) if invert else st.outleft)
+    if invert:
+        total = block.count(g.eol) + 1
+        selected = total - n
+        if selected == 0:
+            return 0
+        # The gaps between runs of matching lines are the selected lines.
+        pieces = []
+        p = 0
+        for k in range(0, len(runs), 2):
+            if runs[k] > p:
+                pieces.append((p, runs[k]))
+            p = runs[k + 1]
+        if p <= len(block):
+            pieces.append((p, len(block) + 1))
+        n = selected
+    else:
+        if n == 0:
+            return 0
+        pieces = [(runs[k], runs[k + 1]) for k in range(0, len(runs), 2)]
+    if not st.out_quiet:
+        buf = st.buf
+        check = g.cfg.binary_files != "text"
+        chunks = []
+        for s, e in pieces:
+            part = buf[beg + s : beg + e]
+            if check and not part.isascii():
+                try:
+                    part.decode("utf-8")
+                except UnicodeDecodeError:
+                    return None  # a line GNU would suppress: the general engine handles it
+            chunks.append(part)
+        g.out.write(b"".join(chunks))
+        st.lastout = lim
+    st.outleft -= n
+    g.used = True
+    return n
