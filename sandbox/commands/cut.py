@@ -242,7 +242,11 @@ def run(ctx: CommandContext) -> int:
             continue
         with stream:
             try:
-                _cut_stream(ctx, stream, cutter, mode == "f", in_delim, only_delimited, eol)
+                if mode == "f" and in_delim == eol:
+                    first = any(lo <= 1 <= hi for lo, hi in ranges)
+                    _cut_one_record(ctx, stream, cutter, in_delim, only_delimited, first)
+                else:
+                    _cut_stream(ctx, stream, cutter, mode == "f", in_delim, only_delimited, eol)
             except FSError as err:
                 file_error(ctx, operand, err)
                 status = 1
@@ -264,3 +268,36 @@ def _cut_stream(ctx: CommandContext, stream: BinaryIO, cutter: Callable[[bytes],
             out = [cutter(line) for line in records]
         if out:
             ctx.stdout.write(eol.join(out) + eol)
+
+
+def _cut_one_record(ctx: CommandContext, stream: BinaryIO, cutter: Callable[[bytes], bytes],
+                    delim: bytes, only_delimited: bool, first_selected: bool) -> None:
+    """Fields when the delimiter is the line terminator (``-d $'\\n'``): as GNU, the whole
+    input is one record whose fields are its lines; input with no terminator at all is an
+    undelimited line."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        block = stream.read(1 << 16)
+        if not block:
+            break
+        size += len(block)
+        ctx.budget.check_string(size)
+        ctx.budget.check_time()
+        chunks.append(block)
+    data = b"".join(chunks)
+    if not data:
+        return
+    if delim not in data:
+        if not only_delimited:
+            ctx.stdout.write(data + delim)
+        return
+    record = data[:-1] if data.endswith(delim) else data
+    if delim in record:
+        ctx.stdout.write(cutter(record) + delim)
+        return
+    # One field, delimited by the terminator itself: only field 1 can be selected.
+    if first_selected:
+        ctx.stdout.write(record + delim)
+    elif not only_delimited:
+        ctx.stdout.write(delim)

@@ -368,12 +368,13 @@ def quote(text: str) -> str:
 def run(ctx: CommandContext) -> int:
     """Format and print the arguments."""
     args = ctx.args
-    if args and args[0] == "--":
+    end_of_options = bool(args) and args[0] == "--"
+    if end_of_options:
         args = args[1:]
     if not args:
         ctx.stderr.write(b"printf: usage: printf [-v var] format [arguments]\n")
         return 2
-    if args[0].startswith("-") and len(args[0]) > 1:
+    if not end_of_options and args[0].startswith("-") and len(args[0]) > 1:
         if args[0] == "-v":
             ctx.error("-v: not supported in the sandbox; use var=$(printf ...) instead")
             return 2

@@ -275,7 +275,7 @@ def run(ctx: CommandContext) -> int:
         ctx.stdout.write(USAGE.encode())
         return 0
     if "version" in opts.flags:
-        ctx.stdout.write(b"jq-1.7.1\n")
+        ctx.stdout.write(b"jq-1.8.1\n")
         return 0
     if "build-configuration" in opts.flags:
         ctx.stdout.write(b"python (sandbox reimplementation)\n")

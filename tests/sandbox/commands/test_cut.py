@@ -89,3 +89,24 @@ def test_matches_gnu_generated() -> None:
 @pytest.mark.parametrize("argv", [["cut", "-f1", "dd"], ["cut", "-b1", "f", "dd", "f"]], ids=repr)
 def test_matches_gnu_on_directories(argv: list[str]) -> None:
     gts.compare(argv, files={"f": b"x y\n"}, dirs=["dd"])
+
+
+NEWLINE_INPUTS = [b"a:b\n", b"a\nb\nc\n", b"a\nb\nc", b"", b"\n", b"\n\n", b"a\n\nb\n", b"abc",
+                  b"x\n\n\n", b"\xff\n\xc3\xa9\r\n"]
+NEWLINE_ARGS = ["-f 1", "-f 2", "-f 2-3", "-f 1,3", "-f 3-", "-f 1-", "-s -f 1", "-s -f 2",
+                "--complement -f 2", "-s --complement -f 1", "--output-delimiter=: -f 1-",
+                "--output-delimiter=: -f 2,3"]
+
+
+@pytest.mark.parametrize("args", NEWLINE_ARGS, ids=repr)
+@pytest.mark.parametrize("data", NEWLINE_INPUTS, ids=repr)
+def test_newline_as_the_delimiter_matches_gnu(args: str, data: bytes) -> None:
+    """``-d $'\\n'``: GNU reads the whole input as one record whose fields are its lines."""
+    import shlex
+
+    gts.compare(["cut", "-d", "\n", *shlex.split(args)], stdin=data)
+
+
+@pytest.mark.parametrize("data", [b"a\0b\0", b"a\0", b"ab", b"a\0b"], ids=repr)
+def test_nul_as_the_delimiter_with_z_matches_gnu(data: bytes) -> None:
+    gts.compare(["cut", "-z", "-d", "", "-f", "2"], stdin=data)
