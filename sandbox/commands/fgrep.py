@@ -1,0 +1,12 @@
+"""``fgrep``: GNU grep 3.8's wrapper: ``fgrep: warning: fgrep is obsolescent`` on stderr, then
+``grep -F`` with the same arguments."""
+
+from __future__ import annotations
+
+from sandbox.commands._grep_wrapper import run_as
+from sandbox.commands.base import CommandContext
+
+
+def run(ctx: CommandContext) -> int:
+    """Run ``grep -F`` after the obsolescence warning."""
+    return run_as(ctx, "-F")
