@@ -15,8 +15,9 @@ from sandbox import commands as registry
 from sandbox.fs.base import FSError
 from sandbox.fs.paths import normalize
 from sandbox.parse.ast import (
-    DQ, AndOr, ArithCmd, ArithFor, ArithSub, BraceGroup, CmdSub, Command, For, FunctionDef, If,
-    Param, Pipeline, Redirect, Script, SimpleCommand, Subshell, While, Word,
+    DQ, AndOr, ArithCmd, ArithFor, ArithSub, BraceGroup, Case, CmdSub, Command, CondAndOr,
+    CondBinary, CondNot, CondUnary, CondWord, DBracket, For, FunctionDef, If, Param, Pipeline,
+    Redirect, Script, SimpleCommand, Subshell, While, Word,
 )
 from sandbox.policy import Policy
 
@@ -44,7 +45,6 @@ FORBIDDEN: dict[str, str] = {
     "disown": "background jobs are not supported",
     "ulimit": "resource limits are fixed by the sandbox",
     "umask": "file modes are fixed by the sandbox",
-    "shopt": "shell options are fixed by the sandbox (set -e, -u and -o pipefail work)",
     "hash": "there is no PATH in the sandbox",
     "type": "`type` is not supported",
     "getopts": "getopts is not supported; parse arguments with a for loop",
@@ -172,6 +172,33 @@ class _Walker:
                 self.word(w)
             self.script(node.body)
 
+        elif isinstance(node, Case):
+            self.word(node.word)
+            for arm in node.arms:
+                for w in arm.patterns:
+                    self.word(w)
+                self.script(arm.body)
+        elif isinstance(node, DBracket):
+            self.cond(node.expr)
+        else:  # a construct the guard does not know is refused, never let through
+            self.add(getattr(node, "pos", 0), f"`{type(node).__name__}` is not supported")
+
+    def cond(self, e: object) -> None:
+        """Every word of a ``[[ ]]`` expression (their substitutions run commands)."""
+        if isinstance(e, CondWord):
+            self.word(e.word)
+        elif isinstance(e, CondUnary):
+            self.word(e.operand)
+        elif isinstance(e, CondBinary):
+            self.word(e.left)
+            self.word(e.right)
+        elif isinstance(e, CondNot):
+            self.cond(e.expr)
+        elif isinstance(e, CondAndOr):
+            self.cond(e.left)
+            self.cond(e.right)
+        else:
+            self.add(0, f"`{type(e).__name__}` is not supported")
     def simple(self, node: SimpleCommand) -> None:
         for a in node.assigns:
             self.word(a.value)

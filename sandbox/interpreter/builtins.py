@@ -603,11 +603,14 @@ class _TestEval:
                 "-ge": a >= b}[op]
 
 
+from sandbox.interpreter.shopt import b_shopt  # noqa: E402
+
 TABLE: dict[str, Callable[["Shell", list[str], "IO"], int]] = {
     "cd": b_cd, "pwd": b_pwd, "test": b_test, "[": b_test, "true": b_true, ":": b_true,
     "false": b_false, "export": b_export, "unset": b_unset, "local": b_local,
     "read": b_read, "shift": b_shift, "set": b_set, "return": b_return, "exit": b_exit,
     "break": _loop("break"), "continue": _loop("continue"), "let": b_let,
+    "shopt": b_shopt,
 }
 
 

@@ -18,20 +18,21 @@ from sandbox.commands.base import CommandContext, Writer
 from sandbox.errors import BrokenPipe, LimitExceeded
 from sandbox.fs.base import FSError
 from sandbox.fs.vfs import VirtualFS
+from sandbox.interpreter import conditional, shopt
 from sandbox.interpreter.arith import ArithError, ArithUnbound, evaluate
 from sandbox.interpreter.expand import ExpansionError, Expander
 from sandbox.interpreter.pipes import FileWriter, NullWriter, Pipe, RunBudget, pipe_reader
 from sandbox.limits import Limits
 from sandbox.parse.ast import (
-    AndOr, ArithCmd, ArithFor, BraceGroup, Command, For, FunctionDef, If, Lit, Pipeline,
-    Redirect, Script, SimpleCommand, Subshell, While, Word,
+    AndOr, ArithCmd, ArithFor, BraceGroup, Case, Command, DBracket, For, FunctionDef, If, Lit,
+    Pipeline, Redirect, Script, SimpleCommand, Subshell, While, Word,
 )
 from sandbox.policy import Policy
 
 #: Commands the interpreter implements itself (always available).
 BUILTINS = frozenset(
     "cd pwd echo printf test [ true false export unset local read shift set return exit "
-    "break continue : let".split()
+    "break continue : let shopt".split()
 )
 #: Builtins that are commands in the registry too (we run the registry module).
 _REGISTRY_BUILTINS = frozenset({"echo", "printf"})
@@ -125,6 +126,10 @@ class Shell:
         self.pipefail = False
         self.nounset = False
         self.errexit_off = 0  # >0 inside if/while conditions and && || left sides
+        #: ``BASH_REMATCH`` (set by ``[[ =~ ]]``): the whole match, then each group.
+        self.rematch: list[str] = []
+        #: The ``shopt`` options that are on.
+        self.shopts: set[str] = set(shopt.DEFAULT_ON)
         self.locals: list[dict[str, str | None]] = []
         self.loop_depth = 0
         self.call_depth = 0
@@ -153,6 +158,7 @@ class Shell:
         sub.loop_depth = 0
         sub.expander = Expander(sub)
         return sub
+        sub.shopts = set(self.shopts)
 
     def get_var(self, name: str) -> str | None:
         """A variable or special parameter's value (None if unset)."""
@@ -185,6 +191,8 @@ class Shell:
             base, _, idx = name[:-1].partition("[")
             values = self.list_var(name)
             if values is None:
+        if name == "BASH_REMATCH":
+            return self.rematch[0] if self.rematch else None
                 return None
             if idx in ("@", "*"):
                 return " ".join(values) if values else None
@@ -204,10 +212,16 @@ class Shell:
             return [] if value is None else [value]
         return None
 
+            if base == "BASH_REMATCH":
+                return list(self.rematch)
     def set_var(self, name: str, value: str) -> None:
         """Assign a shell variable (checked against the string length limit)."""
         self.budget.check_string(len(value))
         self.vars[name] = value
+    def set_rematch(self, groups: list[str]) -> None:
+        """Set ``BASH_REMATCH`` after a ``[[ =~ ]]`` test."""
+        self.rematch = groups
+
 
     def unset_var(self, name: str) -> None:
         """Remove a variable."""
@@ -407,6 +421,10 @@ class Shell:
                     raise TypeError(type(cmd).__name__)
             finally:
                 self.close_redirects(closers)
+                elif isinstance(cmd, Case):
+                    status = conditional.run_case(self, cmd, new_io)
+                elif isinstance(cmd, DBracket):
+                    status = conditional.run_dbracket(self, cmd, new_io)
             self.status = status
             return status
         finally:

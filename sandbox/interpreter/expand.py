@@ -415,8 +415,10 @@ class Expander:
 
     def _emit(self, text: str, fb: _Fields, split: bool, in_dq: bool) -> None:
         self.sh.budget.check_string(len(text))
-        if in_dq or not split:
+        if in_dq:
             fb.literal(text, True)
+        elif not split:  # unsplit: still a pattern when it is one (case, [[ ]], ${v#$p})
+            fb.literal(text, False)
         else:
             fb.split(text)
 
@@ -425,7 +427,13 @@ class Expander:
         if not patterns.has_glob(tuple(field)):
             return [text]
         found = glob(self.sh, field)
-        return found if found else [text]
+        if found:
+            return found
+        if "nullglob" in self.sh.shopts:
+            return []
+        if "failglob" in self.sh.shopts:
+            raise ExpansionError(f"no match: {text}", fatal=False)
+        return [text]
 
 
 def _plain(word: Word) -> str | None:
@@ -486,7 +494,7 @@ def glob(sh: "Shell", field: list[Chunk]) -> list[str]:
             cands = nxt
             continue
         rx = patterns.to_regex(tcomp)
-        dot_ok = name_text.startswith(".")
+        dot_ok = name_text.startswith(".") or "dotglob" in sh.shopts
         for d, v in cands:
             try:
                 names = fs.listdir(v)

@@ -56,6 +56,124 @@ def _bracket(text: str, i: int) -> tuple[str, int] | None:
     return None
 
 
+def _group_end(text: str, i: int) -> int:
+    """The index of the ``)`` closing the extglob group whose ``(`` is at ``text[i]``, or -1."""
+    depth = 0
+    j = i
+    quote = ""
+    while j < len(text):
+        c = text[j]
+        if quote:
+            if c == quote:
+                quote = ""
+        elif c == "\\":
+            j += 1
+        elif c in "'\"":
+            quote = c
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return j
+        j += 1
+    return -1
+
+
+def _alternatives(body: str) -> list[str]:
+    """Split an extglob group's body on its top-level ``|``."""
+    out: list[str] = []
+    depth = 0
+    start = 0
+    quote = ""
+    j = 0
+    while j < len(body):
+        c = body[j]
+        if quote:
+            if c == quote:
+                quote = ""
+        elif c == "\\":
+            j += 1
+        elif c in "'\"":
+            quote = c
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            out.append(body[start:j])
+            start = j + 1
+        j += 1
+    out.append(body[start:])
+    return out
+
+
+def _unquote_alt(text: str) -> str:
+    """An alternative's text with its quotes turned into backslash escapes."""
+    out: list[str] = []
+    j = 0
+    while j < len(text):
+        c = text[j]
+        if c in "'\"":
+            k = text.find(c, j + 1)
+            if k < 0:
+                k = len(text)
+            out.extend("\\" + ch for ch in text[j + 1:k])
+            j = k + 1
+            continue
+        out.append(c)
+        j += 1
+    return "".join(out)
+
+
+def has_extglob(chunks: Chunks) -> bool:
+    """True if an unquoted chunk holds an extglob group ``?(`` ``*(`` ``+(`` ``@(`` ``!(``."""
+    return any(not q and "(" in t and re.search(r"[?*+@!]\(", t) for t, q in chunks)
+
+
+def _translate(text: str, out: list[str]) -> None:
+    """Append the regex of unquoted pattern text (globs and extglob groups) to ``out``."""
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c in "?*+@!" and text[i + 1:i + 2] == "(":
+            end = _group_end(text, i + 1)
+            if end > 0:
+                alts = []
+                for alt in _alternatives(text[i + 2:end]):
+                    sub: list[str] = []
+                    _translate(_unquote_alt(alt), sub)
+                    alts.append("".join(sub))
+                body = "(?:" + "|".join(alts) + ")"
+                if c == "!":  # exact at the end of a pattern, as !(...) is mostly used
+                    out.append(f"(?:(?!{body}$).*)")
+                else:
+                    out.append(body + {"?": "?", "*": "*", "+": "+", "@": ""}[c])
+                i = end + 1
+                continue
+        if c == "*":
+            while i < len(text) and text[i] == "*":
+                i += 1
+            out.append(".*")
+            continue
+        if c == "?":
+            out.append(".")
+        elif c == "[":
+            got = _bracket(text, i)
+            if got is not None:
+                out.append(got[0])
+                i = got[1]
+                continue
+            out.append(re.escape(c))
+        elif c == "\\" and i + 1 < len(text):
+            out.append(re.escape(text[i + 1]))
+            i += 2
+            continue
+        else:
+            out.append(re.escape(c))
+        i += 1
+
+
 @lru_cache(maxsize=512)
 def to_regex(chunks: Chunks) -> "re.Pattern[str]":
     """Compile a pattern to a regex that must match the whole string (``fullmatch``)."""
@@ -64,36 +182,85 @@ def to_regex(chunks: Chunks) -> "re.Pattern[str]":
     for text, quoted in chunks:
         if quoted:
             out.append(re.escape(text))
-            continue
-        i = 0
-        while i < len(text):
-            c = text[i]
-            if c == "*":
-                while i < len(text) and text[i] == "*":
-                    i += 1
-                out.append(".*")
-                continue
-            if c == "?":
-                out.append(".")
-            elif c == "[":
-                got = _bracket(text, i)
-                if got is not None:
-                    out.append(got[0])
-                    i = got[1]
-                    continue
-                out.append(re.escape(c))
-            elif c == "\\" and i + 1 < len(text):
-                out.append(re.escape(text[i + 1]))
-                i += 2
-                continue
-            else:
-                out.append(re.escape(c))
-            i += 1
+        else:
+            _translate(text, out)
     return re.compile("".join(out), re.DOTALL)
 
 
+_ERE_SPECIAL = frozenset("\\.[]()*+?{}|^$")
+
+
+def _ere_escape(text: str) -> str:
+    return "".join("\\" + c if c in _ERE_SPECIAL else c for c in text)
+
+
+def _ere_translate(text: str, out: list[str]) -> None:
+    """Like ``_translate`` but to a POSIX ERE (for the linear-time engine); no ``!(``."""
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c in "?*+@" and text[i + 1:i + 2] == "(":
+            end = _group_end(text, i + 1)
+            if end > 0:
+                alts = []
+                for alt in _alternatives(text[i + 2:end]):
+                    sub: list[str] = []
+                    _ere_translate(_unquote_alt(alt), sub)
+                    alts.append("".join(sub) or "()")
+                out.append("(" + "|".join(alts) + ")" + {"?": "?", "*": "*", "+": "+",
+                                                         "@": ""}[c])
+                i = end + 1
+                continue
+        if c == "*":
+            out.append(".*")
+        elif c == "?":
+            out.append(".")
+        elif c == "[" and _bracket(text, i) is not None:
+            end = _bracket(text, i)[1]  # type: ignore[index]
+            body = text[i + 1:end - 1]
+            if body[:1] == "!":
+                body = "^" + body[1:]
+            out.append("[" + body.replace("\\", "") + "]")
+            i = end
+            continue
+        elif c == "\\" and i + 1 < len(text):
+            out.append(_ere_escape(text[i + 1]))
+            i += 2
+            continue
+        else:
+            out.append(_ere_escape(c))
+        i += 1
+
+
+@lru_cache(maxsize=256)
+def _ere(chunks: Chunks):  # type: ignore[no-untyped-def]
+    """An extglob pattern as a compiled ERE of ``sandbox.regex`` (linear time: no
+    catastrophic backtracking), or None when it can't be expressed (``!(...)``)."""
+    if any(not q and "!(" in t for t, q in chunks):
+        return None
+    out: list[str] = ["^("]
+    for text, quoted in chunks:
+        if quoted:
+            out.append(_ere_escape(text))
+        else:
+            _ere_translate(text, out)
+    out.append(")$")
+    from sandbox.regex import compile_regex
+    try:
+        rx = compile_regex("".join(out).encode("utf-8", "surrogateescape"), extended=True,
+                           dot_newline=True)
+    except Exception:
+        return None
+    return rx if rx.uses_re2 else None
+
+
 def match(chunks: Chunks, text: str) -> bool:
-    """True if ``text`` matches the whole pattern."""
+    """True if ``text`` matches the whole pattern (extglob patterns run on a linear-time
+    engine when they can)."""
+    if has_extglob(chunks):
+        rx = _ere(chunks)
+        if rx is not None:
+            return rx.search(text.encode("utf-8", "surrogateescape")) is not None
     return to_regex(chunks).fullmatch(text) is not None
 
 

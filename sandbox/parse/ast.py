@@ -209,6 +209,78 @@ class ArithFor:
 
 
 @dataclass
+class CaseArm:
+    """One arm of ``case``: ``(p1 | p2) body ;;`` — ``term`` is ``;;``, ``;&`` or ``;;&``."""
+
+    patterns: list[Word]
+    body: "Script"
+    term: str = ";;"
+
+
+@dataclass
+class Case:
+    """``case word in arms esac``."""
+
+    word: Word
+    arms: list[CaseArm]
+    redirects: list[Redirect] = field(default_factory=list)
+    pos: int = 0
+
+
+@dataclass
+class CondUnary:
+    """``[[ -op operand ]]`` (file tests, ``-n``, ``-z``, ``-v``, ``-o``...)."""
+
+    op: str
+    operand: Word
+
+
+@dataclass
+class CondBinary:
+    """``[[ left op right ]]``: ``==``/``=``/``!=`` (right a pattern), ``=~`` (right an ERE),
+    ``<``/``>``, ``-eq``... (arithmetic operands), ``-nt``/``-ot``/``-ef``."""
+
+    op: str
+    left: Word
+    right: Word
+
+
+@dataclass
+class CondWord:
+    """``[[ word ]]``: true if the word is not empty."""
+
+    word: Word
+
+
+@dataclass
+class CondNot:
+    """``[[ ! expr ]]``."""
+
+    expr: "CondExpr"
+
+
+@dataclass
+class CondAndOr:
+    """``[[ a && b ]]`` / ``[[ a || b ]]``."""
+
+    op: str
+    left: "CondExpr"
+    right: "CondExpr"
+
+
+CondExpr = Union[CondUnary, CondBinary, CondWord, CondNot, CondAndOr]
+
+
+@dataclass
+class DBracket:
+    """The conditional command ``[[ expr ]]`` (no word splitting or globbing inside)."""
+
+    expr: CondExpr
+    redirects: list[Redirect] = field(default_factory=list)
+    pos: int = 0
+
+
+@dataclass
 class FunctionDef:
     """``name() compound`` or ``function name compound``."""
 
@@ -218,7 +290,7 @@ class FunctionDef:
 
 
 Command = Union[SimpleCommand, BraceGroup, Subshell, If, For, While, ArithCmd, ArithFor,
-                FunctionDef]
+                Case, DBracket, FunctionDef]
 
 
 @dataclass

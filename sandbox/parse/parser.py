@@ -15,9 +15,10 @@ from typing import Callable
 
 from sandbox.errors import UnsupportedSyntax
 from sandbox.parse.ast import (
-    DQ, AndOr, ArithCmd, ArithFor, ArithSub, Assign, BraceGroup, CmdSub, Command, For,
-    FunctionDef, If, Lit, Param, Part, Pipeline, Quoted, Redirect, Script, SimpleCommand, Subshell,
-    Tilde, While, Word,
+    DQ, AndOr, ArithCmd, ArithFor, ArithSub, Assign, BraceGroup, Case, CaseArm, CmdSub, Command,
+    CondAndOr, CondBinary, CondExpr, CondNot, CondUnary, CondWord, DBracket, For, FunctionDef, If,
+    Lit, Param, Part, Pipeline, Quoted, Redirect, Script, SimpleCommand, Subshell, Tilde, While,
+    Word,
 )
 
 _META = frozenset(" \t\n;&|<>()")
@@ -25,7 +26,12 @@ _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGN_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
 _PLAIN_RE = re.compile(r"[^ \t\n;&|<>()\"'`$\\]+")
 _REDIR_OPS = ("&>>", "<<<", "<<-", "&>", "<<", "<>", "<&", ">>", ">|", ">&", "<", ">")
-_CONTROL_OPS = ("&&", "||", ";;", "|&", "|", ";", "&", "(", ")")
+_CONTROL_OPS = ("&&", "||", ";;&", ";;", ";&", "|&", "|", ";", "&", "(", ")")
+_CASE_TERMS = frozenset({";;", ";&", ";;&"})
+#: Unary operators of ``[[ ]]``; binary ones that are words (``<`` and ``>`` are operators).
+_COND_UNARY = frozenset("-e -f -d -s -r -w -x -z -n -L -h -b -c -p -S -t -g -u -k -O -G -N -a "
+                        "-v -o -R".split())
+_COND_BINARY = frozenset("= == != =~ -eq -ne -lt -le -gt -ge -nt -ot -ef".split())
 _RESERVED_STOP = frozenset({"then", "elif", "else", "fi", "do", "done", "}", "esac"})
 _SPECIAL_PARAMS = frozenset("@*#?$!-0123456789")
 #: Deepest nesting of lists (subshells, groups, loops, substitutions) the parser accepts.
@@ -214,8 +220,10 @@ class Parser:
 
     # -- grammar --------------------------------------------------------------------------
 
-    def parse_list(self, stops: frozenset[str] = frozenset(), close_paren: bool = False) -> Script:
-        """Parse and-or lists until EOF, a reserved word in ``stops`` or (``close_paren``) ')'."""
+    def parse_list(self, stops: frozenset[str] = frozenset(), close_paren: bool = False,
+                   case_arm: bool = False) -> Script:
+        """Parse and-or lists until EOF, a reserved word in ``stops``, (``close_paren``) ')'
+        or (``case_arm``) a case terminator ``;;`` ``;&`` ``;;&``."""
         items: list[AndOr] = []
         start = self.i
         self.depth += 1
@@ -235,6 +243,8 @@ class Parser:
                 break
             if word is not None and word in _RESERVED_STOP:
                 raise self.syntax_error(word)
+            if case_arm and self.s.startswith(";", self.i) and self.peek_op() in _CASE_TERMS:
+                break
             andor = self.parse_andor()
             items.append(andor)
             op = self.peek_op()
@@ -250,8 +260,10 @@ class Parser:
                 break
             elif op == ")" and close_paren:
                 break
-            elif op == ";;":
-                raise unsupported("case")
+            elif op in _CASE_TERMS:
+                if case_arm:
+                    break
+                raise self.syntax_error(op)
             elif op is None and self.peek_word() in stops:
                 break
             else:
@@ -361,9 +373,9 @@ class Parser:
                     self.i += 1
                 return self.parse_function_body(m.group(0), pos)
             if word == "case":
-                raise unsupported("case")
+                return self.parse_case(pos)
             if word == "[[":
-                raise unsupported("dbracket")
+                return self.parse_dbracket(pos)
             if word == "select":
                 raise unsupported("select")
             if word == "coproc":
@@ -384,6 +396,124 @@ class Parser:
                     raise self.syntax_error()
                 self.i = save
         return self.parse_simple(pos)
+
+    def parse_case(self, pos: int) -> Case:
+        """``case word in [(]pat [| pat]...) list ;; ... esac`` (cursor at ``case``)."""
+        self.i += 4
+        self.skip_ws()
+        if self.peek_op() is not None:
+            raise self.syntax_error()
+        subject = self.parse_word()
+        self.skip_newlines()
+        self.expect_word("in")
+        arms: list[CaseArm] = []
+        while True:
+            self.skip_newlines()
+            if self.peek_word() == "esac":
+                self.i += 4
+                break
+            if self.i >= self.n:
+                raise self.syntax_error("")
+            if self.peek_op() == "(":
+                self.i += 1
+            patterns: list[Word] = []
+            while True:
+                self.skip_ws()
+                if self.peek_op() is not None:
+                    raise self.syntax_error()
+                patterns.append(self.parse_word())
+                op = self.peek_op()
+                if op == "|":
+                    self.i += 1
+                    continue
+                if op == ")":
+                    self.i += 1
+                    break
+                raise self.syntax_error()
+            body = self.parse_list(frozenset({"esac"}), case_arm=True)
+            op = self.peek_op()
+            term = ";;"
+            if op in _CASE_TERMS:
+                self.i += len(op)  # type: ignore[arg-type]
+                term = op  # type: ignore[assignment]
+            elif self.peek_word() != "esac":
+                raise self.syntax_error()
+            arms.append(CaseArm(patterns, body, term))
+        return Case(subject, arms, self.parse_redirects(), pos)
+
+    # -- [[ ]] ----------------------------------------------------------------------------
+
+    def parse_dbracket(self, pos: int) -> DBracket:
+        """``[[ expr ]]`` (cursor at ``[[``): words are not split or globbed; ``<`` ``>``
+        compare strings; ``( ) ! && ||`` group and combine."""
+        self.i += 2
+        if self._cond_peek() == "]]":
+            raise self.syntax_error("]]")
+        expr = self._cond_or()
+        if self._cond_peek() != "]]":
+            raise self.syntax_error()
+        self.i += 2
+        return DBracket(expr, self.parse_redirects(), pos)
+
+    def _cond_peek(self) -> str:
+        """The next token inside ``[[ ]]`` (newlines are blanks there); "" at the end."""
+        self.skip_newlines()
+        if self.i >= self.n:
+            return ""
+        for op in ("&&", "||", "(", ")", "<", ">"):
+            if self.s.startswith(op, self.i):
+                return op
+        w = self.peek_word()
+        return w if w is not None else "WORD"
+
+    def _cond_or(self) -> CondExpr:
+        left = self._cond_and()
+        while self._cond_peek() == "||":
+            self.i += 2
+            left = CondAndOr("||", left, self._cond_and())
+        return left
+
+    def _cond_and(self) -> CondExpr:
+        left = self._cond_not()
+        while self._cond_peek() == "&&":
+            self.i += 2
+            left = CondAndOr("&&", left, self._cond_not())
+        return left
+
+    def _cond_not(self) -> CondExpr:
+        if self._cond_peek() == "!":
+            self.i += 1
+            return CondNot(self._cond_not())
+        return self._cond_primary()
+
+    def _cond_operand(self, regex: bool = False) -> Word:
+        tok = self._cond_peek()
+        if tok in ("", "&&", "||", ")", "<", ">", "]]") or (tok == "(" and not regex):
+            raise self.syntax_error(tok or "")
+        return self.parse_word(regex=regex)
+
+    def _cond_primary(self) -> CondExpr:
+        tok = self._cond_peek()
+        if tok == "(":
+            self.i += 1
+            expr = self._cond_or()
+            if self._cond_peek() != ")":
+                raise self.syntax_error()
+            self.i += 1
+            return expr
+        if tok in _COND_UNARY:
+            save = self.i
+            self.i += len(tok)
+            nxt = self._cond_peek()
+            if nxt not in ("", "]]", "&&", "||", ")"):
+                return CondUnary(tok, self._cond_operand())
+            self.i = save
+        left = self._cond_operand()
+        op = self._cond_peek()
+        if op in ("<", ">") or op in _COND_BINARY:
+            self.i += len(op)
+            return CondBinary(op, left, self._cond_operand(regex=op == "=~"))
+        return CondWord(left)
 
     def parse_function_body(self, name: str, pos: int) -> FunctionDef:
 
@@ -594,13 +724,18 @@ class Parser:
 
     # -- words ----------------------------------------------------------------------------
 
-    def parse_word(self, assignment: bool = False) -> Word:
-        """Scan one word at the cursor into typed parts (stops at an unquoted metacharacter)."""
+    def parse_word(self, assignment: bool = False, regex: bool = False) -> Word:
+        """Scan one word at the cursor into typed parts (stops at an unquoted metacharacter).
+
+        An extglob group ``@(a|b)`` (``?*+@!`` before ``(``) stays in the word as literal text;
+        ``regex`` (the right side of ``[[ =~ ]]``) also keeps ``( ) | < >`` and stops only at
+        a blank outside parentheses."""
         _check_time()
         s, n = self.s, self.n
         start = self.i
         parts: list[Part] = []
         buf: list[str] = []
+        depth = 0
 
         def flush() -> None:
             if buf:
@@ -610,7 +745,22 @@ class Parser:
         while self.i < n:
             c = s[self.i]
             if c in _META:
-                break
+                if c == "(" and buf and buf[-1][-1:] in ("?", "*", "+", "@", "!"):
+                    self._extglob_group(buf)
+                    continue
+                if not regex or c in " \t\n" and depth == 0:
+                    break
+                if c == "(":
+                    depth += 1
+                elif c == ")":
+                    if depth == 0:
+                        break
+                    depth -= 1
+                elif c in "&;" and depth == 0:
+                    break
+                buf.append(c)
+                self.i += 1
+                continue
             if c == "\\":
                 if self.i + 1 < n:
                     nxt = s[self.i + 1]
@@ -655,6 +805,34 @@ class Parser:
         if not parts and not assignment:
             raise self.syntax_error()
         return Word(parts, start + self.offset, s[start: self.i])
+
+    def _extglob_group(self, buf: list[str]) -> None:
+        """Copy an extglob group ``(...)`` (cursor at its ``(``; nested groups and quotes
+        inside are kept as text) into ``buf``."""
+        s, n = self.s, self.n
+        depth = 0
+        j = self.i
+        while j < n:
+            c = s[j]
+            if c == "\\":
+                j += 2
+                continue
+            if c == "(":
+                depth += 1
+            elif c == ")":
+                depth -= 1
+                if depth == 0:
+                    break
+            elif c == "\n":
+                break
+            j += 1
+        if j >= n or s[j] != ")":
+            raise UnsupportedSyntax("unexpected EOF while looking for matching `)'")
+        if "$" in s[self.i: j] or "`" in s[self.i: j]:
+            raise UnsupportedSyntax("expansions inside an extglob group @(...) are not "
+                                    "supported; put the alternatives in the pattern literally")
+        buf.append(s[self.i: j + 1])
+        self.i = j + 1
 
     def parse_dq(self) -> DQ:
         """Parse ``"..."`` starting at the opening quote."""

@@ -118,8 +118,6 @@ ATTACKS: list[Attack] = [
     Attack("violation in param default", "echo ${x:-$(source a.txt)}", (126,), "source"),
     Attack("process substitution", "cat <(cat /etc/passwd)", (2,), "process substitution"),
     Attack("obsolete arith", "echo $[1+2]", (2,), "use $(( )) instead"),
-    Attack("double bracket", "[[ -f a.txt ]]", (2,), "[ ]"),
-    Attack("case", "case x in x) echo y;; esac", (2,), "if/elif"),
     Attack("indirect", "x=HOME; echo ${!x}", (2,), "indirect"),
     # -- limits ---------------------------------------------------------------------------------
     Attack("busy loop", "while true; do :; done", (125,), "limit"),

@@ -1,0 +1,159 @@
+"""The two conditional compound commands: ``case`` and ``[[ ]]``.
+
+``case`` expands its word once, then each arm's patterns in order (quoted parts match
+themselves) until one matches; ``;;`` ends the command, ``;&`` runs the next arm's body too,
+``;;&`` goes on testing the next arms. ``[[ ]]`` evaluates its expression tree without word
+splitting or globbing: ``==``/``!=`` match shell patterns, ``=~`` a POSIX ERE (through
+``sandbox.regex``; quoted parts match literally, as in bash) and sets ``BASH_REMATCH``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sandbox.errors import LimitExceeded
+from sandbox.interpreter import patterns
+from sandbox.interpreter.arith import ArithError, ArithUnbound, evaluate
+from sandbox.interpreter.expand import ExpansionError
+from sandbox.parse.ast import (
+    Case, CondAndOr, CondBinary, CondExpr, CondNot, CondUnary, CondWord, DBracket,
+)
+
+if TYPE_CHECKING:
+    from sandbox.interpreter.core import IO, Shell
+
+#: Characters a quoted part of an ``=~`` operand must escape to match literally.
+_ERE_SPECIAL = frozenset("\\.[]()*+?{}|^$")
+
+
+def run_case(sh: "Shell", node: Case, io_: "IO") -> int:
+    """``case word in ... esac``: the status of the last body run, 0 if none ran."""
+    sh._current_stdin, sh._current_stderr = io_.stdin, io_.stderr
+    try:
+        subject = sh.expander.word(node.word)
+    except ExpansionError as exc:
+        return sh._expansion_failed(exc, io_)
+    status = 0
+    arms = node.arms
+    k = 0
+    while k < len(arms):
+        arm = arms[k]
+        try:
+            hit = any(_matches(sh, sh.expander.pattern(p), subject) for p in arm.patterns)
+        except ExpansionError as exc:
+            return sh._expansion_failed(exc, io_)
+        if hit:
+            while True:
+                status = sh.run_script(arm.body, io_) if arm.body.items else 0
+                if arm.term == ";&" and k + 1 < len(arms):
+                    k += 1
+                    arm = arms[k]
+                    continue
+                break
+            if arm.term != ";;&":
+                break
+        k += 1
+    sh.status = status
+    return status
+
+
+def _matches(sh: "Shell", chunks: tuple, text: str) -> bool:
+    sh.budget.check_time()
+    if "nocasematch" in sh.shopts:
+        chunks = tuple((t.lower(), q) for t, q in chunks)
+        text = text.lower()
+    return patterns.match(chunks, text)
+
+
+class _CondError(Exception):
+    """An error inside ``[[ ]]``: message printed, status 2 (or 1 for arithmetic)."""
+
+    def __init__(self, message: str, status: int = 2):
+        super().__init__(message)
+        self.status = status
+
+
+def run_dbracket(sh: "Shell", node: DBracket, io_: "IO") -> int:
+    """``[[ expr ]]``: 0 true, 1 false, 2 for a bad regular expression."""
+    sh._current_stdin, sh._current_stderr = io_.stdin, io_.stderr
+    try:
+        status = 0 if _eval(sh, node.expr, io_) else 1
+    except ExpansionError as exc:
+        return sh._expansion_failed(exc, io_)
+    except _CondError as exc:
+        if str(exc):
+            sh.diag(io_, str(exc))
+        status = exc.status
+    sh.status = status
+    return status
+
+
+def _eval(sh: "Shell", e: CondExpr, io_: "IO") -> bool:
+    if isinstance(e, CondWord):
+        return sh.expander.word(e.word) != ""
+    if isinstance(e, CondNot):
+        return not _eval(sh, e.expr, io_)
+    if isinstance(e, CondAndOr):
+        left = _eval(sh, e.left, io_)
+        if e.op == "&&":
+            return left and _eval(sh, e.right, io_)
+        return left or _eval(sh, e.right, io_)
+    if isinstance(e, CondUnary):
+        from sandbox.interpreter.builtins import _TestEval
+        return _TestEval(sh, []).unary(e.op, sh.expander.word(e.operand))
+    assert isinstance(e, CondBinary)
+    op = e.op
+    left = sh.expander.word(e.left)
+    if op in ("==", "=", "!="):
+        hit = _matches(sh, sh.expander.pattern(e.right), left)
+        return hit if op != "!=" else not hit
+    if op == "=~":
+        return _regex_match(sh, left, sh.expander.pattern(e.right))
+    right = sh.expander.word(e.right)
+    if op == "<":
+        return left < right
+    if op == ">":
+        return left > right
+    if op in ("-nt", "-ot", "-ef"):
+        from sandbox.interpreter.builtins import _TestEval
+        return _TestEval(sh, []).binary(left, op, right)
+    a, b = _arith(sh, left), _arith(sh, right)
+    return {"-eq": a == b, "-ne": a != b, "-lt": a < b, "-le": a <= b, "-gt": a > b,
+            "-ge": a >= b}[op]
+
+
+def _arith(sh: "Shell", text: str) -> int:
+    try:
+        return evaluate(text, sh, sh.nounset, sh.budget.check_time)
+    except ArithUnbound as exc:
+        raise ExpansionError(str(exc), status=exc.status) from None
+    except ArithError as exc:
+        raise _CondError(str(exc), status=1) from None
+
+
+def _regex_match(sh: "Shell", text: str, chunks: tuple) -> bool:
+    from sandbox.regex import compile_regex
+    from sandbox.regex.parser import RegexError
+    pattern = "".join(t if not q else "".join("\\" + c if c in _ERE_SPECIAL else c for c in t)
+                      for t, q in chunks)
+    try:
+        rx = compile_regex(pattern.encode("utf-8", "surrogateescape"), extended=True,
+                           dot_newline=True, glibc_syntax=True, budget=sh.budget,
+                           icase="nocasematch" in sh.shopts)
+    except RegexError:
+        sh.set_rematch([])
+        raise _CondError("", status=2) from None
+    data = text.encode("utf-8", "surrogateescape")
+    try:
+        m = rx.search(data)
+    except LimitExceeded:
+        raise
+    if m is None:
+        sh.set_rematch([])
+        return False
+    groups = []
+    for g in range(rx.groups + 1):
+        got = m.group(g)
+        groups.append("" if got is None else got.decode("utf-8", "surrogateescape"))
+    sh.set_rematch(groups)
+    return True

@@ -1,0 +1,87 @@
+"""Guard tests of the language constructs added for the Oils suite (case, [[ ]], shopt,
+extglob): every command inside them is walked, a refused script runs nothing, and the
+attacks on them end inside the limits with their message."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from sandbox import Limits, Policy
+from sandbox.api import Sandbox
+from sandbox.guard import check
+from sandbox.parse import parse_uncached
+
+
+def violations(script: str, **policy) -> list[str]:
+    return check(script, parse_uncached(script), Policy(**policy), "/")[0]
+
+
+@pytest.mark.parametrize("script", [
+    "case x in x) rm -rf / ;; esac",
+    "case $(rm a) in x) : ;; esac",
+    "case x in $(rm a)) : ;; esac",
+    "case x in a|$(rm a)) : ;; esac",
+    "case x in x) : ;& y) rm a ;;& esac",
+    "[[ $(rm a) ]]",
+    "[[ -n $(rm a) ]]",
+    "[[ x == $(rm a) ]]",
+    "[[ $(rm a) == x ]]",
+    "[[ x =~ $(rm a) ]]",
+    "[[ x =~ ^($(rm a))$ ]]",
+    "[[ ! ( -z x || `rm a` ) ]]",
+    "[[ 1 -eq $(( $(rm a) )) ]]",
+    "[[ x ]] && rm a",
+    "f() { case x in *) rm a;; esac; }",
+    "[[ x ]] > $(rm a)",
+])
+def test_walks_case_and_dbracket(script: str) -> None:
+    v = violations(script)
+    assert any("`rm` is not an allowed command" in m for m in v), v
+
+
+@pytest.mark.parametrize("script", [
+    "case x in x) echo hi > out ;; esac",
+    "[[ -f a ]] > out",
+    "case x in x) : ;; esac > out",
+])
+def test_read_only_sees_writes_inside(script: str) -> None:
+    v = violations(script, read_only=True)
+    assert any("read-only" in m for m in v), v
+
+
+def test_refused_script_runs_nothing(tmp_path) -> None:
+    box = Sandbox({"/w": tmp_path}, cwd="/w")
+    r = box.run("echo start > f; case x in x) rm f ;; esac")
+    assert r.exit_code == 126 and not (tmp_path / "f").exists()
+    r = box.run("touch g; [[ $(rm g) ]]")
+    assert r.exit_code == 126 and not (tmp_path / "g").exists()
+
+
+def test_expansion_in_extglob_group_is_refused() -> None:
+    r = Sandbox({}).run("case x in @(a|$(rm a))) : ;; esac")
+    assert r.exit_code == 2 and b"extglob group" in r.stderr
+
+
+def test_shopt_is_a_builtin_now() -> None:
+    assert violations("shopt -s extglob nullglob; shopt -p") == []
+
+
+def test_catastrophic_extglob_ends_fast() -> None:
+    box = Sandbox({}, limits=Limits(seconds=5))
+    script = ("shopt -s extglob; s=$(printf 'a%.0s' {1..3000})b; "
+              "[[ $s == +(a|aa)+(a|aa) ]] && echo y || echo n; "
+              "case $s in *(a|aa|aaa)) echo y ;; *) echo n ;; esac")
+    t = time.monotonic()
+    r = box.run(script)
+    assert time.monotonic() - t < 5
+    assert r.stdout == b"n\nn\n", r
+
+
+def test_regex_backtracking_bounded() -> None:
+    box = Sandbox({}, limits=Limits(seconds=3))
+    t = time.monotonic()
+    r = box.run("s=$(printf 'a%.0s' {1..5000}); [[ ${s}b =~ ^(a|aa)*(a|aa)*c$ ]]; echo $?")
+    assert time.monotonic() - t < 4
+    assert r.stdout == b"1\n" or r.exit_code == 124 or b"limit" in r.stderr, r
