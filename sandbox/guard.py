@@ -171,7 +171,6 @@ class _Walker:
             for w in (node.init, node.cond, node.step):
                 self.word(w)
             self.script(node.body)
-
         elif isinstance(node, Case):
             self.word(node.word)
             for arm in node.arms:
@@ -199,6 +198,7 @@ class _Walker:
             self.cond(e.right)
         else:
             self.add(0, f"`{type(e).__name__}` is not supported")
+
     def simple(self, node: SimpleCommand) -> None:
         for a in node.assigns:
             self.word(a.value)

@@ -122,14 +122,14 @@ class Shell:
         self.functions: dict[str, FunctionDef] = {}
         self.status = 0
         self.pipestatus: list[int] = [0]
-        self.errexit = False
-        self.pipefail = False
-        self.nounset = False
-        self.errexit_off = 0  # >0 inside if/while conditions and && || left sides
         #: ``BASH_REMATCH`` (set by ``[[ =~ ]]``): the whole match, then each group.
         self.rematch: list[str] = []
         #: The ``shopt`` options that are on.
         self.shopts: set[str] = set(shopt.DEFAULT_ON)
+        self.errexit = False
+        self.pipefail = False
+        self.nounset = False
+        self.errexit_off = 0  # >0 inside if/while conditions and && || left sides
         self.locals: list[dict[str, str | None]] = []
         self.loop_depth = 0
         self.call_depth = 0
@@ -154,11 +154,11 @@ class Shell:
         sub.positional = list(self.positional)
         sub.functions = dict(self.functions)
         sub.pipestatus = list(self.pipestatus)
+        sub.shopts = set(self.shopts)
         sub.locals = [dict(f) for f in self.locals]
         sub.loop_depth = 0
         sub.expander = Expander(sub)
         return sub
-        sub.shopts = set(self.shopts)
 
     def get_var(self, name: str) -> str | None:
         """A variable or special parameter's value (None if unset)."""
@@ -187,12 +187,12 @@ class Shell:
             return self.positional[k - 1] if 0 < k <= len(self.positional) else None
         if name == "PIPESTATUS":
             return str(self.pipestatus[0])
+        if name == "BASH_REMATCH":
+            return self.rematch[0] if self.rematch else None
         if name.endswith("]"):
             base, _, idx = name[:-1].partition("[")
             values = self.list_var(name)
             if values is None:
-        if name == "BASH_REMATCH":
-            return self.rematch[0] if self.rematch else None
                 return None
             if idx in ("@", "*"):
                 return " ".join(values) if values else None
@@ -208,20 +208,20 @@ class Shell:
             base = name.partition("[")[0]
             if base == "PIPESTATUS":
                 return [str(s) for s in self.pipestatus]
+            if base == "BASH_REMATCH":
+                return list(self.rematch)
             value = self.vars.get(base)
             return [] if value is None else [value]
         return None
 
-            if base == "BASH_REMATCH":
-                return list(self.rematch)
-    def set_var(self, name: str, value: str) -> None:
-        """Assign a shell variable (checked against the string length limit)."""
-        self.budget.check_string(len(value))
-        self.vars[name] = value
     def set_rematch(self, groups: list[str]) -> None:
         """Set ``BASH_REMATCH`` after a ``[[ =~ ]]`` test."""
         self.rematch = groups
 
+    def set_var(self, name: str, value: str) -> None:
+        """Assign a shell variable (checked against the string length limit)."""
+        self.budget.check_string(len(value))
+        self.vars[name] = value
 
     def unset_var(self, name: str) -> None:
         """Remove a variable."""
@@ -417,14 +417,14 @@ class Shell:
                     status = 1 if value is None or value == 0 else 0
                 elif isinstance(cmd, ArithFor):
                     status = self.run_arith_for(cmd, new_io)
-                else:  # pragma: no cover
-                    raise TypeError(type(cmd).__name__)
-            finally:
-                self.close_redirects(closers)
                 elif isinstance(cmd, Case):
                     status = conditional.run_case(self, cmd, new_io)
                 elif isinstance(cmd, DBracket):
                     status = conditional.run_dbracket(self, cmd, new_io)
+                else:  # pragma: no cover
+                    raise TypeError(type(cmd).__name__)
+            finally:
+                self.close_redirects(closers)
             self.status = status
             return status
         finally:
