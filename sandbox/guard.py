@@ -64,7 +64,8 @@ FORBIDDEN: dict[str, str] = {
 }
 
 #: Builtins that are always available (whatever the allowlist says).
-from sandbox.interpreter.core import BUILTINS  # noqa: E402
+from sandbox.interpreter.core import _PROGRAM_BUILTINS, BUILTINS  # noqa: E402
+from sandbox.commands.base import DYNAMIC, NEVER_RUN  # noqa: E402
 
 _WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
 _HARMLESS_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr"})
@@ -236,6 +237,53 @@ class _Walker:
                 targets = [a for a in args if not a.startswith("-")]
             for t in targets:
                 self.write_target(t, head.pos, name, literal=True)
+        if cmd.runs is not None:
+            self.runs_check(name, cmd, [_run_arg(w) for w in node.words[1:]], head.pos, 0)
+
+    def runs_check(self, runner: str, cmd: object, args: list[str], pos: int, depth: int) -> None:
+        """The commands that ``runner`` would run (its ``runs(args)``): each name must be a
+        literal word on the allowlist, never a shell; read-only and protected paths apply to
+        what they write; a runner inside a runner is checked the same way."""
+        try:
+            planned = list(cmd.runs(args))  # type: ignore[attr-defined]
+        except Exception:  # a runs() bug must not make the guard crash: refuse instead
+            self.add(pos, f"`{runner}`: could not tell which command it would run; write it "
+                     "out plainly")
+            return
+        for argv in planned:
+            name = argv[0] if argv else ""
+            if name.startswith(DYNAMIC) or name == "":
+                shown = name[len(DYNAMIC):] or "''"
+                self.add(pos, f"`{runner}` would run a command named at run time (`{shown}`); "
+                         "write the command name out as a literal word")
+                continue
+            if name in NEVER_RUN or name in FORBIDDEN and name not in BUILTINS or "/" in name:
+                self.add(pos, f"`{runner}` would run `{name}`, which the sandbox never runs "
+                         "(it would run a string as code); run the commands directly")
+                continue
+            if name not in self.policy.allow and name not in _PROGRAM_BUILTINS:
+                self.add(pos, f"`{runner}` would run `{name}`, which is not an allowed command")
+                continue
+            sub = getattr(self, "commands", {}).get(name) or registry.get(name)
+            if sub is None:
+                continue  # not a program: the runner reports "No such file or directory"
+            if sub.writes is not None:
+                if self.policy.read_only:
+                    self.add(pos, f"`{runner}` would run `{name}`, which writes files, but the "
+                             "sandbox is read-only")
+                    continue
+                try:
+                    targets = list(sub.writes([a for a in argv[1:]]))
+                except Exception:
+                    targets = []
+                for t in targets:
+                    if not t.startswith(DYNAMIC) and "{}" not in t:
+                        self.write_target(t, pos, f"{runner} {name}", literal=True)
+            if sub.runs is not None:
+                if depth >= 8:
+                    self.add(pos, f"`{runner}`: commands nested too deeply")
+                else:
+                    self.runs_check(name, sub, list(argv[1:]), pos, depth + 1)
 
     def redirect(self, r: Redirect) -> None:
         if r.target is not None:
@@ -282,6 +330,18 @@ class _Walker:
             self.word(p.repl)
         elif isinstance(p, ArithSub):
             self.word(p.expr)
+
+
+def _run_arg(w: Word) -> str:
+    """An operand as a runner's ``runs()`` sees it: its literal value, or ``DYNAMIC`` and its
+    source text when its value is only known at run time (expansions, globs, brace lists)."""
+    lit = w.literal()
+    if lit is None:
+        return DYNAMIC + w.text
+    if not _all_quoted(w) and (any(c in w.text for c in "*?[") or
+                               ("{" in w.text and ("," in w.text or ".." in w.text))):
+        return DYNAMIC + w.text
+    return lit
 
 
 def _all_quoted(w: Word) -> bool:

@@ -19,11 +19,13 @@ _names: frozenset[str] | None = None
 
 @dataclass(frozen=True)
 class Command:
-    """A registered command: its ``run`` and, for commands that write, its ``writes``."""
+    """A registered command: its ``run``; for commands that write, its ``writes``; for commands
+    that run other commands, its ``runs`` (argv prefixes it may run; see ``sandbox.commands.base``)."""
 
     name: str
     run: Callable[[CommandContext], int]
     writes: Callable[[list[str]], list[str]] | None = None
+    runs: Callable[[list[str]], list[list[str]]] | None = None
 
 
 def names() -> frozenset[str]:
@@ -43,6 +45,6 @@ def get(name: str) -> Command | None:
     if name not in names():
         return None
     module = importlib.import_module(f"{__name__}.{name}")
-    cmd = Command(name, module.run, getattr(module, "writes", None))
+    cmd = Command(name, module.run, getattr(module, "writes", None), getattr(module, "runs", None))
     _cache[name] = cmd
     return cmd

@@ -5,7 +5,13 @@ A command is a module ``sandbox/commands/<name>.py`` (or a package ``<name>/``) 
     def run(ctx: CommandContext) -> int
 
 and, if it can write files, ``def writes(args: list[str]) -> list[str]`` returning the operands
-it may write (used by the guard for read-only policy and by the approval callback). The registry
+it may write (used by the guard for read-only policy and by the approval callback). A command
+that runs other commands (find ``-exec``, xargs, timeout, env) defines
+``def runs(args: list[str]) -> list[list[str]]`` returning the argv prefix of every command it
+may run (``xargs -n1 grep -i x`` -> ``[["grep", "-i", "x"]]``; a bare ``xargs`` -> ``[["echo"]]``).
+An operand the guard could not read as a literal word reaches ``runs`` as a string starting with
+``DYNAMIC`` (NUL), so the guard refuses a command name built at run time. The command runs them
+only through ``ctx.run_command``, which checks the allowlist again. The registry
 in ``sandbox.commands`` finds it by its module name; adding a command is adding one file.
 
 A command reads ``ctx.stdin`` as a stream, writes bytes to ``ctx.stdout`` / ``ctx.stderr``, and
@@ -21,13 +27,21 @@ from __future__ import annotations
 import errno
 import io
 from dataclasses import dataclass, field
-from typing import BinaryIO, Protocol
+from typing import BinaryIO, Callable, Protocol
 
 from sandbox.fs.base import FileStat, FSError
 from sandbox.fs.paths import normalize
 from sandbox.fs.vfs import VirtualFS
 from sandbox.limits import Budget, Limits
 from sandbox.policy import Policy
+
+
+#: Prefix of an argument the guard could not read as a literal word (see ``runs`` above).
+DYNAMIC = "\x00"
+#: Names a command may never run, whatever the allowlist says (a shell would run any string).
+NEVER_RUN: frozenset[str] = frozenset(
+    "sh bash dash zsh ksh mksh csh tcsh fish busybox eval exec source . command builtin "
+    "sudo su doas".split())
 
 
 class Writer(Protocol):
@@ -53,6 +67,25 @@ class CommandContext:
     env: dict[str, str] = field(default_factory=dict)
     budget: Budget = field(default_factory=lambda: Budget(Limits()))
     policy: Policy = field(default_factory=Policy)
+    #: The interpreter's sub-command runner (see ``run_command``); None outside a shell.
+    runner: Callable[..., int] | None = None
+
+    def run_command(self, argv: list[str], stdin: BinaryIO, stdout: "Writer", stderr: "Writer",
+                    env: dict[str, str] | None = None, budget: Budget | None = None,
+                    cwd: str | None = None) -> int:
+        """Run another command (for find -exec, xargs, env, timeout); returns its status.
+
+        The allowlist is checked again here. Raises ``FSError(ENOENT)`` when there is no such
+        command and ``FSError(EACCES)`` when the policy does not allow it; the caller reports
+        them as GNU's tool does (exit 127 / 126). ``budget`` (default ``ctx.budget``) lets
+        ``timeout`` give the command an earlier deadline; ``cwd`` (default ``ctx.cwd``) is the
+        command's working directory (``find -execdir``, ``env -C``).
+        """
+        if self.runner is None:
+            raise FSError(errno.ENOENT, argv[0] if argv else "")
+        return self.runner(list(argv), stdin, stdout, stderr,
+                           dict(self.env) if env is None else env, cwd or self.cwd,
+                           budget or self.budget)
 
     @property
     def prog(self) -> str:

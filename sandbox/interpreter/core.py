@@ -36,6 +36,10 @@ BUILTINS = frozenset(
 )
 #: Builtins that are commands in the registry too (we run the registry module).
 _REGISTRY_BUILTINS = frozenset({"echo", "printf"})
+#: Builtins that are programs too (/usr/bin/test ...), so find -exec / xargs may run them.
+_PROGRAM_BUILTINS = frozenset({"true", "false", "test", "[", "echo", "printf", "pwd"})
+#: Names no sub-command may be (they would run a string as code or change the shell).
+_FORBIDDEN_RUN = frozenset({"eval", "source", ".", "exec", "command", "builtin"})
 
 
 class ExitShell(Exception):
@@ -674,7 +678,7 @@ class Shell:
                 env[k] = self.vars[k]
         ctx = CommandContext(argv=list(argv), stdin=io_.stdin, stdout=io_.stdout,
                              stderr=io_.stderr, fs=self.fs, cwd=self.cwd, env=env,
-                             budget=self.budget, policy=self.policy)
+                             budget=self.budget, policy=self.policy, runner=self.run_subcommand)
         try:
             status = cmd.run(ctx)
         except BrokenPipe:
@@ -693,6 +697,49 @@ class Shell:
             ctx.error(f"internal error ({type(exc).__name__})")
             return 1
         io_.stdout.flush()
+        return int(status) if status is not None else 0
+
+    def run_subcommand(self, argv: list[str], stdin: BinaryIO, stdout: Writer, stderr: Writer,
+                       env: dict[str, str], cwd: str, budget: object = None) -> int:
+        """Run a command that another command runs (find -exec, xargs, env, timeout).
+
+        The one way a command runs another: the allowlist is checked again here (the guard
+        checked the literal names before the script ran). Shell functions and builtins other
+        than ``true false test [ echo printf pwd`` are not programs, so they are not found.
+        Raises ``FSError`` ENOENT (no such command) or EACCES (not allowed).
+        """
+        import errno as _errno
+        from sandbox.commands.base import NEVER_RUN
+        name = argv[0] if argv else ""
+        if name in NEVER_RUN or name in _FORBIDDEN_RUN or "/" in name or name == "":
+            raise FSError(_errno.EACCES if name else _errno.ENOENT, name)
+        if name in _PROGRAM_BUILTINS and name not in _REGISTRY_BUILTINS:
+            from sandbox.interpreter import builtins
+            sub = self.copy()
+            sub.cwd = cwd
+            return builtins.run(sub, argv, IO(stdin, stdout, stderr))
+        cmd = getattr(self, "commands", {}).get(name) or registry.get(name)
+        if cmd is None or (name in BUILTINS and name not in _REGISTRY_BUILTINS):
+            raise FSError(_errno.ENOENT, name)
+        if name not in BUILTINS and name not in self.policy.allow:
+            raise FSError(_errno.EACCES, name)
+        self.budget.count_command()
+        ctx = CommandContext(argv=list(argv), stdin=stdin, stdout=stdout, stderr=stderr,
+                             fs=self.fs, cwd=cwd, env=env, budget=budget or self.budget,
+                             policy=self.policy, runner=self.run_subcommand)
+        try:
+            status = cmd.run(ctx)
+        except (BrokenPipe, LimitExceeded):
+            raise
+        except FSError as exc:
+            ctx.error(f"{exc.path or ''}: {exc}" if exc.path else str(exc))
+            return 1
+        except RecursionError:
+            ctx.error("input is nested too deeply")
+            return 1
+        except Exception as exc:  # a bug in a command must not leak a traceback
+            ctx.error(f"internal error ({type(exc).__name__})")
+            return 1
         return int(status) if status is not None else 0
 
     def call_function(self, func: FunctionDef, argv: list[str], io_: IO) -> int:
