@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 from sandbox.commands._quoting import quote, quotef
 from sandbox.commands._textutil import ArgmatchError, argmatch
 from sandbox.commands.base import CommandContext
+from sandbox.commands._date_items import ItemsError, parse_items, resolve
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, parse_command_line
 from sandbox.fs.base import FSError
 
@@ -195,7 +196,7 @@ def parse_date(text: str, now: Moment, zone: tzinfo) -> tuple[int, int]:
         rest = text[match.end():]
         relative = _relative_items(rest)
         if relative is None:
-            raise DateError(f"invalid date {quote(text)}")
+            return _parse_items(text, now, zone)
         year, month, day = int(match.group(1)), int(match.group(2)), int(match.group(3))
         hour = int(match.group(4) or 0)
         minute = int(match.group(5) or 0)
@@ -218,14 +219,7 @@ def parse_date(text: str, now: Moment, zone: tzinfo) -> tuple[int, int]:
             if back != naive:
                 raise DateError(f"invalid date {quote(text)}")
     else:
-        relative = _relative_items(text)
-        if relative is None:
-            raise DateError(f"invalid date {quote(text)}")
-        naive = now.local.replace(tzinfo=None, microsecond=0)
-        if not text.strip():
-            naive = naive.replace(hour=0, minute=0, second=0)
-        nanos = now.nanos if text.strip() else 0
-        base_zone = zone
+        return _parse_items(text, now, zone)
     months, days, seconds = relative
     if months or days:
         try:
@@ -235,6 +229,19 @@ def parse_date(text: str, now: Moment, zone: tzinfo) -> tuple[int, int]:
         except (ValueError, OverflowError):
             raise DateError(f"invalid date {quote(text)}") from None
     return _to_epoch(naive, base_zone) + seconds, nanos
+
+
+def _parse_items(text: str, now: Moment, zone: tzinfo) -> tuple[int, int]:
+    """``-d`` STRING as GNU's date items (``next monday``, ``tomorrow 9am``, ``dec 25``...)."""
+    try:
+        items = parse_items(text)
+        naive, nanos = resolve(items, now.local.replace(tzinfo=None, microsecond=0), now.nanos)
+    except ItemsError:
+        raise DateError(f"invalid date {quote(text)}") from None
+    base_zone = timezone.utc if items.utc else zone
+    if items.zone_minutes is not None:
+        base_zone = timezone(timedelta(minutes=items.zone_minutes))
+    return _to_epoch(naive, base_zone) + items.rel["seconds"], nanos
 
 
 def _to_epoch(naive: datetime, zone: tzinfo) -> int:

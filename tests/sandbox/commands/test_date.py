@@ -88,3 +88,45 @@ def test_matches_gnu_generated_epochs() -> None:
 def test_huge_width_is_refused() -> None:
     code, out, err = run_command(["date", "+%999999999Y"])
     assert code == 1 and out == b"" and b"too large" in err
+
+
+# -- date items relative to now (GNU's parse-datetime grammar) --------------------------------
+
+_ITEMS = {
+    "day": ["monday", "mon", "fri.", "tuesday,", "sunday", "wed"],
+    "ordday": ["next monday", "last friday", "this friday", "this tuesday", "third friday",
+               "last sunday", "next sat", "first thursday"],
+    "rel": ["next month", "2 weeks ago", "3 days", "+2 hours", "1 month ago", "last year",
+            "next week", "tomorrow", "yesterday", "today", "now", "-1 day", "4 fortnights",
+            "90 minutes ago", "next year", "10 secs"],
+    "time": ["9am", "9:30", "9:30pm", "12am", "12pm", "10:00:30", "5 pm", "23:59"],
+    "date": ["dec 25", "25 dec", "december 25, 2027", "12/25/2026", "12/25", "2026-01-31",
+             "jan 31", "feb 29 2028", "13/25/2026", "feb 30"],
+    "bad": ["noon", "midnight", "yesterday noon", "next", "3", "mon tue", "9am 10am"],
+}
+
+
+def _date_cases(count: int, seed: int) -> list[str]:
+    rnd = random.Random(seed)
+    cases = [w for words in _ITEMS.values() for w in words]
+    kinds = ["day", "ordday", "rel", "time", "date"]
+    while len(cases) < count:
+        picked = rnd.sample(kinds, rnd.randint(2, 3))
+        if rnd.random() < 0.05:
+            picked.append("bad")
+        rnd.shuffle(picked)
+        cases.append(" ".join(rnd.choice(_ITEMS[k]) for k in picked))
+    return cases
+
+
+@pytest.mark.parametrize("tz", ["UTC", "America/New_York"])
+@pytest.mark.parametrize("text", _date_cases(400, 12))
+def test_relative_items_match_gnu(text: str, tz: str) -> None:
+    """Relative items depend on now: both run within the same minute (or are run again)."""
+    argv = ["date", "-d", text, "+%a %F %H:%M %Z"]
+    for _attempt in range(3):
+        ref = gts.reference(argv, env={"TZ": tz})
+        ours = run_command(argv, env={"TZ": tz})
+        if (ours[0], ours[1]) == (ref[0], ref[1]):
+            break
+    assert (ours[0], ours[1], ours[2]) == (ref[0], ref[1], ref[2]), gts.repro(argv, b"", None, {"TZ": tz})
