@@ -147,10 +147,11 @@ def _run(ctx: CommandContext) -> int:
         elif key == "i":
             text = value or ""
             first, colon, second = text.partition(":")
-            skips[0] = _skip_value(first) if first or not colon else 0
             if not first and colon:
                 raise _try(f"invalid --ignore-initial value '{text}'")
-            skips[1] = _skip_value(second) if colon else skips[0]
+            one = _skip_value(first)
+            two = _skip_value(second) if colon else one
+            skips[0], skips[1] = max(skips[0], one), max(skips[1], two)  # diffutils keeps the largest
         elif key == "l":
             if mode == "status":
                 raise _try("options -l and -s are incompatible")
