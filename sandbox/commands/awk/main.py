@@ -1,0 +1,681 @@
+"""The awk command line, program assembly and the main record loop."""
+
+from __future__ import annotations
+
+import re
+
+from sandbox.commands.awk.compiler import Compiler
+from sandbox.commands.awk.interp import (
+    AwkFatal, ExitProgram, NextFile, NextRecord, Runtime,
+)
+from sandbox.commands.awk.parser import AwkSyntaxError, parse, unescape_string
+from sandbox.commands.awk.records import RecordReader
+from sandbox.commands.awk.values import UNINIT, AwkArray, StrNum
+from sandbox.errors import BrokenPipe, LimitExceeded
+from sandbox.fs.base import FSError
+
+USAGE = """Usage: awk [POSIX or GNU style options] -f progfile [--] file ...
+Usage: awk [POSIX or GNU style options] [--] 'program' file ...
+POSIX options:\t\tGNU long options: (standard)
+\t-f progfile\t\t--file=progfile
+\t-F fs\t\t\t--field-separator=fs
+\t-v var=val\t\t--assign=var=val
+Short options:\t\tGNU long options: (extensions)
+\t-b\t\t\t--characters-as-bytes
+\t-c\t\t\t--traditional
+\t-C\t\t\t--copyright
+\t-d[file]\t\t--dump-variables[=file]
+\t-D[file]\t\t--debug[=file]
+\t-e 'program-text'\t--source='program-text'
+\t-E file\t\t\t--exec=file
+\t-g\t\t\t--gen-pot
+\t-h\t\t\t--help
+\t-i includefile\t\t--include=includefile
+\t-I\t\t\t--trace
+\t-l library\t\t--load=library
+\t-L[fatal|invalid|no-ext]\t--lint[=fatal|invalid|no-ext]
+\t-M\t\t\t--bignum
+\t-N\t\t\t--use-lc-numeric
+\t-n\t\t\t--non-decimal-data
+\t-o[file]\t\t--pretty-print[=file]
+\t-O\t\t\t--optimize
+\t-p[file]\t\t--profile[=file]
+\t-P\t\t\t--posix
+\t-r\t\t\t--re-interval
+\t-s\t\t\t--no-optimize
+\t-S\t\t\t--sandbox
+\t-t\t\t\t--lint-old
+\t-V\t\t\t--version
+
+To report bugs, use the `gawkbug' program.
+For full instructions, see the node `Bugs' in `gawk.info'
+which is section `Reporting Problems and Bugs' in the
+printed version.  This same information may be found at
+https://www.gnu.org/software/gawk/manual/html_node/Bugs.html.
+PLEASE do NOT try to report bugs by posting in comp.lang.awk,
+or by using a web forum such as Stack Overflow.
+
+gawk is a pattern scanning and processing language.
+By default it reads standard input and writes standard output.
+
+Examples:
+\tawk '{ sum += $1 }; END { print sum }' file
+\tawk -F: '{ print $1 }' /etc/passwd
+"""
+
+VERSION = "GNU Awk 5.2.1 (memtool sandbox implementation in Python)\n"
+
+_ASSIGN_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=", re.S)
+_NOARG = set("bcCgh IMNnOPrsStV".replace(" ", ""))
+_OPTARG_OPTIONAL = set("dDLop")
+
+
+class UsageError(Exception):
+    pass
+
+
+class Options:
+    def __init__(self):
+        self.fs: str | None = None
+        self.assigns: list[str] = []
+        self.sources: list[tuple[str, str]] = []   # (kind 'f'/'e', text)
+        self.char_mode = True
+        self.help = False
+        self.version = False
+
+
+def parse_args(args: list[str]):
+    opts = Options()
+    i = 0
+    n = len(args)
+    while i < n:
+        a = args[i]
+        if a == "--":
+            i += 1
+            break
+        if a.startswith("--") and len(a) > 2:
+            name, eq, val = a[2:].partition("=")
+            longs = {"field-separator": "F", "assign": "v", "file": "f", "source": "e",
+                     "characters-as-bytes": "b", "help": "h", "version": "V",
+                     "traditional": "c", "posix": "P", "re-interval": "r", "sandbox": "S",
+                     "optimize": "O", "no-optimize": "s", "non-decimal-data": "n",
+                     "lint": "L", "lint-old": "t", "bignum": "M", "use-lc-numeric": "N",
+                     "dump-variables": "d", "debug": "D", "pretty-print": "o",
+                     "profile": "p", "copyright": "C", "gen-pot": "g", "trace": "I",
+                     "exec": "E", "include": "i", "load": "l"}
+            matches = [k for k in longs if k.startswith(name)]
+            if name in longs:
+                matches = [name]
+            if len(matches) != 1:
+                raise UsageError(f"unrecognized option '{a}'" if not matches else
+                                 f"option '{a}' is ambiguous")
+            c = longs[matches[0]]
+            if c in "Fvfe" + "Eil":
+                if not eq:
+                    i += 1
+                    if i >= n:
+                        raise UsageError(f"option '--{matches[0]}' requires an argument")
+                    val = args[i]
+                _apply(opts, c, val)
+            else:
+                _apply(opts, c, val if eq else None)
+            i += 1
+            continue
+        if a.startswith("-") and len(a) > 1:
+            j = 1
+            while j < len(a):
+                c = a[j]
+                if c in "Fvfe" + "Eil":
+                    val = a[j + 1:]
+                    if not val:
+                        i += 1
+                        if i >= n:
+                            raise UsageError(f"option requires an argument -- {c}")
+                        val = args[i]
+                    _apply(opts, c, val)
+                    break
+                if c in _OPTARG_OPTIONAL:
+                    break
+                if c in _NOARG or c == "h":
+                    _apply(opts, c, None)
+                    j += 1
+                    continue
+                raise UsageError(f"invalid option -- '{c}'")
+            i += 1
+            continue
+        break
+    return opts, args[i:]
+
+
+def _apply(opts: Options, c: str, val) -> None:
+    if c == "F":
+        opts.fs = val
+    elif c == "v":
+        opts.assigns.append(val)
+    elif c == "f":
+        opts.sources.append(("f", val))
+    elif c == "e":
+        opts.sources.append(("e", val))
+    elif c == "E":
+        opts.sources.append(("f", val))
+    elif c == "b":
+        opts.char_mode = False
+    elif c == "h":
+        opts.help = True
+    elif c == "V":
+        opts.version = True
+    elif c == "i":
+        opts.sources.append(("f", val))
+    elif c == "l":
+        raise UsageError(f"-l (loading extensions) is not supported in the sandbox")
+
+
+class Source:
+    """The program text with the origin of each line (for messages)."""
+
+    def __init__(self):
+        self.text = ""
+        self.pieces: list[tuple[int, str, int]] = []  # (start offset, name, first line)
+
+    def add(self, name: str, text: str) -> None:
+        if self.text and not self.text.endswith("\n"):
+            self.text += "\n"
+        self.pieces.append((len(self.text), name, 1))
+        self.text += text
+
+    def where(self, pos: int) -> tuple[str, int, str, int]:
+        """(source name, line number, line text, column) of an offset."""
+        pos = max(0, min(pos, len(self.text)))
+        start, name = 0, "cmd. line"
+        for off, nm, _ in self.pieces:
+            if off <= pos:
+                start, name = off, nm
+        line = self.text.count("\n", start, pos) + 1
+        ls = self.text.rfind("\n", 0, pos) + 1
+        le = self.text.find("\n", pos)
+        if le < 0:
+            le = len(self.text)
+        return name, line, self.text[ls:le], pos - ls
+
+    def name_line(self, line: int | None) -> str:
+        """``name:line`` for a global line number (counted over the whole text)."""
+        if line is None:
+            return ""
+        # map the global line to a piece
+        offset = 0
+        count = 1
+        text = self.text
+        while count < line:
+            k = text.find("\n", offset)
+            if k < 0:
+                break
+            offset = k + 1
+            count += 1
+        name, ln, _, _ = self.where(offset)
+        return f"{name}:{ln}"
+
+
+def _source_name(name: str) -> str:
+    return name
+
+
+def writes(args: list[str]) -> list[str]:
+    """Literal redirection targets (``>``/``>>``) of the program in ``args``."""
+    try:
+        opts, rest = parse_args(list(args))
+    except UsageError:
+        return []
+    if opts.sources:
+        if any(kind == "f" for kind, _ in opts.sources):
+            # the program is in a file the guard cannot read: nothing literal to report
+            texts = [t for k, t in opts.sources if k == "e"]
+        else:
+            texts = [t for _, t in opts.sources]
+    else:
+        if not rest:
+            return []
+        texts = [rest[0]]
+    targets: list[str] = []
+    for text in texts:
+        try:
+            p = parse(text)
+        except Exception:
+            continue
+        trees = [p.begin, p.end, p.beginfile, p.endfile, p.items,
+                 [f[2] for f in p.functions.values()]]
+
+        def visit(node):
+            if node and node[0] in ("print", "printf") and len(node) >= 5 and \
+                    node[3] in (">", ">>") and node[4] is not None:
+                t = node[4]
+                while t[0] == "group":
+                    t = t[1]
+                if t[0] == "str":
+                    name = t[1].decode("utf-8", "surrogateescape")
+                    if name not in ("/dev/stdout", "/dev/stderr", "-") and name not in targets:
+                        targets.append(name)
+        from sandbox.commands.awk.interp import _walk
+        _walk(trees, visit)
+    return targets
+
+
+def run(ctx) -> int:
+    try:
+        opts, rest = parse_args(ctx.args)
+    except UsageError as err:
+        if not str(err).startswith("invalid option"):
+            ctx.stderr.write(f"awk: {err}\n".encode())
+        ctx.stderr.write(USAGE.encode())
+        return 1
+    if opts.version:
+        ctx.stdout.write(VERSION.encode())
+        return 0
+    if opts.help:
+        ctx.stdout.write(USAGE.encode())
+        return 0
+    src = Source()
+    if opts.sources:
+        for kind, text in opts.sources:
+            if kind == "e":
+                src.add("cmd. line", text)
+                continue
+            try:
+                if text == "-":
+                    data = ctx.stdin.read()
+                else:
+                    data = ctx.read_bytes(text)
+            except FSError as err:
+                msg = err.strerror or "No such file or directory"
+                ctx.stderr.write(f"awk: fatal: cannot open source file `{text}' for reading: "
+                                 f"{msg[0].upper() + msg[1:]}\n".encode("utf-8",
+                                                                         "surrogateescape"))
+                return 2
+            if len(data) > ctx.budget.limits.script_bytes * 10:
+                ctx.stderr.write(b"awk: fatal: program file too large\n")
+                return 2
+            src.add(text, data.decode("utf-8", "surrogateescape"))
+    else:
+        if not rest:
+            ctx.stderr.write(USAGE.encode())
+            return 1
+        src.add("cmd. line", rest[0])
+        rest = rest[1:]
+    try:
+        parsed = parse(src.text)
+    except AwkSyntaxError as err:
+        _report_syntax(ctx, src, err)
+        return 1 if err.kind not in ("refused", "fatal") else 2
+    for w in getattr(parsed.lex, "warnings", []):
+        ctx.stderr.write(f"awk: cmd. line:1: warning: {w}\n".encode("utf-8", "surrogateescape"))
+    return _execute(ctx, src, parsed, opts, rest)
+
+
+def _report_syntax(ctx, src: Source, err: AwkSyntaxError) -> None:
+    if err.kind in ("error", "loop", "refused", "plain", "fatal") or err.pos is None:
+        if err.pos is not None:
+            name, line, _, _ = src.where(err.pos)
+            where = f"{name}:{line}: "
+        else:
+            where = f"{src.pieces[0][1]}:1: " if src.pieces else ""
+        if err.kind in ("refused", "fatal"):
+            text = f"awk: {where}fatal: {err.message}\n"
+        elif err.kind == "plain":
+            text = f"awk: {where}{err.message}\n"
+        else:
+            text = f"awk: {where}error: {err.message}\n"
+            if err.kind == "loop":
+                text = text * 2
+        ctx.stderr.write(text.encode("utf-8", "surrogateescape"))
+        return
+    pos = err.pos
+    name, line, text, col = src.where(pos)
+    if err.message.startswith("unexpected newline") and pos < len(src.text) and \
+            src.text[pos] == "\n":
+        # gawk names the next line but shows the one the newline ends
+        line += 1
+    prefix = f"awk: {name}:{line}: "
+    out = prefix + text + "\n" + prefix + " " * col + "^ " + err.message + "\n"
+    ctx.stderr.write(out.encode("utf-8", "surrogateescape"))
+
+
+def _fatal_text(rt, src: Source, err: AwkFatal) -> str:
+    where = ""
+    if err.line:
+        where = src.name_line(err.line) + ": "
+    elif src.pieces:
+        where = ""
+    rec = ""
+    if rt is not None and rt.in_record:
+        fname = rt.filename.decode("utf-8", "surrogateescape") if rt.filename else "-"
+        rec = f"(FILENAME={fname} FNR={rt.fnr}) "
+    kind = err.kind
+    return f"awk: {where}{rec}{kind}: {err.message}\n"
+
+
+class MainInput:
+    """The main input: the ARGV operands in order (assignments done as reached), or stdin."""
+
+    def __init__(self, rt, ctx):
+        self.rt = rt
+        self.ctx = ctx
+        self.argi = 1
+        self.reader: RecordReader | None = None
+        self.stream = None
+        self.used_file = False
+        self.done = False
+
+    def open_next(self) -> bool:
+        rt = self.rt
+        G = rt.G
+        argv = G[rt.slots["ARGV"]]
+        while True:
+            argc = int(rt.N(G[rt.slots["ARGC"]]))
+            if self.argi >= argc:
+                break
+            key = b"%d" % self.argi
+            self.argi += 1
+            v = argv.get(key)
+            if v is None:
+                continue
+            arg = bytes(rt.S(v))
+            if not arg:
+                continue
+            text = arg.decode("utf-8", "surrogateescape")
+            if _ASSIGN_RE.match(text):
+                assign_var(rt, text)
+                continue
+            self.used_file = True
+            if text == "-" or text == "/dev/stdin":
+                stream = self.ctx.stdin
+            else:
+                try:
+                    if self.ctx.stat(text).is_dir:
+                        rt.warn(f"command line argument `{text}' is a directory: skipped")
+                        continue
+                    stream = self.ctx.open_read(text)
+                except FSError as err:
+                    msg = err.strerror or "No such file or directory"
+                    raise AwkFatal(f"cannot open file `{text}' for reading: "
+                                   f"{msg[0].upper() + msg[1:]}") from None
+            self._start(stream, arg)
+            return True
+        if not self.used_file:
+            self.used_file = True
+            self._start(self.ctx.stdin, b"-")
+            return True
+        self.done = True
+        return False
+
+    def _start(self, stream, name: bytes) -> None:
+        rt = self.rt
+        self.stream = stream
+        self.reader = RecordReader(stream, rt.rs, rt.icase, rt.budget, rt.str_limit)
+        rt.filename = name
+        rt.G[rt.slots["FILENAME"]] = name
+        rt.fnr = 0
+
+    def close_current(self) -> None:
+        if self.stream is not None and self.stream is not self.ctx.stdin:
+            try:
+                self.stream.close()
+            except Exception:
+                pass
+        self.stream = None
+        self.reader = None
+
+    def getline_record(self):
+        """The next main-input record for a plain ``getline`` (crossing files)."""
+        rt = self.rt
+        while True:
+            if self.reader is None:
+                if self.done or not self.open_next():
+                    return None
+            rec = self.reader.next()
+            if rec is not None:
+                rt.G[rt.slots["RT"]] = self.reader.rt
+                return rec
+            self.close_current()
+
+
+def assign_var(rt, text: str) -> None:
+    name, _, value = text.partition("=")
+    data = unescape_string(value.encode("utf-8", "surrogateescape"),
+                           lambda w: rt.warn(w))
+    slot = rt.slots.get(name)
+    if slot is None:
+        return
+    cur = rt.G[slot]
+    if type(cur) is AwkArray:
+        raise AwkFatal(f"cannot use array `{name}' as a scalar variable")
+    from sandbox.commands.awk import builtins as B
+    v = StrNum(data)
+    rt.G[slot] = v
+    if name in B.SPECIAL_VARS:
+        B.special_setter(rt, name)(v)
+
+
+def _execute(ctx, src: Source, parsed, opts: Options, operands: list[str]) -> int:
+    rt = None
+    try:
+        rt = Runtime(ctx, parsed, "cmd. line", opts.char_mode)
+        comp = Compiler(rt, parsed)
+        comp.compile_functions()
+        for name, cell in comp.compiled_funcs.items():
+            params = comp.funcs[name][0]
+            rt.user_functions[name] = _callable(rt, cell, len(params))
+        begin = [comp.stmt(b) for b in parsed.begin]
+        end = [comp.stmt(b) for b in parsed.end]
+        beginfile = [comp.stmt(b) for b in parsed.beginfile]
+        endfile = [comp.stmt(b) for b in parsed.endfile]
+        rules = [_compile_rule(comp, rt, item, k) for k, item in enumerate(parsed.items)]
+        _setup_globals(rt, ctx, operands)
+        if opts.fs is not None:
+            fs = opts.fs
+            if fs == "t":
+                fs = "\t"
+            data = unescape_string(fs.encode("utf-8", "surrogateescape"))
+            rt.G[rt.slots["FS"]] = data
+            rt.set_fs(data)
+        for a in opts.assigns:
+            if "=" not in a or not _ASSIGN_RE.match(a):
+                ctx.stderr.write(f"awk: `{a}' argument to `-v' not in `var=value' form\n\n"
+                                 .encode("utf-8", "surrogateescape"))
+                ctx.stderr.write(USAGE.encode())
+                return 2
+            assign_var(rt, a)
+        rt.main_input = MainInput(rt, ctx)
+    except AwkFatal as err:
+        ctx.stderr.write(_fatal_text(rt, src, err).encode("utf-8", "surrogateescape"))
+        return err.status
+    status = 0
+    try:
+        try:
+            try:
+                for b in begin:
+                    b()
+                if rules or end or beginfile or endfile:
+                    _main_loop(rt, comp, rules, beginfile, endfile)
+            except ExitProgram:
+                pass
+            rt.in_record = False
+            try:
+                for b in end:
+                    b()
+            except ExitProgram:
+                pass
+            status = rt.exit_status
+        except NextRecord:
+            raise AwkFatal("`next' used in BEGIN or END action", rt.cur_line)
+        except NextFile:
+            raise AwkFatal("`nextfile' used in BEGIN or END action", rt.cur_line)
+        finally:
+            try:
+                rt.close_all()
+            except AwkFatal:
+                pass
+    except AwkFatal as err:
+        try:
+            rt.flush_stdout()
+        except LimitExceeded:
+            raise
+        ctx.stderr.write(_fatal_text(rt, src, err).encode("utf-8", "surrogateescape"))
+        return err.status
+    except RecursionError:
+        rt.flush_stdout()
+        raise LimitExceeded("recursion_depth", "awk: program nested or recursing too deeply")
+    except TypeError as err:
+        rt.flush_stdout()
+        ctx.stderr.write(_fatal_text(rt, src, AwkFatal(
+            "attempt to use array in a scalar context", rt.cur_line)).encode())
+        return 2
+    return status
+
+
+def _callable(rt, cell, nparams):
+    def call(args):
+        frame = list(args) + [UNINIT] * (nparams - len(args))
+        saved = rt.frame
+        rt.frame = frame
+        try:
+            r = cell[0]()
+        finally:
+            rt.frame = saved
+        return r.value if r is not None and hasattr(r, "value") else UNINIT
+    return call
+
+
+def _setup_globals(rt, ctx, operands: list[str]) -> None:
+    G = rt.G
+    argv = G[rt.slots["ARGV"]]
+    argv[b"0"] = StrNum(b"awk")
+    for i, a in enumerate(operands, 1):
+        argv[b"%d" % i] = StrNum(a.encode("utf-8", "surrogateescape"))
+    G[rt.slots["ARGC"]] = float(len(operands) + 1)
+    env = G[rt.slots["ENVIRON"]]
+    for k, v in ctx.env.items():
+        if v is None:
+            continue
+        env[k.encode("utf-8", "surrogateescape")] = StrNum(v.encode("utf-8",
+                                                                     "surrogateescape"))
+    proc = G[rt.slots["PROCINFO"]]
+    proc[b"version"] = b"5.2.1"
+    proc[b"FS"] = b"FS"
+    proc[b"strftime"] = b"%a %b %e %H:%M:%S %Z %Y"
+    proc[b"platform"] = b"posix"
+    proc[b"pid"] = 1000.0
+    proc[b"ppid"] = 1.0
+
+
+def _compile_rule(comp, rt, item, k):
+    pat, pat2, body, line = item
+    comp.cur_line = line
+    if body is None:
+        get0 = rt.get0
+        out = rt.out
+        flush = rt.flush_stdout
+
+        def action():
+            out.extend(get0())
+            out.extend(rt.ors)
+            if len(out) > 65536:
+                flush()
+    else:
+        action = comp.stmt(body)
+    if pat is None:
+        return action
+    if pat2 is None:
+        test = comp.cbool(pat)
+
+        def rule():
+            if test():
+                action()
+        rule.pattern = test
+        rule.action = action
+        return rule
+    start = comp.cbool(pat)
+    stop = comp.cbool(pat2)
+    state = [False]
+
+    def range_rule():
+        if not state[0]:
+            if not start():
+                return
+            state[0] = True
+        if stop():
+            state[0] = False
+        action()
+    return range_rule
+
+
+def _main_loop(rt, comp, rules, beginfile, endfile) -> None:
+    mi = rt.main_input
+    fast = not comp.uses_getline_plain and not comp.assigns_rs
+    one = rules[0] if len(rules) == 1 else None
+    while True:
+        if not mi.open_next():
+            break
+        for b in beginfile:
+            b()
+        reader = mi.reader
+        rt.in_record = True
+        try:
+            if fast and reader.mode == "char":
+                _fast_file(rt, reader, rules, one)
+            else:
+                _general_file(rt, mi, rules)
+        except NextFile:
+            pass
+        rt.in_record = False
+        for b in endfile:
+            b()
+        mi.close_current()
+
+
+def _fast_file(rt, reader, rules, one) -> None:
+    lines = reader.lines
+    while True:
+        recs = lines()
+        if recs is None:
+            return
+        nr = rt.nr
+        fnr = rt.fnr
+        for rec in recs:
+            nr += 1
+            fnr += 1
+            rt.nr = nr
+            rt.fnr = fnr
+            rt.rec = rec
+            rt.flds = None
+            try:
+                if one is not None:
+                    one()
+                else:
+                    for r in rules:
+                        r()
+            except NextRecord:
+                pass
+            nr = rt.nr
+            fnr = rt.fnr
+        rt.G[rt.slots["RT"]] = reader.rt
+
+
+def _general_file(rt, mi, rules) -> None:
+    RT = rt.slots["RT"]
+    G = rt.G
+    while True:
+        reader = mi.reader
+        if reader is None:
+            return
+        rec = reader.next()
+        if rec is None:
+            return
+        G[RT] = reader.rt
+        rt.nr += 1
+        rt.fnr += 1
+        rt.rec = rec
+        rt.flds = None
+        try:
+            for r in rules:
+                r()
+        except NextRecord:
+            pass
