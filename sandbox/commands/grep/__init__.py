@@ -1,7 +1,8 @@
 """grep: print lines that match patterns, as GNU grep 3.8 does in a UTF-8 locale.
 
 Modules: ``cli`` (options), ``main`` (operands, recursion, summaries, status), ``search`` (the
-general engine) and ``fast`` (the block fast path for literal patterns).
+general engine), ``fast`` (the block fast path for literal patterns), ``color``
+(--color=always and GREP_COLORS) and ``usage`` (the --help text).
 
 Input is read in 1 MiB chunks cut at a line end. A literal pattern (most of a model's greps)
 is handled a block at a time (``fast``: ``bytes.find``/``split`` and one write per block); any

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, UsageError, parse
+from sandbox.commands.grep.usage import HELP
 from sandbox.fs.base import FSError
 
 
@@ -102,6 +103,7 @@ class Config:
     initial_tab: bool = False
     binary_files: str = "binary"
     directories: str = "read"
+    color: bool = False  # --color=always
 
 
 def _context_number(value: str) -> int:
@@ -127,6 +129,7 @@ def _parse_args(ctx: CommandContext) -> tuple[Config, list[str]]:
     matcher_set = False
     last_was_digit = False
     default_context = -1
+    show_help = False
     for key, value in opts:
         if key.isdigit() and len(key) == 1:
             digits = digits + key if last_was_digit else key
@@ -222,14 +225,15 @@ def _parse_args(ctx: CommandContext) -> tuple[Config, list[str]]:
         elif key == "T":
             cfg.initial_tab = True
         elif key == "color":
-            if value not in (None, "never", "no", "none", "auto", "tty", "if-tty"):
-                if value in ("always", "yes", "force"):
-                    raise _Fatal("--color=always is not supported in this sandbox; "
-                                 "use --color=never")
-                ctx.stderr.write(
-                    f"grep: invalid argument ‘{value}’ for ‘--color’\n".encode(
-                        "utf-8", "surrogateescape"))
-                raise _Fatal("") from None
+            # GNU compares ignoring ASCII case; auto (and a bare --color) colours a terminal
+            # only, which a sandbox command's output never is. Anything else shows the help.
+            word = "auto" if value is None else value.lower() if value.isascii() else value
+            if word in ("always", "yes", "force"):
+                cfg.color = True
+            elif word in ("never", "no", "none", "auto", "tty", "if-tty"):
+                cfg.color = False
+            else:
+                show_help = True
         elif key == "a":
             cfg.binary_files = "text"
         elif key == "I":
@@ -247,11 +251,13 @@ def _parse_args(ctx: CommandContext) -> tuple[Config, list[str]]:
         elif key in ("line-buffered", "U", "u", "D"):
             pass
         elif key == "help":
-            ctx.stdout.write(_USAGE.encode() + b"Search for PATTERNS in each FILE.\n")
-            raise _Fatal("help")
+            show_help = True
         elif key == "V":
             ctx.stdout.write(b"grep (GNU grep) 3.8 (sandbox)\n")
             raise _Fatal("version")
+    if show_help:
+        ctx.stdout.write(HELP.encode())
+        raise _Fatal("help")
     if default_context >= 0:
         if cfg.after < 0:
             cfg.after = default_context

@@ -5,6 +5,7 @@ from __future__ import annotations
 import fnmatch
 
 from sandbox.commands.base import CommandContext
+from sandbox.commands.grep.color import from_env as color_from_env
 from sandbox.commands.grep.cli import Config, _Fatal, _parse_args
 from sandbox.commands.grep.search import Grep, _Stop
 from sandbox.fs.base import FSError
@@ -27,8 +28,18 @@ def run(ctx: CommandContext) -> int:
         if msg:
             ctx.stderr.write(f"grep: {msg}\n".encode("utf-8", "surrogateescape"))
         return 2
-    if (cfg.max_count == 0 or (not cfg.patterns and not cfg.invert)) and cfg.list_files != "L":
-        return 1  # GNU stops before compiling or reading anything (-m 0, -f /dev/null)
+    # GNU stops before compiling or reading anything when nothing can be selected: -m 0, no
+    # pattern at all (-f /dev/null), or -v with only the empty pattern (duplicates removed).
+    only_empty = bool(cfg.patterns) and set(cfg.patterns) == {b""}
+    if cfg.list_files != "L" and (
+            cfg.max_count == 0 or (not cfg.patterns and not cfg.invert)
+            or (only_empty and cfg.invert and not cfg.lines and not cfg.words)):
+        return 1
+    colors = None
+    if cfg.color:
+        colors, warning = color_from_env(ctx.env)
+        if warning:
+            ctx.stderr.write(f"grep: {warning}\n".encode("utf-8", "surrogateescape"))
     try:
         regex = compile_patterns(
             cfg.patterns, syntax=cfg.syntax, icase=cfg.icase, whole_line=cfg.lines,
@@ -49,7 +60,7 @@ def run(ctx: CommandContext) -> int:
     # GNU: -r implies -H only when the (single) operand turns out to be a directory.
     auto_names = cfg.with_filename is None and len(operands) == 1 and cfg.recursive
     show_names = cfg.with_filename if cfg.with_filename is not None else len(operands) > 1
-    g = Grep(ctx, cfg, regex, show_names)
+    g = Grep(ctx, cfg, regex, show_names, colors)
     g.auto_names = auto_names
     status = {"matched": False, "error": False}
     try:
@@ -150,11 +161,12 @@ def _grep_one(g: Grep, operand: str | None, name: str, size: int | None,
         if count:
             raise _Stop()
         return
+    c = g.colors
+    shown = nm if c is None else c.wrap(c.filename, nm)
     if cfg.count:
         if g.show_names:
-            ctx.stdout.write(nm + (b"\0" if cfg.null_after_name else b":"))
+            sep = b":" if c is None else c.wrap(c.separator, b":")
+            ctx.stdout.write(shown + (b"\0" if cfg.null_after_name else sep))
         ctx.stdout.write(str(count).encode() + b"\n")
-    if cfg.list_files == "l" and count:
-        ctx.stdout.write(nm + (b"\0" if cfg.null_after_name else b"\n"))
-    elif cfg.list_files == "L" and not count:
-        ctx.stdout.write(nm + (b"\0" if cfg.null_after_name else b"\n"))
+    if (cfg.list_files == "l" and count) or (cfg.list_files == "L" and not count):
+        ctx.stdout.write(shown + (b"\0" if cfg.null_after_name else b"\n"))

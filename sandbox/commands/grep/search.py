@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from sandbox.commands.base import CommandContext
 from sandbox.commands.grep.cli import Config
+from sandbox.commands.grep.color import Colors
 from sandbox.commands.grep.fast import grepbuf as fast_grepbuf
 from sandbox.commands.grep.fast import literal_of
 from sandbox.regex import Regex
@@ -20,7 +21,8 @@ class _Stop(Exception):
 class Grep:
     """One grep invocation: configuration, compiled matcher, output state."""
 
-    def __init__(self, ctx: CommandContext, cfg: Config, regex: Regex, show_names: bool):
+    def __init__(self, ctx: CommandContext, cfg: Config, regex: Regex, show_names: bool,
+                 colors: Colors | None = None):
         self.ctx = ctx
         self.cfg = cfg
         self.regex = regex
@@ -31,7 +33,10 @@ class Grep:
         self.out = ctx.stdout
         self.used = False  # a line was selected before (GNU's ``used``: group separators)
         # The fast path applies when no line is printed as context and -v / -o are off.
-        self.fast = cfg.before < 0 and cfg.after < 0 and not cfg.invert and not cfg.only_matching
+        #: The --color=always capabilities, or None.
+        self.colors = colors
+        self.fast = (cfg.before < 0 and cfg.after < 0 and not cfg.invert
+                     and not cfg.only_matching and colors is None)
         self.per_line = (not regex.uses_re2) or cfg.null_data
         # Searching the branches of a small alternation one by one is faster (see
         # Regex.alternatives); only the line finder uses them, -o / -w use the whole regex.
@@ -40,7 +45,7 @@ class Grep:
         self._branch_limit = -1
         self._branch_next: list[int] = []
         #: The block fast path for literal patterns (``fast.py``), or None.
-        self.literal = literal_of(cfg, regex)
+        self.literal = None if colors is not None else literal_of(cfg, regex)
 
     # -- matching -------------------------------------------------------------------------
 
@@ -402,7 +407,10 @@ class Grep:
                     p = buf.rfind(eol, 0, p - 1) + 1
             if ((cfg.before >= 0 or cfg.after >= 0) and self.used and p != st.lastout
                     and cfg.group_separator is not None):
-                self.out.write(cfg.group_separator + b"\n")
+                text = cfg.group_separator
+                if self.colors is not None:
+                    text = self.colors.wrap(self.colors.separator, text)
+                self.out.write(text + b"\n")
             while p < beg:
                 nl = buf.index(eol, p) + 1
                 self._prline(st, p, nl, b"-")
@@ -435,6 +443,9 @@ class Grep:
     def _prline(self, st: "_FileState", beg: int, lim: int, sep: bytes) -> None:
         cfg = self.cfg
         buf = st.buf
+        if self.colors is not None:
+            self._prline_color(st, beg, lim, sep)
+            return
         if cfg.only_matching:
             matching = (sep == b":") != cfg.invert
             if matching:
@@ -449,6 +460,50 @@ class Grep:
             self.out.write(buf[beg:lim])
         st.lastout = lim
 
+    def _prline_color(self, st: "_FileState", beg: int, lim: int, sep: bytes) -> None:
+        """GNU's ``prline`` with colours (``print_line_middle`` / ``print_line_tail``)."""
+        cfg = self.cfg
+        buf = st.buf
+        c = self.colors
+        assert c is not None
+        out = self.out
+        only = cfg.only_matching
+        if not only and not self._line_head(st, beg, lim - 1 - beg, sep):
+            return
+        selected = sep == b":"
+        matching = selected != cfg.invert
+        line_color = c.selected_line if selected != (cfg.invert and c.reverse) else (
+            c.context_line)
+        match_color = c.selected_match if selected else c.context_match
+        p = beg
+        if (only and matching) or line_color or match_color:
+            if matching and (only or match_color):
+                cur = beg
+                msep = b"-" if cfg.invert else b":"
+                for s, e in self.line_spans(buf, beg, lim - 1):
+                    if only:
+                        if not self._line_head(st, s, e - s, msep):
+                            return
+                    else:
+                        out.write(c.start(line_color) + buf[cur:s])
+                    out.write(c.wrap(match_color, buf[s:e]))
+                    if only:
+                        out.write(self.eol)
+                    cur = e
+                p = lim if only else cur
+            if not only and line_color:
+                end = lim
+                if end > p and buf[end - 1 : end] == self.eol:
+                    end -= 1
+                if end > p and buf[end - 1] == 13:
+                    end -= 1
+                if end > p:
+                    out.write(c.wrap(line_color, buf[p:end]))
+                    p = end
+        if not only and lim > p:
+            out.write(buf[p:lim])
+        st.lastout = lim
+
     def _line_head(self, st: "_FileState", beg: int, length: int, sep: bytes) -> bool:
         cfg = self.cfg
         buf = st.buf
@@ -461,15 +516,28 @@ class Grep:
                     st.encoding_error_output = True
                     return False
         parts = []
-        if self.show_names:
-            parts.append(st.name)
-            parts.append(b"\0" if cfg.null_after_name else sep)
-        if cfg.line_numbers:
-            text = str(st.line_count_at(beg) + 1).encode()
-            parts.append(text.rjust(st.width) + sep)
-        if cfg.byte_offset:
-            text = str(st.base_offset + beg).encode()
-            parts.append(text.rjust(st.width) + sep)
+        c = self.colors
+        if c is not None:
+            sep_text = c.wrap(c.separator, sep)
+            if self.show_names:
+                parts.append(c.wrap(c.filename, st.name))
+                parts.append(b"\0" if cfg.null_after_name else sep_text)
+            if cfg.line_numbers:
+                text = str(st.line_count_at(beg) + 1).encode()
+                parts.append(c.wrap(c.line_number, text.rjust(st.width)) + sep_text)
+            if cfg.byte_offset:
+                text = str(st.base_offset + beg).encode()
+                parts.append(c.wrap(c.byte_offset, text.rjust(st.width)) + sep_text)
+        else:
+            if self.show_names:
+                parts.append(st.name)
+                parts.append(b"\0" if cfg.null_after_name else sep)
+            if cfg.line_numbers:
+                text = str(st.line_count_at(beg) + 1).encode()
+                parts.append(text.rjust(st.width) + sep)
+            if cfg.byte_offset:
+                text = str(st.base_offset + beg).encode()
+                parts.append(text.rjust(st.width) + sep)
         if cfg.initial_tab and (self.show_names or cfg.line_numbers or cfg.byte_offset) and length:
             parts.append(b"\t")
         if parts:

@@ -43,6 +43,7 @@ class Case:
     args: list[str]
     files: dict[str, bytes] = field(default_factory=dict)
     stdin: bytes = b""
+    env: dict[str, str] = field(default_factory=dict)  # extra environment (GREP_COLORS...)
 
     def command(self) -> str:
         """A shell command that reproduces the case."""
@@ -50,10 +51,11 @@ class Case:
         for name, data in sorted(self.files.items()):
             parts.append(f"printf %s {_bash_bytes(data)} > {shlex.quote(name)}")
         argv = " ".join(_bash_str(a) for a in self.args)
+        envs = "".join(f"{k}={shlex.quote(v)} " for k, v in sorted(self.env.items()))
         if self.stdin:
-            parts.append(f"printf %s {_bash_bytes(self.stdin)} | LC_ALL=C.UTF-8 grep {argv}")
+            parts.append(f"printf %s {_bash_bytes(self.stdin)} | LC_ALL=C.UTF-8 {envs}grep {argv}")
         else:
-            parts.append(f"LC_ALL=C.UTF-8 grep {argv} < /dev/null")
+            parts.append(f"LC_ALL=C.UTF-8 {envs}grep {argv} < /dev/null")
         return "; ".join(parts)
 
 
@@ -86,14 +88,14 @@ def run_gnu(case: Case) -> tuple[int, bytes, bytes]:
                 f.write(data)
         argv = [b"grep"] + [a.encode("utf-8", "surrogateescape") for a in case.args]
         proc = subprocess.run(argv, executable=GREP, input=case.stdin, capture_output=True, cwd=tmp,
-                              env=REF_ENV, timeout=30)
+                              env={**REF_ENV, **case.env}, timeout=30)
         return proc.returncode, proc.stdout, proc.stderr
 
 
 def run_ours(case: Case, seconds: float = 20.0) -> tuple[int, bytes, bytes]:
     """Run our grep on the case (files in a MemoryFS at /, cwd /)."""
     return run_command(["grep"] + case.args, stdin=case.stdin, files=dict(case.files),
-                       limits=Limits(seconds=seconds))
+                       limits=Limits(seconds=seconds), env=dict(case.env))
 
 
 def compare(cases: list[Case], check_stderr: bool = True, workers: int = 4) -> list[str]:

@@ -43,7 +43,7 @@ def _run_both(args: list[str], stdin: bytes, with_specials: bool, cwd: str = ""
     with tempfile.TemporaryDirectory() as ref, tempfile.TemporaryDirectory() as ours:
         _build(Path(ref), with_specials)
         _build(Path(ours), with_specials)
-        proc = subprocess.run([grep] + args, input=stdin, capture_output=True,
+        proc = subprocess.run(["grep"] + args, executable=grep, input=stdin, capture_output=True,
                               cwd=os.path.join(ref, cwd), env=gs.REF_ENV, timeout=30)
         vfs = VirtualFS({"/w": LocalDir(ours)})
         mine = run_command(["grep"] + args, stdin=stdin, fs=vfs,
@@ -65,6 +65,12 @@ CASES = [
     (["-L", "-f", "-", "f", "g"], b"", ""),
     (["-vc", "-f", "-", "f", "g"], b"", ""),
     (["-vx", "-f", "-", "f"], b"", ""),
+    (["-v", "-e", "", "f", "missing"], b"", ""),  # -v with only the empty pattern: exit 1 early
+    (["-v", "-e", "", "-e", "", "f", "missing"], b"", ""),
+    (["-vc", "-f", "-", "f"], b"\n", ""),
+    (["-vL", "-e", "", "f", "g"], b"", ""),
+    (["-vx", "-e", "", "f"], b"", ""),
+    (["-v", "-e", "", "-e", "zz", "f", "missing"], b"", ""),
     (["-f", "-", "f"], b"\n", ""),  # one empty pattern matches every line
     (["-e", "zz", "-f", "-", "f"], b"oth\n", ""),
     (["-r", "x", "f"], b"", ""),
