@@ -34,11 +34,29 @@ def fold(s: bytes) -> bytes:
     return _lower(s)
 
 
+def _pow_posint(x: float, n: int) -> float:
+    mult = 1.0
+    while n > 1:
+        if n % 2 == 1:
+            mult *= x
+        x *= x
+        n //= 2
+    return mult * x
+
+
 def power(a: float, b: float) -> float:
+    """gawk's calc_exp: integer exponents by repeated squaring, others through pow()."""
     try:
-        if b.is_integer() and abs(b) < 1024:
-            r = a ** int(b)
-            return float(r)
+        if b.is_integer() and abs(b) < 2 ** 63:
+            n = int(b)
+            if n == 0:
+                return 1.0
+            if n > 0:
+                return _pow_posint(a, n)
+            d = _pow_posint(a, -n)
+            if d == 0.0:
+                return math.inf
+            return 1.0 / d
         r = a ** b
         if isinstance(r, complex):
             return -math.nan

@@ -74,6 +74,7 @@ class Compiler:
         self.uses_nf_or_dynamic_fields = False
         self.max_const_field = 0
         self.assigns_rs = False
+        self.assigns_icase = False
         self._analyse()
 
     # ---------------------------------------------------------------- analysis ----------
@@ -163,6 +164,8 @@ class Compiler:
                         self.uses_nf_or_dynamic_fields = True
                     if target[0] == "var" and target[1] == "RS":
                         self.assigns_rs = True
+                    if target[0] == "var" and target[1] == "IGNORECASE":
+                        self.assigns_icase = True
                 elif k == "builtin" and node[1] in ("sub", "gsub") and (
                         len(node[2]) < 3 or node[2][2][0] == "field"):
                     self.uses_nf_or_dynamic_fields = True
@@ -338,6 +341,8 @@ class Compiler:
         if k in ("cmp", "match", "and", "or", "in"):
             f = self.cbool(node)
             return lambda: 1.0 if f() else 0.0
+        if k == "incdec" or (k == "assign" and node[1] != "="):
+            return self.cval(node)
         f = self.cval(node)
         N = rt.N
         return lambda: N(f())
@@ -364,6 +369,10 @@ class Compiler:
             a, b = self.cbool(node[1]), self.cbool(node[2])
             return lambda: a() or b()
         if k == "unary" and node[1] == "!":
+            if _static_kind(node[2]) == "num" and node[2][0] not in ("cmp", "match", "and",
+                                                                     "or", "in", "regex"):
+                g = self.cnum(node[2])
+                return lambda: g() == 0.0
             f = self.cbool(node[2])
             return lambda: not f()
         if k == "group":

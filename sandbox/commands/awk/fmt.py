@@ -147,6 +147,13 @@ def sprintf(fmt: bytes, args: list, tonum, tostr) -> bytes:
             out += _pad(s, w, left, _charlen(s) if w else None)
             continue
         if conv == "c":
+            if type(arg) is not float and getattr(arg, "numeric_for_c", None) is not None:
+                pass
+            if type(arg) is not float and type(arg).__name__ == "StrNum":
+                from sandbox.commands.awk.values import strnum_value
+                nv = strnum_value(arg)
+                if nv is not None:
+                    arg = nv
             if type(arg) is float:
                 code = int(arg) if arg - arg == 0.0 else 0
                 if 0 <= code < 0x80:

@@ -140,6 +140,7 @@ class Runtime:
         self.warned: set = set()
         self.exit_status = 0
         self.max_field = -1  # >0: only $1..$max_field are ever read (split with maxsplit)
+        self.ws_clean = False  # the current block of records has no \r, \v or \f
         self.errno_slot = None
         self.user_functions: dict = {}
 
@@ -222,9 +223,11 @@ class Runtime:
 
     def split(self) -> list:
         rec = self.rec
-        if self.max_field > 0 and self.fs_split is split_default:
-            fl = rec.split(None, self.max_field) if not (
-                b"\r" in rec or b"\x0b" in rec or b"\x0c" in rec) else split_default(rec)
+        if self.fs_split is split_default:
+            if self.ws_clean or not (b"\r" in rec or b"\x0b" in rec or b"\x0c" in rec):
+                fl = rec.split(None, self.max_field)
+            else:
+                fl = split_default(rec)
         else:
             fl = self.fs_split(rec)
         self.flds = fl
@@ -245,6 +248,7 @@ class Runtime:
             self.budget.check_string(len(s))
         self.rec = bytes(s) if type(s) is not bytes else s
         self.flds = None
+        self.ws_clean = False
 
     def get_nf(self) -> int:
         fl = self.flds

@@ -607,10 +607,42 @@ def _compile_rule(comp, rt, item, k):
     return range_rule
 
 
+def _prefilter_regex(rt, comp, items):
+    """A multiline regex matching the lines some rule could act on, when every rule is
+    ``/re/ {...}`` (so lines no regex matches need only be counted), else None."""
+    if not items or comp.assigns_icase:
+        return None
+    from sandbox.commands.awk.awkregex import parse_gawk
+    from sandbox.regex import Regex, RegexError
+    from sandbox.regex.parser import ParsedRegex
+    branches = []
+    groups = 0
+    for pat, pat2, _body, _line in items:
+        if pat is None or pat2 is not None or pat[0] != "regex":
+            return None
+        try:
+            parsed = parse_gawk(pat[1].decode("utf-8", "surrogateescape"))
+        except RegexError:
+            return None
+        text = repr(parsed.ast)
+        if "'bot'" in text or "'eot'" in text:
+            return None
+        branches.append(parsed.ast)
+        groups += parsed.groups
+    ast = branches[0] if len(branches) == 1 else ("alt", branches)
+    try:
+        rx = Regex(ParsedRegex(ast, 0 if len(branches) > 1 else groups, False, []),
+                   icase=rt.icase, multiline=True, dot_newline=True, budget=rt.budget)
+    except Exception:
+        return None
+    return rx
+
+
 def _main_loop(rt, comp, rules, beginfile, endfile) -> None:
     mi = rt.main_input
     fast = not comp.uses_getline_plain and not comp.assigns_rs
     one = rules[0] if len(rules) == 1 else None
+    pre = _prefilter_regex(rt, comp, rt.parsed.items) if fast else None
     while True:
         if not mi.open_next():
             break
@@ -619,7 +651,10 @@ def _main_loop(rt, comp, rules, beginfile, endfile) -> None:
         reader = mi.reader
         rt.in_record = True
         try:
-            if fast and reader.mode == "char":
+            if pre is not None and reader.mode == "char" and reader.rs == b"\n" and \
+                    pre.icase == rt.icase:
+                _prefilter_file(rt, reader, rules, one, pre)
+            elif fast and reader.mode == "char":
                 _fast_file(rt, reader, rules, one)
             else:
                 _general_file(rt, mi, rules)
@@ -636,7 +671,9 @@ def _fast_file(rt, reader, rules, one) -> None:
     while True:
         recs = lines()
         if recs is None:
+            rt.ws_clean = False
             return
+        rt.ws_clean = reader.clean
         nr = rt.nr
         fnr = rt.fnr
         for rec in recs:
@@ -659,7 +696,69 @@ def _fast_file(rt, reader, rules, one) -> None:
         rt.G[rt.slots["RT"]] = reader.rt
 
 
+def _prefilter_file(rt, reader, rules, one, rx) -> None:
+    """Records of one file when every rule is ``/re/ {...}``: search the regex over whole
+    blocks and run the rules only on the lines it matches (others are just counted)."""
+    raw = reader.raw
+    search = rx.search_start
+    rt.ws_clean = False
+    last = None
+    while True:
+        got = raw()
+        if got is None:
+            break
+        data, final = got
+        n = len(data)
+        pos = 0
+        nr = rt.nr
+        fnr = rt.fnr
+        while pos < n:
+            m = search(data, pos, n)
+            if m < 0:
+                break
+            ls = data.rfind(b"\n", pos, m) + 1
+            if ls == 0:
+                ls = pos
+            le = data.find(b"\n", m)
+            if le < 0:
+                le = n
+            skipped = data.count(b"\n", pos, ls) + 1
+            nr += skipped
+            fnr += skipped
+            rt.nr = nr
+            rt.fnr = fnr
+            rt.rec = data[ls:le]
+            rt.flds = None
+            try:
+                if one is not None:
+                    one()
+                else:
+                    for r in rules:
+                        r()
+            except NextRecord:
+                pass
+            nr = rt.nr
+            fnr = rt.fnr
+            pos = le + 1
+        if pos < n:
+            k = data.count(b"\n", pos, n)
+            if final:
+                k += 1
+            nr += k
+            fnr += k
+        rt.nr = nr
+        rt.fnr = fnr
+        if n:
+            end = n - 1 if data.endswith(b"\n") else n
+            last = data[data.rfind(b"\n", 0, end) + 1:end]
+    if last is not None:
+        rt.rec = last
+        rt.flds = None
+    rt.G[rt.slots["RT"]] = b"\n" if last is not None else b""
+
+
 def _general_file(rt, mi, rules) -> None:
+    rt.ws_clean = False
     RT = rt.slots["RT"]
     G = rt.G
     while True:

@@ -26,6 +26,7 @@ class RecordReader:
         self.budget = budget
         self.limit = limit
         self.first = True
+        self.clean = False
         self.set_rs(rs, icase)
 
     def set_rs(self, rs: bytes, icase: bool) -> None:
@@ -76,8 +77,10 @@ class RecordReader:
                 if pos == 0 and end == len(buf) - 1:
                     recs = buf.split(sep)
                     recs.pop()
+                    self.clean = not (b"\r" in buf or b"\x0b" in buf or b"\x0c" in buf)
                 else:
                     recs = buf[pos:end].split(sep)
+                    self.clean = not (b"\r" in buf or b"\x0b" in buf or b"\x0c" in buf)
                 self.pos = end + 1
                 self.rt = sep
                 return recs
@@ -87,7 +90,30 @@ class RecordReader:
                     self.buf = b""
                     self.pos = 0
                     self.rt = b""
+                    self.clean = False
                     return [rec]
+                self.buf = b""
+                self.pos = 0
+                return None
+
+    def raw(self):
+        """(data, final): buffered data up to its last separator (single-character RS), or
+        the unterminated rest at end of input (final True); None when exhausted."""
+        sep = self.rs
+        while True:
+            buf = self.buf
+            pos = self.pos
+            end = buf.rfind(sep, pos)
+            if end >= 0:
+                data = buf if pos == 0 and end == len(buf) - 1 else buf[pos:end + 1]
+                self.pos = end + 1
+                return data, False
+            if not self._fill():
+                if self.pos < len(self.buf):
+                    data = self.buf[self.pos:]
+                    self.buf = b""
+                    self.pos = 0
+                    return data, True
                 self.buf = b""
                 self.pos = 0
                 return None
