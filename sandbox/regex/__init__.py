@@ -28,6 +28,10 @@ Character classes and case-insensitive matching use glibc's C.UTF-8 tables
 
 from __future__ import annotations
 
+import copy
+import threading
+from collections import OrderedDict
+
 import re2
 
 from sandbox.limits import Budget, Limits
@@ -109,6 +113,14 @@ class Regex:
         if self._re2 is None:
             self._prog = Program(parsed.ast, parsed.groups, icase, dot_newline,
                                  memoize=not parsed.has_backrefs, reg_newline=reg_newline)
+
+    def with_budget(self, budget: Budget | None) -> "Regex":
+        """The same compiled regex bounded by another run's ``budget`` (compiled parts are
+        shared; they hold no per-run state)."""
+        other = copy.copy(self)
+        other.budget = budget if budget is not None else Budget(Limits())
+        other.warnings = list(self.warnings)
+        return other
 
     @property
     def uses_re2(self) -> bool:
@@ -289,6 +301,34 @@ def compile_patterns(patterns: list[bytes], *, syntax: str = "G", icase: bool = 
     back-references (renumbered behind the scenes). Raises ``RegexError`` if a pattern is
     invalid; its ``args`` hold the message of every invalid one. Warnings of every pattern are collected on the result.
     """
+    key = (tuple(patterns), syntax, icase, whole_line, multiline, dot_newline)
+    cacheable = sum(len(p) for p in patterns) <= _CACHE_PATTERN_BYTES
+    if cacheable:
+        with _CACHE_LOCK:
+            hit = _CACHE.get(key)
+            if hit is not None:
+                _CACHE.move_to_end(key)
+        if hit is not None:
+            return hit.with_budget(budget)
+    regex = _compile_patterns(patterns, syntax, icase, whole_line, multiline, dot_newline,
+                              budget)
+    if cacheable:
+        with _CACHE_LOCK:
+            _CACHE[key] = regex
+            while len(_CACHE) > _CACHE_SIZE:
+                _CACHE.popitem(last=False)
+    return regex
+
+
+#: Compiled grep pattern sets, most recently used last (a tool call repeats the same grep).
+_CACHE: "OrderedDict[tuple, Regex]" = OrderedDict()
+_CACHE_LOCK = threading.Lock()
+_CACHE_SIZE = 64
+_CACHE_PATTERN_BYTES = 4096
+
+
+def _compile_patterns(patterns: list[bytes], syntax: str, icase: bool, whole_line: bool,
+                      multiline: bool, dot_newline: bool, budget: Budget | None) -> Regex:
     branches: list[tuple] = []
     errors: list[str] = []
     groups = 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -74,3 +75,19 @@ def test_random_command_lines_never_crash(argv: list[str], data: bytes) -> None:
     for line in err.splitlines():
         assert line.startswith(b"grep: ") or line.startswith(b"Usage: ") or line.startswith(
             b"Try 'grep --help'")
+
+
+def test_compiled_pattern_cache_takes_each_runs_budget() -> None:
+    """grep's compiled patterns are cached across calls; the backtracker's time bound must be
+    the current run's, and a cached pattern must still be reported as invalid every time."""
+    from sandbox.limits import Budget, Limits
+    from sandbox.regex import RegexError, compile_patterns
+
+    first, second = Budget(Limits(seconds=5)), Budget(Limits(seconds=1))
+    a = compile_patterns([b"\\(a*\\)*\\1x"], budget=first)
+    b = compile_patterns([b"\\(a*\\)*\\1x"], budget=second)
+    assert a.budget is first and b.budget is second and a._prog is b._prog
+    for _ in range(2):
+        with pytest.raises(RegexError):
+            compile_patterns([b"a\\{1"])
+    assert run_command(["grep", "-c", "\\(a\\)\\1"], stdin=b"aa\nab\n") == (0, b"1\n", b"")
