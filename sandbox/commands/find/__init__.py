@@ -1,0 +1,116 @@
+"""``find``: search a directory tree (GNU findutils 4.9), inside the jail.
+
+Start points, then an expression: tests ``-name -iname -path -ipath -wholename -iwholename
+-regex -iregex -type -size -empty -newer -mtime -mmin -atime -amin -ctime -cmin -true -false``,
+options ``-maxdepth -mindepth -depth -regextype -daystart -warn -nowarn`` (and the no-op
+``-noleaf -xdev -mount -ignore_readdir_race``), actions ``-print -print0 -printf -ls -delete
+-exec -execdir -prune -quit``, operators ``! -not -a -and -o -or ( ) ,``. Messages and exit
+statuses are GNU's (warnings only under ``-warn``: GNU warns only when stdin is a terminal).
+
+Sandbox rules: symbolic links are never followed (``-L``, ``-H``, ``-follow`` are refused in one
+line); ``-ok``/``-okdir`` are refused (no terminal to ask); ``-delete`` goes through the jail's
+write policy; ``-exec``/``-execdir`` run through ``ctx.run_command`` (the guard checks the
+command names first, see ``runs``). The backends know no access or change times: ``-atime``,
+``-ctime`` and their ``%A``/``%C`` directives use the modification time. The virtual owner is
+``user``; inode and device numbers are 0. Directory entries come in sorted order.
+"""
+
+from __future__ import annotations
+
+from sandbox.commands.base import DYNAMIC, CommandContext
+from sandbox.commands.find import parse as P
+from sandbox.commands.find.walk import Quit, Walker
+
+USAGE = """Usage: find [-H] [-L] [-P] [-Olevel] [-D debugopts] [path...] [expression]
+
+Default path is the current directory; default expression is -print.
+Expression may consist of: operators, options, tests, and actions.
+"""
+
+
+def _split(args: list[str]) -> tuple[list[str], list[str], list[str]]:
+    """(leading options, start points, expression words)."""
+    lead: list[str] = []
+    i = 0
+    while i < len(args) and args[i] in ("-H", "-L", "-P") or (
+            i < len(args) and args[i].startswith("-O")):
+        lead.append(args[i])
+        i += 1
+    if i < len(args) and args[i] == "--":
+        i += 1
+    starts: list[str] = []
+    while i < len(args) and not P.looks_like_expression(args[i]):
+        starts.append(args[i])
+        i += 1
+    return lead, starts, args[i:]
+
+
+def runs(args: list[str]) -> list[list[str]]:
+    """The commands of every ``-exec``/``-execdir``/``-ok``/``-okdir`` (``{}`` left in place)."""
+    out: list[list[str]] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in ("-exec", "-execdir", "-ok", "-okdir"):
+            j = i + 1
+            while j < len(args) and args[j] != ";" and not (
+                    args[j] == "+" and j > i + 1 and "{}" in args[j - 1]):
+                j += 1
+            if j > i + 1:
+                out.append(args[i + 1:j])
+            i = j + 1
+            continue
+        i += 1
+    return out
+
+
+def writes(args: list[str]) -> list[str]:
+    """``-delete`` writes (removes) under every start point."""
+    if "-delete" not in args:
+        return []
+    _, starts, _ = _split(args)
+    return [s for s in starts or ["."] if not s.startswith(DYNAMIC)] or ["."]
+
+
+def run(ctx: CommandContext) -> int:
+    """``find``."""
+    args = ctx.args
+    if args[:1] in (["--help"], ["-help"]):
+        ctx.stdout.write(USAGE.encode())
+        return 0
+    if args[:1] in (["--version"], ["-version"]):
+        ctx.stdout.write(b"find (GNU findutils) 4.9.0\n")
+        return 0
+    lead, starts, words = _split(args)
+    for opt in lead:
+        if opt in ("-L", "-H"):
+            ctx.error(f"{opt}: symbolic links are never followed in the sandbox")
+            return 1
+    options = P.Options()
+    walker = Walker(ctx, options)
+    try:
+        parser = P.Parser(words, options, walker.make)
+        parser.warn = ctx.error
+        expr = parser.parse()
+        if options.delete and options.prune and not any(w in ("-depth", "-d") for w in words):
+            raise P.FindError("The -delete action automatically turns on -depth, but -prune "
+                              "does nothing when -depth is in effect.  If you want to carry "
+                              "on anyway, just explicitly use the -depth option.")
+    except P.FindError as exc:
+        walker.flush()
+        ctx.error(str(exc))
+        return 1
+    if options.delete:
+        options.depth = True
+    printer = P.Node("pred", "-print", fn=walker.make("-print", []))
+    if expr is None:
+        expr = printer
+    elif not options.has_action:
+        expr = P.Node("and", left=expr, right=printer)
+    try:
+        for start in starts or ["."]:
+            walker.walk(start, expr)
+    except Quit:
+        pass
+    walker.finish()
+    return walker.status

@@ -1,0 +1,220 @@
+"""find's ``-printf`` format (GNU findutils 4.9): directives with flags, width and precision,
+``%Tk``/``%Ak``/``%Ck`` through the C library's ``strftime`` (UTC; ``S T X +`` carry GNU's
+ten-digit fraction), escapes, and GNU's warnings for unknown ones. Owner and group are the
+sandbox's virtual identity; there is no inode or device number (both print as 0)."""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+
+from sandbox.commands import _identity
+from sandbox.commands.base import CommandContext
+from sandbox.commands.find.parse import FindError
+from sandbox.fs.base import FileStat
+
+_ESCAPES = {"a": b"\a", "b": b"\b", "f": b"\f", "n": b"\n", "r": b"\r", "t": b"\t",
+            "v": b"\v", "\\": b"\\"}
+_SPEC = re.compile(r"%([-+ #0]*)(\d*)(?:\.(\d*))?")
+_NUMERIC = set("sdkbnmUGiD")
+_STRING = set("pfhPHugyYlMtacF")
+_NS_KINDS = set("STX+")
+STOP = object()
+
+
+def compile_format(ctx: CommandContext, fmt: str) -> list:
+    """The format as a list of pieces: bytes, ``STOP`` (``\\c``) or (conversion, directive,
+    time kind). Warnings go to stderr now; ``% at end`` is an error."""
+    pieces: list = []
+    lit = bytearray()
+    data = fmt
+    i = 0
+    n = len(data)
+
+    def flush() -> None:
+        if lit:
+            pieces.append(bytes(lit))
+            lit.clear()
+
+    while i < n:
+        c = data[i]
+        if c == "\\":
+            if i + 1 >= n:
+                lit += b"\\"
+                i += 1
+                continue
+            d = data[i + 1]
+            if d in _ESCAPES:
+                lit += _ESCAPES[d]
+                i += 2
+            elif d == "c":
+                flush()
+                pieces.append(STOP)
+                i += 2
+            elif d in "01234567":
+                j = i + 1
+                while j < n and j < i + 4 and data[j] in "01234567":
+                    j += 1
+                lit.append(int(data[i + 1:j], 8) & 0xFF)
+                i = j
+            else:
+                ctx.error(f"warning: unrecognized escape `\\{d}'")
+                lit += ("\\" + d).encode("utf-8", "surrogateescape")
+                i += 2
+            continue
+        if c != "%":
+            lit += c.encode("utf-8", "surrogateescape")
+            i += 1
+            continue
+        m = _SPEC.match(data, i)
+        assert m is not None
+        j = m.end()
+        if j >= n:
+            raise FindError("error: % at end of format string")
+        d = data[j]
+        if d == "%":
+            lit += b"%"
+            i = j + 1
+            continue
+        flags, width, prec = m.group(1), m.group(2), m.group(3)
+        spec = "%" + flags + width + (("." + prec) if prec is not None else "")
+        if d in "TAC":
+            if j + 1 >= n:
+                ctx.error(f"warning: format directive `%{d}' should be followed by another "
+                          "character")
+                lit += ("%" + d).encode()
+                i = j + 1
+                continue
+            flush()
+            pieces.append((spec, d, data[j + 1]))
+            i = j + 2
+            continue
+        if d in _NUMERIC or d in _STRING:
+            flush()
+            pieces.append((spec, d, ""))
+            i = j + 1
+            continue
+        ctx.error(f"warning: unrecognized format directive `%{d}'")
+        lit += ("%" + d).encode("utf-8", "surrogateescape")
+        i = j + 1
+    flush()
+    return pieces
+
+
+def mode_string(st: FileStat) -> str:
+    """``drwxr-xr-x`` as ``ls -l`` shows it."""
+    m = st.mode & 0o7777
+    out = ["d" if st.is_dir else "-"]
+    for shift in (6, 3, 0):
+        bits = (m >> shift) & 7
+        out.append("r" if bits & 4 else "-")
+        out.append("w" if bits & 2 else "-")
+        out.append("x" if bits & 1 else "-")
+    return "".join(out)
+
+
+def _time_parts(t: float) -> tuple[int, str]:
+    sec = math.floor(t)
+    ns = int(round((t - sec) * 1e9))
+    if ns >= 1_000_000_000:
+        sec, ns = sec + 1, ns - 1_000_000_000
+    return sec, f"{ns:09d}0"
+
+
+def format_time(t: float, kind: str) -> str:
+    """One ``%Tk`` directive (UTC)."""
+    sec, frac = _time_parts(t)
+    if kind == "@":
+        return f"{sec}.{frac}"
+    tm = time.gmtime(sec)
+    if kind == "+":
+        return time.strftime("%Y-%m-%d+%H:%M:%S", tm) + "." + frac
+    text = time.strftime("%" + kind, tm)
+    return text + "." + frac if kind in _NS_KINDS else text
+
+
+def ctime_string(t: float) -> str:
+    """``%t``: ``Thu Mar  4 05:06:07.0000000000 2021``."""
+    sec, frac = _time_parts(t)
+    tm = time.gmtime(sec)
+    return time.strftime("%a %b %e %H:%M:%S", tm) + "." + frac + time.strftime(" %Y", tm)
+
+
+def _dirname(path: str) -> str:
+    cut = path.rfind("/")
+    return "." if cut < 0 else path[:cut]
+
+
+def _relative(e) -> str:  # type: ignore[no-untyped-def]
+    if e.depth == 0:
+        return ""
+    start = e.start
+    return e.path[len(start):] if start.endswith("/") else e.path[len(start) + 1:]
+
+
+def render(walker, pieces: list, e) -> bytes:  # type: ignore[no-untyped-def]
+    """The bytes of one file's ``-printf`` output."""
+    out: list[bytes] = []
+    fs = walker.fs
+    for p in pieces:
+        if isinstance(p, bytes):
+            out.append(p)
+            continue
+        if p is STOP:
+            break
+        spec, d, kind = p
+        if kind:
+            text = format_time(e.stat(fs).mtime, kind)
+            out.append((spec + "s") % text if spec != "%" else text.encode("utf-8", "surrogateescape"))
+            if isinstance(out[-1], str):
+                out[-1] = out[-1].encode("utf-8", "surrogateescape")
+            continue
+        if d in _NUMERIC:
+            st = e.stat(fs)
+            value = {
+                "s": lambda: st.size, "d": lambda: e.depth,
+                "k": lambda: -(-st.size // 4096) * 4, "b": lambda: -(-st.size // 4096) * 8,
+                "n": lambda: st.nlink, "m": lambda: st.mode & 0o7777, "U": lambda: _identity.UID,
+                "G": lambda: _identity.GID, "i": lambda: 0, "D": lambda: 0,
+            }[d]()
+            base = spec.split(".")[0]
+            if d == "m" and "#" in base:  # C's %#o: a leading 0 (Python's is 0o)
+                text = "0" + format(value, "o") if value else "0"
+                out.append(((base.replace("#", "").replace("0", "") + "s") % text).encode())
+                continue
+            out.append(((base + ("o" if d == "m" else "d")) % value).encode())
+            continue
+        if d == "p":
+            text = e.path
+        elif d == "f":
+            text = e.name if e.depth else _base(e.path)
+        elif d == "h":
+            text = _dirname(e.path)
+        elif d == "P":
+            text = _relative(e)
+        elif d == "H":
+            text = e.start
+        elif d == "u":
+            text = _identity.USER
+        elif d == "g":
+            text = _identity.GROUP
+        elif d in "yY":
+            text = "d" if e.stat(fs).is_dir else "f"
+        elif d == "l":
+            text = ""
+        elif d == "M":
+            text = mode_string(e.stat(fs))
+        elif d == "F":
+            text = "ext4"
+        else:  # t a c
+            text = ctime_string(e.stat(fs).mtime)
+        out.append(((spec + "s") % text).encode("utf-8", "surrogateescape"))
+    return b"".join(out)
+
+
+def _base(path: str) -> str:
+    stripped = path.rstrip("/")
+    if not stripped:
+        return "/"
+    return stripped.rsplit("/", 1)[-1]
