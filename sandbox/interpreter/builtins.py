@@ -222,7 +222,7 @@ def b_set(sh: "Shell", argv: list[str], io_: "IO") -> int:
         if a in ("-", "+"):
             i += 1
             continue
-        if a[0] in "-+" and len(a) > 1:
+        if a[:1] in ("-", "+") and len(a) > 1:
             on = a[0] == "-"
             for letter in a[1:]:
                 if letter == "e":
@@ -291,26 +291,22 @@ def b_return(sh: "Shell", argv: list[str], io_: "IO") -> int:
 
 def _loop(kind: str) -> Callable[["Shell", list[str], "IO"], int]:
     def run(sh: "Shell", argv: list[str], io_: "IO") -> int:
-        from sandbox.interpreter.core import LoopControl
+        from sandbox.interpreter.core import ExitShell, LoopControl
+        if sh.loop_depth == 0:  # bash checks this before the argument
+            _err(sh, io_, kind, "only meaningful in a `for', `while', or `until' loop")
+            return 0
         n = 1
         if len(argv) > 1:
             m = _int_arg(sh, io_, kind, argv[1])
-            if m is None:
-                raise LoopControl(kind, sh.loop_depth or 1) if sh.loop_depth else _noop()
+            if m is None:  # `numeric argument required` is fatal, as in bash
+                raise ExitShell(128)
             if m < 1:
                 _err(sh, io_, kind, f"{argv[1]}: loop count out of range")
                 return 1
             n = m
-        if sh.loop_depth == 0:
-            _err(sh, io_, kind, "only meaningful in a `for', `while', or `until' loop")
-            return 0
         raise LoopControl(kind, min(n, sh.loop_depth))
     run.__doc__ = f"``{kind} [n]``."
     return run
-
-
-def _noop() -> Exception:  # pragma: no cover
-    return RuntimeError("unreachable")
 
 
 def b_read(sh: "Shell", argv: list[str], io_: "IO") -> int:

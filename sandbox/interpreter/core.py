@@ -650,7 +650,11 @@ class Shell:
                 return self.call_function(func, argv, io_)
             if name in BUILTINS and name not in _REGISTRY_BUILTINS:
                 from sandbox.interpreter import builtins
-                return builtins.run(self, argv, io_)
+                try:
+                    return builtins.run(self, argv, io_)
+                except ArithError as exc:  # a bad subscript (`test -v 'a[{]'`): status 1
+                    self.diag(io_, str(exc))
+                    return 1
             return self.run_external(argv, io_, {a.name for a, _ in assigns})
         finally:
             for k, old in saved.items():

@@ -307,7 +307,10 @@ class Expander:
             else:
                 fb.split(text)
         elif isinstance(p, Param):
-            self._param(p, fb, split, in_dq)
+            try:
+                self._param(p, fb, split, in_dq)
+            except ArithError as exc:  # a bad subscript (`${a[&]}`): bash's fatal error
+                raise ExpansionError(str(exc), status=exc.status) from None
         elif isinstance(p, ArithSub):
             text = str(self.arith(p.expr))
             if in_dq or not split:

@@ -30,28 +30,38 @@ def _bracket(text: str, i: int) -> tuple[str, int] | None:
         negate = True
         j += 1
     items: list[str] = []
+    last: str | None = None  # the last single character, which a `-` may start a range from
     first = True
     while j < len(text):
         c = text[j]
         if c == "]" and not first:
             body = "".join(items)
+            if not body:  # only reversed ranges: nothing matches (or, negated, anything)
+                return ("." if negate else "(?!)"), j + 1
             return ("[^" if negate else "[") + body + "]", j + 1
         first = False
         if c == "[" and text.startswith("[:", j):
             k = text.find(":]", j + 2)
             if k > 0 and text[j + 2:k] in _CLASSES:
                 items.append(_CLASSES[text[j + 2:k]])
+                last = None
                 j = k + 2
                 continue
         if c == "\\" and j + 1 < len(text):
             items.append(re.escape(text[j + 1]))
+            last = text[j + 1]
             j += 2
             continue
-        if c == "-" and items and j + 1 < len(text) and text[j + 1] != "]":
-            items.append("-")
-            j += 1
+        if c == "-" and last is not None and j + 1 < len(text) and text[j + 1] != "]":
+            end, j = (text[j + 2], j + 3) if text[j + 1] == "\\" and j + 2 < len(text) \
+                else (text[j + 1], j + 2)
+            items.pop()
+            if end >= last:  # a reversed range matches nothing, as in bash
+                items.append(f"{re.escape(last)}-{re.escape(end)}")
+            last = None
             continue
-        items.append(re.escape(c) if c not in "-" else "\\-")
+        items.append(re.escape(c) if c != "-" else "\\-")
+        last = c
         j += 1
     return None
 

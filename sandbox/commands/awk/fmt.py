@@ -12,6 +12,10 @@ from __future__ import annotations
 import math
 
 
+#: The largest width or precision a conversion may ask for (a bigger one is a limit error).
+MAX_WIDTH = 1 << 22
+
+
 class FormatError(Exception):
     """Not enough arguments for the format (gawk: fatal); ``pos`` is where they ran out."""
 
@@ -132,6 +136,10 @@ def sprintf(fmt: bytes, args: list, tonum, tostr) -> bytes:
             continue
         if argi >= nargs:
             raise FormatError(i - 1)
+        if (width or 0) > MAX_WIDTH or (prec or 0) > MAX_WIDTH:
+            from sandbox.errors import LimitExceeded
+            raise LimitExceeded("string_length", f"awk: printf width or precision above "
+                                f"{MAX_WIDTH}; format smaller fields")
         arg = args[argi]
         argi += 1
         left = "-" in flags

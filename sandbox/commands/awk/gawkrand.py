@@ -147,5 +147,10 @@ def for_in_order(d: dict) -> list:
             else:
                 others.append(k)
         ints.sort(key=int)
+        if others and _INT_RE.match(others[0]):
+            # the overflow table is itself an integer array: its strings come first
+            strs = [k for k in others if not _INT_RE.match(k)]
+            nums = [k for k in others if _INT_RE.match(k)]
+            return _str_order(strs) + nums + ints
         return _str_order(others) + ints
     return _str_order(keys)

@@ -210,11 +210,10 @@ class Runtime:
             pattern = b"\\" + fs if fs in b"\\^$.[]|()*+?{}" else fs
         else:
             pattern = fs
-        if para:
-            if fs == b"\t" or len(fs) == 1 and fs not in b"\\^$.[]|()*+?{}":
-                pattern = b"[" + fs + b"\n]" if fs != b"\\" else b"[\\\\\n]"
-            else:
-                pattern = b"(" + pattern + b")|\n"
+        if para and len(fs) == 1:
+            # gawk: in paragraph mode a newline also separates fields when FS is one
+            # character (not when it is a regexp)
+            pattern = b"[" + (b"\\" + fs if fs in b"\\^]-[" else fs) + b"\n]"
         rx = self.regex(pattern)
 
         def split_re(rec: bytes) -> list:

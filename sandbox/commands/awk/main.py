@@ -702,6 +702,7 @@ def _prefilter_file(rt, reader, rules, one, rx) -> None:
     raw = reader.raw
     search = rx.search_start
     rt.ws_clean = False
+    done_last = False
     last = None
     while True:
         got = raw()
@@ -714,7 +715,7 @@ def _prefilter_file(rt, reader, rules, one, rx) -> None:
         fnr = rt.fnr
         while pos < n:
             m = search(data, pos, n)
-            if m < 0:
+            if m < 0 or m >= n:
                 break
             ls = data.rfind(b"\n", pos, m) + 1
             if ls == 0:
@@ -740,7 +741,9 @@ def _prefilter_file(rt, reader, rules, one, rx) -> None:
             nr = rt.nr
             fnr = rt.fnr
             pos = le + 1
+            done_last = le >= n - 1
         if pos < n:
+            done_last = False
             k = data.count(b"\n", pos, n)
             if final:
                 k += 1
@@ -751,7 +754,7 @@ def _prefilter_file(rt, reader, rules, one, rx) -> None:
         if n:
             end = n - 1 if data.endswith(b"\n") else n
             last = data[data.rfind(b"\n", 0, end) + 1:end]
-    if last is not None:
+    if last is not None and not done_last:
         rt.rec = last
         rt.flds = None
     rt.G[rt.slots["RT"]] = b"\n" if last is not None else b""

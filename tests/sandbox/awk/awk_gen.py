@@ -105,7 +105,7 @@ class Gen:
             lambda: f"sprintf({self.fmt()}, {e()}, {e()})",
             lambda: f"sub({self.regex()}, {self.string()}, {self.lvalue()})",
             lambda: f"gsub({self.regex()}, {self.string()}, {self.lvalue()})",
-            lambda: f"gensub({self.regex()}, {self.string()}, \"g\", {self.string()} {e()})",
+            lambda: f"gensub({self.regex()}, {self.string()}, \"g\", ({e()} \"\"))",
             lambda: f"({e()} in a)", lambda: f"f1({e()})",
             lambda: f"f2({e()}, {e()})", lambda: f"and({self.num()}, 6)",
             lambda: f"strtonum({e()})", lambda: "rand()",

@@ -1,0 +1,43 @@
+"""Every fuzz finding, as a regression test: the sandbox must print what bash prints (stdout
+and exit status), and never an internal error or a traceback."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from sandbox import Limits, Policy, Sandbox
+from sandbox.commands import names
+
+#: Scripts the fuzzer (or the issue that asked for it) found raising inside the interpreter.
+FINDINGS = [
+    'set "" ""; IFS=; echo ${*-minus}',                  # IndexError in set
+    'set "${x}"; echo "[$1] $#"',                         # IndexError in set
+    "test -v 'arr]'; echo $?",                            # ValueError in test -v
+    "test -v '[{]'; echo $?",                             # ArithError from a subscript
+    "x='a[z-t]b'; echo ${x//$unset}",                     # re.error: reversed range
+    "v='[:-$]'; echo \"\" $v",                            # re.error: reversed range
+    "echo [[--9]{4}",                                     # re.error from globbing a word
+    "case b in [z-a]) echo y;; *) echo n;; esac",
+    "case q in [!z-a]) echo y;; esac",
+    "case - in [[:alpha:]-9]) echo y;; *) echo n;; esac",
+    "break stat~; echo $?",                               # RuntimeError outside a loop
+    "break $; echo \"st=$?\"",
+    "for i in 1 2; do break x; echo in; done; echo \"st=$?\"",
+    "echo \"${a[&]}\"; echo next",                        # ArithError in ${a[...]}
+    "f(){ local;};f|set \"${b}\"; echo $?",
+]
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+@pytest.mark.parametrize("script", FINDINGS)
+def test_finding_behaves_as_bash(script: str, tmp_path: Path) -> None:
+    ref = subprocess.run(["bash", "-c", script], capture_output=True, cwd=tmp_path, timeout=30)
+    sb = Sandbox(mounts={"/": tmp_path}, policy=Policy(allow=frozenset(names())),
+                 limits=Limits(seconds=5))
+    r = sb.run(script)
+    assert b"internal error" not in r.stderr and b"Traceback" not in r.stderr, r
+    assert (r.stdout, r.exit_code) == (ref.stdout, ref.returncode), (script, r, ref)
