@@ -896,6 +896,9 @@ def build_parser() -> argparse.ArgumentParser:
         pass
     else:
         add_migrate(subparsers)
+    from memtool.history.cli import add_cli as add_history
+
+    add_history(subparsers)
     return parser
 
 
@@ -906,8 +909,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    from memtool.history import acting
+
     try:
-        return int(args.func(args) or 0)
+        # Changes made by a command (memtool sh, restore...) are versions by the cli.
+        with acting("cli", "memtool " + " ".join(sys.argv[1:] if argv is None else argv)):
+            return int(args.func(args) or 0)
     except KeyboardInterrupt:
         return 130
 

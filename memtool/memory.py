@@ -18,6 +18,7 @@ from sandbox.limits import Limits
 from sandbox.policy import DEFAULT_ALLOW
 
 from memtool.conversations import Conversations
+from memtool.history import History, Retention, VersionedStore, VersionLog, acting, open_log
 from memtool.core import DEFAULT_BUDGET, CoreMemory
 from memtool.layout import bootstrap, ensure_gitignored
 from memtool.scopes import scope_prefix, validate_scope
@@ -52,7 +53,9 @@ class Memory:
     ``secrets``: refuse/redact secrets (True, False, or a ``SecretScanner``).
     ``append_only``: files neither tool may change. ``fsync``: flush appends and writes to
     disk (local stores). ``gitignore``: add a local directory to its git work tree's
-    ``.gitignore``.
+    ``.gitignore``. ``versions``: record every change to a file as a version (True: a log
+    beside the files for local and in-memory stores; False; or a ``VersionLog``), kept by
+    ``retention`` (``Retention(count=, age=)``); see ``history()``, ``restore()``, ``diff()``.
     """
 
     def __init__(
@@ -74,6 +77,8 @@ class Memory:
         search_limit: int = 20,
         fsync: bool = False,
         gitignore: bool = True,
+        versions: bool | VersionLog = True,
+        retention: Retention | None = None,
     ):
         if path_or_store is not None and store is not None:
             raise TypeError("give either a path/store or store=, not both")
@@ -94,19 +99,30 @@ class Memory:
         else:
             self.store = base
         self.created = bootstrap(self.store)
+        append_only = frozenset(append_only)
+        #: The version log (None when versions are off or the store has none).
+        self.versions: VersionLog | None = open_log(base, versions, retention, fsync)
+        #: What the tools write through: the store, recording versions when they are on.
+        self.tool_store: FileSystem = self.store
+        self._history: History | None = None
+        if self.versions is not None:
+            versioned = VersionedStore(self.store, self.versions,
+                                       prefix=scope_prefix(self.scope) if self.scope is not None else "",
+                                       excluded=append_only)
+            self.tool_store = versioned
+            self._history = History(self.versions, versioned)
         self.scanner = secrets if isinstance(secrets, SecretScanner) else SecretScanner(enabled=bool(secrets))
         self.core = CoreMemory(self.store, budget=core_budget)
-        append_only = frozenset(append_only)
         self.conversations = Conversations(self.store, self.scanner,
                                            append_only="conversations.jsonl" in append_only)
         self.memory_tool = MemoryTool(
-            self.store, self.core, self.scanner,
+            self.tool_store, self.core, self.scanner,
             MemoryToolConfig(read_only=read_only, append_only=append_only,
                              max_file_bytes=max_file_bytes, max_depth=max_depth,
                              search_limit=search_limit),
         )
         self.bash_tool = BashTool(
-            self.store, self.core, self.scanner,
+            self.tool_store, self.core, self.scanner,
             BashToolConfig(allow=frozenset(allow) if allow is not None else DEFAULT_ALLOW,
                            read_only=read_only, append_only=append_only,
                            limits=bash_limits or Limits(seconds=10.0),
@@ -141,9 +157,84 @@ class Memory:
 
     def call(self, name: str, arguments: Mapping[str, Any] | str | bytes | None) -> str:
         """Run tool ``name`` (``memory`` or ``bash``) with a dict or JSON string of arguments."""
-        return self.tools.call(name, arguments)
+        self.notice_edits()
+        with acting(str(name)[:20], _detail(name, arguments)):
+            return self.tools.call(name, arguments)
 
     def bash(self, command: str) -> str:
         """Run a shell command over the memory directory; the model-facing result string."""
-        return self.tools.call("bash", {"command": command}) if "bash" in self.tools.offered \
-            else self.bash_tool.run(command)
+        if "bash" in self.tools.offered:
+            return self.call("bash", {"command": command})
+        self.notice_edits()
+        with acting("bash", command):
+            return self.bash_tool.run(command)
+
+    # -- history --------------------------------------------------------------------------
+
+    @property
+    def history_api(self) -> History:
+        """The ``History`` of this memory; ``HistoryError`` when versions are off."""
+        if self._history is None:
+            from memtool.history import HistoryError
+
+            raise HistoryError("this memory keeps no versions (versions=False, or a store without a version log)")
+        return self._history
+
+    def notice_edits(self) -> list:
+        """Record changes made outside the tools (a person's edit) as versions, by content
+        hash; done before every tool call. Returns the new versions."""
+        if self._history is None or self.tool_store.read_only:
+            return []
+        return self._history.store.scan()
+
+    def history(self, path: str | None = None, limit: int | None = None) -> list:
+        """Versions of ``path`` (a file or directory; None: every file), newest first: each
+        with ``id``, ``time``, ``actor``, ``detail``, ``path``, ``kind`` and ``summary``."""
+        self.notice_edits()
+        return self.history_api.entries(_rel_path(path), limit)
+
+    def restore(self, path: str | None, version_id: int | str) -> list:
+        """Put ``path`` (None: the whole memory) back as it was right after ``version_id``;
+        itself recorded as new versions (returned), so it can be undone."""
+        return self.history_api.restore(_rel_path(path), version_id)
+
+    def diff(self, path: str, a: int | str | None = None, b: int | str | None = None) -> str:
+        """Unified diff of ``path`` from version ``a`` (default: before its newest change) to
+        ``b`` (default: now)."""
+        self.notice_edits()
+        return self.history_api.diff(_rel_path(path) or "", a, b)
+
+    def content_at(self, path: str, version_id: int | str) -> bytes | None:
+        """What ``path`` held right after ``version_id`` (None: it did not exist)."""
+        return self.history_api.content_at(_rel_path(path) or "", version_id)
+
+
+def _rel_path(path: str | None) -> str | None:
+    """``/memories/x``, ``/.memory/x`` or ``x`` as a store path (None/root: None)."""
+    if path is None:
+        return None
+    from memtool.tools.paths import PathRefused, resolve
+
+    try:
+        rel = resolve(path, max_depth=64).rel
+    except PathRefused as e:
+        from memtool.history import HistoryError
+
+        raise HistoryError(f"{e.path}: {e.reason}") from None
+    return rel or None
+
+
+def _detail(name: str, arguments: Any) -> str:
+    """What a tool call was asked to do, for its versions: the command, or the arguments."""
+    if isinstance(arguments, Mapping):
+        if name == "bash" and isinstance(arguments.get("command"), str):
+            return arguments["command"]
+        try:
+            import json
+
+            return json.dumps(dict(arguments), ensure_ascii=False, default=str)[:2000]
+        except (TypeError, ValueError):
+            return repr(arguments)[:2000]
+    if isinstance(arguments, bytes):
+        return arguments.decode("utf-8", "replace")[:2000]
+    return str(arguments)[:2000] if arguments is not None else ""

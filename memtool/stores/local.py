@@ -12,6 +12,11 @@ and processes), and no error message carries a host path.
 calls made before every model call and for every turn) reuse one descriptor of the root per
 process instead of opening it on every call (keeping ``LocalDir``'s checks and its lock), and
 ``append_line`` appends to the append-only conversation log without the directory lock.
+
+The name ``.memtool`` at the root is reserved for memtool's own data (the version history,
+``memtool.history``): it is never listed, reading or statting anything under it is "No such
+file or directory" and creating, changing or moving anything there is refused, so neither tool
+(nor ``ls -a``, ``find`` or ``grep -r`` in the bash tool) can see or reach it.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ import fcntl
 import os
 import stat as stat_mod
 import weakref
+from contextlib import contextmanager
+from typing import BinaryIO, Iterator
 
 from sandbox.fs.base import FileStat, FSError
 from sandbox.fs.local import HARDLINK_MESSAGE, SPECIAL_MESSAGE, LocalDir
@@ -44,6 +51,27 @@ def _after_fork_in_child() -> None:
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+#: The root entry reserved for memtool's own data (the version history).
+RESERVED = ".memtool"
+RESERVED_MESSAGE = "Permission denied (reserved for memtool's version history)"
+
+
+def _reserved(path: str) -> bool:
+    return path == RESERVED or path.startswith(RESERVED + "/")
+
+
+def _hide(path: str) -> None:
+    """ENOENT for a path under the reserved entry (it does not exist for the tools)."""
+    if _reserved(path):
+        raise FSError(errno.ENOENT, path)
+
+
+def _refuse(path: str) -> None:
+    """EACCES for a change under the reserved entry."""
+    if _reserved(path):
+        raise FSError(errno.EACCES, path, RESERVED_MESSAGE)
 
 
 def _top_level(path: str) -> bool:
@@ -90,6 +118,7 @@ class LocalStore(LocalDir):
 
     def stat(self, path: str) -> FileStat:
         """Stat ``path`` without following links (symlinks and special files refused)."""
+        _hide(path)
         if not _top_level(path):
             return super().stat(path)
         try:
@@ -103,6 +132,7 @@ class LocalStore(LocalDir):
 
     def append_bytes(self, path: str, data: bytes) -> None:
         """Append ``data`` with one ``write`` under the directory lock, creating the file."""
+        _refuse(path)
         if not _top_level(path):
             return super().append_bytes(path, data)
         with self.lock(path):
@@ -122,6 +152,7 @@ class LocalStore(LocalDir):
         under ``lock()`` could drop the line. A nested path (a scope's log) is reached by the
         jail's link-refusing walk.
         """
+        _refuse(path)
         self._writable(path)
         if _top_level(path):
             dir_fd, name, own_dir = self._store_root_fd(), path, False
@@ -147,6 +178,59 @@ class LocalStore(LocalDir):
             raise FSError(e.errno or errno.EIO, path) from None
         finally:
             os.close(fd)  # releases the flock
+
+    # -- the reserved entry: hidden from reads, refused for changes ------------------------
+
+    def open_read(self, path: str) -> BinaryIO:
+        """Open a file for reading (nothing under the reserved entry exists)."""
+        _hide(path)
+        return super().open_read(path)
+
+    def listdir(self, path: str) -> list[str]:
+        """Names in a directory; the reserved entry is never listed."""
+        _hide(path)
+        names = super().listdir(path)
+        if path == "" and RESERVED in names:
+            names.remove(RESERVED)
+        return names
+
+    def write_bytes(self, path: str, data: bytes) -> None:
+        """Atomically replace a file (refused under the reserved entry)."""
+        _refuse(path)
+        super().write_bytes(path, data)
+
+    def mkdir(self, path: str) -> None:
+        """Create a directory (refused for the reserved entry)."""
+        _refuse(path)
+        super().mkdir(path)
+
+    def remove(self, path: str) -> None:
+        """Remove a file (nothing under the reserved entry exists)."""
+        _hide(path)
+        super().remove(path)
+
+    def rmdir(self, path: str) -> None:
+        """Remove an empty directory (nothing under the reserved entry exists)."""
+        _hide(path)
+        super().rmdir(path)
+
+    def rename(self, src: str, dst: str) -> None:
+        """Move ``src`` to ``dst``; neither may be under the reserved entry."""
+        _hide(src)
+        _refuse(dst)
+        super().rename(src, dst)
+
+    def set_mtime(self, path: str, mtime: float) -> None:
+        """Set a modification time (nothing under the reserved entry exists)."""
+        _hide(path)
+        super().set_mtime(path, mtime)
+
+    @contextmanager
+    def lock(self, path: str) -> Iterator[None]:
+        """The directory lock of ``path`` (nothing under the reserved entry exists)."""
+        _hide(path)
+        with super().lock(path):
+            yield
 
     @staticmethod
     def _lacks_final_newline(fd: int) -> bool:

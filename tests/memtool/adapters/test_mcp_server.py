@@ -80,7 +80,9 @@ def test_stdio_end_to_end(tmp_path):
         assert read.contents[0].text == "# Core\n- edited by hand\n"
 
     run(["--path", str(memdir)], body)
-    assert sorted(p.name for p in memdir.iterdir()) == ["conversations.jsonl", "core.md", "notes.md", "prefs.md"]
+    # .memtool holds the version history (hidden from both tools)
+    assert sorted(p.name for p in memdir.iterdir() if p.name != ".memtool") == [
+        "conversations.jsonl", "core.md", "notes.md", "prefs.md"]
 
 
 def test_read_only_and_tool_selection(tmp_path):

@@ -1,0 +1,599 @@
+"""The version log: an append-only record of every change to a memory's files.
+
+A version says when (``time``), who (``actor``: ``memory`` / ``bash`` / ``cli`` / ``person`` /
+``restore`` / ``app``, with ``detail``: the command or arguments), what (``path``, and the
+content ``before`` and ``after`` by SHA-256; ``None`` for absent) and which tool call it
+belongs to (``call``: a ``rm -r`` or a directory ``rename`` is one call of many versions).
+Ids are consecutive integers, in the order the changes were made.
+
+``LocalVersionLog`` keeps the log in the memory directory, in ``.memtool/versions/``, which the
+store hides from both tools (``LocalStore`` reserves the name): ``log.jsonl`` (one JSON object
+a line, appended with one ``O_APPEND`` write under an exclusive ``flock`` of ``lock``, so many
+processes append in order and a line is never torn; a reader ignores an unfinished last line)
+and ``objects/xx/<sha256>`` (each content once, checked against its hash when read).
+``MemoryVersionLog`` is the same in memory, for tests and ``MemoryStore``.
+
+Retention (``Retention(count=, age=)``) keeps at most ``count`` versions per path and drops
+versions older than ``age`` seconds, but always keeps the newest version of every file that
+exists, so the current state stays known; unreferenced contents are then deleted.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import hashlib
+import json
+import os
+import re
+import secrets
+import threading
+import time
+from abc import ABC, abstractmethod
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+#: The hidden directory inside a local memory that holds the version log.
+HIDDEN_DIR = ".memtool"
+VERSIONS_DIR = "versions"
+LOG_NAME = "log.jsonl"
+
+_O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_HEX = re.compile(r"[0-9a-f]{64}")
+
+
+def content_hash(data: bytes) -> str:
+    """The SHA-256 of ``data``, hex (the name of a content in the log)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass(frozen=True)
+class Version:
+    """One change of one file (see the module docstring for the fields)."""
+
+    id: int
+    time: float
+    actor: str
+    detail: str
+    path: str
+    before: str | None
+    after: str | None
+    call: str = ""
+
+    @property
+    def kind(self) -> str:
+        """``created``, ``deleted`` or ``modified``."""
+        if self.before is None:
+            return "created"
+        if self.after is None:
+            return "deleted"
+        return "modified"
+
+    def to_json(self) -> str:
+        """The log line (without its newline)."""
+        return json.dumps({"id": self.id, "time": self.time, "actor": self.actor, "detail": self.detail,
+                           "path": self.path, "before": self.before, "after": self.after,
+                           "call": self.call}, ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, line: str | bytes) -> "Version":
+        """Parse one log line; ``ValueError`` (or ``KeyError``/``TypeError``) if it is not one."""
+        obj = json.loads(line)
+        if not isinstance(obj, dict):
+            raise ValueError("not an object")
+        before, after = obj.get("before"), obj.get("after")
+        for h in (before, after):
+            if h is not None and not (isinstance(h, str) and _HEX.fullmatch(h)):
+                raise ValueError("bad content hash")
+        return cls(int(obj["id"]), float(obj["time"]), str(obj["actor"]), str(obj.get("detail", "")),
+                   str(obj["path"]), before, after, str(obj.get("call", "")))
+
+
+@dataclass(frozen=True)
+class Retention:
+    """How long versions are kept: at most ``count`` per path, none older than ``age`` seconds
+    (``None``: no limit). The newest version of every existing file is always kept."""
+
+    count: int | None = None
+    age: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.count is not None and self.count < 1:
+            raise ValueError("Retention.count must be at least 1")
+        if self.age is not None and self.age < 0:
+            raise ValueError("Retention.age must not be negative")
+
+    @property
+    def unlimited(self) -> bool:
+        """True when nothing is ever dropped."""
+        return self.count is None and self.age is None
+
+
+class VersionLogError(OSError):
+    """The log could not be opened."""
+
+
+@dataclass
+class PendingVersion:
+    """A version not yet numbered: what ``VersionLog.append`` takes."""
+
+    path: str
+    before: str | None
+    after: str | None
+    actor: str
+    detail: str = ""
+    call: str = ""
+
+
+class VersionLog(ABC):
+    """The log of one store (shared by every ``Memory`` and scope over it).
+
+    Subclasses provide the storage primitives; this class keeps the parsed log in memory
+    (caught up, on every locked operation, with what other processes appended), the current
+    state (path -> content hash), and retention.
+    """
+
+    def __init__(self, retention: Retention | None = None, fsync: bool = False):
+        self.retention = retention or Retention()
+        self.fsync = fsync
+        self._entries: list[Version] = []
+        self._state: dict[str, str] = {}
+        self._since_prune = 0
+        self._thread_lock = threading.RLock()
+        self._depth = threading.local()
+
+    # -- storage primitives (subclasses) -----------------------------------------------------
+
+    @abstractmethod
+    def _os_lock(self) -> Iterator[None]:
+        """Exclusive lock between processes (a context manager; not re-entrant)."""
+
+    @abstractmethod
+    def _read_new(self) -> tuple[list[bytes], bool]:
+        """Lines appended since the last call, and whether the log was replaced (then every
+        line is returned)."""
+
+    @abstractmethod
+    def _write_lines(self, lines: list[bytes]) -> bool:
+        """Append lines (each ending in a newline) as one piece; False when the log held
+        lines this process had not read (then the next catch-up rereads everything)."""
+
+    @abstractmethod
+    def _rewrite(self, lines: list[bytes]) -> None:
+        """Replace the whole log atomically."""
+
+    @abstractmethod
+    def has_blob(self, digest: str) -> bool:
+        """True if the content named ``digest`` is stored."""
+
+    @abstractmethod
+    def _store_blob(self, digest: str, data: bytes) -> None:
+        """Store one content under its hash."""
+
+    @abstractmethod
+    def get_blob(self, digest: str) -> bytes:
+        """The content named ``digest``; ``KeyError`` if it is not stored (or damaged)."""
+
+    @abstractmethod
+    def blob_names(self) -> Iterable[str]:
+        """Every stored content hash."""
+
+    @abstractmethod
+    def _delete_blob(self, digest: str) -> None:
+        """Delete one stored content."""
+
+    @abstractmethod
+    def raw_lines(self) -> list[bytes]:
+        """The log's lines as stored (for export)."""
+
+    # -- locking and catching up -------------------------------------------------------------
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the log exclusively (re-entrant in a thread); the in-memory copy is current."""
+        with self._thread_lock:
+            depth = getattr(self._depth, "n", 0)
+            if depth:
+                self._depth.n = depth + 1
+                try:
+                    yield
+                finally:
+                    self._depth.n = depth
+                return
+            with self._os_lock():
+                self._depth.n = 1
+                try:
+                    self._catch_up()
+                    yield
+                finally:
+                    self._depth.n = 0
+
+    def _add(self, v: Version) -> None:
+        self._entries.append(v)
+        if v.after is None:
+            self._state.pop(v.path, None)
+        else:
+            self._state[v.path] = v.after
+
+    def _catch_up(self) -> None:
+        lines, rewritten = self._read_new()
+        if rewritten:
+            self._entries = []
+            self._state = {}
+        for raw in lines:
+            try:
+                v = Version.from_json(raw)
+            except (ValueError, KeyError, TypeError):
+                continue  # a damaged line is skipped, never fatal
+            self._add(v)
+
+    # -- writing ----------------------------------------------------------------------------
+
+    def put_blob(self, data: bytes) -> str:
+        """Store ``data`` (once) and return its hash."""
+        digest = content_hash(data)
+        if not self.has_blob(digest):
+            with self.locked():
+                self._store_blob(digest, data)
+        return digest
+
+    def append(self, pending: list[PendingVersion], now: float | None = None) -> list[Version]:
+        """Number and append versions, in order, as one write; returns them."""
+        if not pending:
+            return []
+        with self.locked():
+            stamp = time.time() if now is None else now
+            next_id = (self._entries[-1].id if self._entries else 0) + 1
+            made = [Version(next_id + i, stamp, p.actor, p.detail, p.path, p.before, p.after, p.call)
+                    for i, p in enumerate(pending)]
+            in_step = self._write_lines([(v.to_json() + "\n").encode("utf-8") for v in made])
+            if in_step:
+                for v in made:  # we hold the lock: nothing was appended in between
+                    self._add(v)
+            else:
+                self._catch_up()
+            self._since_prune += len(made)
+            if not self.retention.unlimited and self._since_prune >= 64:
+                self.prune()
+            return made
+
+    def import_lines(self, lines: list[bytes]) -> int:
+        """Append another log's lines as they are (``import`` into an empty log); returns
+        how many versions were added."""
+        with self.locked():
+            if self._entries:
+                raise ValueError("the version log is not empty")
+            good = []
+            for raw in lines:
+                try:
+                    Version.from_json(raw)
+                except (ValueError, KeyError, TypeError):
+                    continue
+                good.append(raw.rstrip(b"\n") + b"\n")
+            if good:
+                self._rewrite(good)
+                self._entries, self._state = [], {}
+                self._catch_up()
+            return len(good)
+
+    def state(self, path: str) -> str | None:
+        """The content hash of ``path`` after its newest version (None: absent or unknown)."""
+        return self._state.get(path)
+
+    def tracked(self, prefix: str = "") -> dict[str, str]:
+        """path -> hash of every file existing after its newest version, under ``prefix``."""
+        if not prefix:
+            return dict(self._state)
+        head = prefix + "/"
+        return {p: h for p, h in self._state.items() if p.startswith(head)}
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def entries(self) -> list[Version]:
+        """Every version, oldest first (caught up now)."""
+        with self.locked():
+            return list(self._entries)
+
+    def get(self, version_id: int) -> Version | None:
+        """The version with this id, or None."""
+        with self.locked():
+            for v in reversed(self._entries):
+                if v.id == version_id:
+                    return v
+                if v.id < version_id:
+                    break
+            return None
+
+    # -- retention --------------------------------------------------------------------------
+
+    def prune(self, retention: Retention | None = None, now: float | None = None) -> int:
+        """Drop versions outside ``retention`` (default: the log's own); unreferenced
+        contents are deleted. Returns how many versions were dropped."""
+        rule = retention or self.retention
+        if rule.unlimited:
+            return 0
+        with self.locked():
+            stamp = time.time() if now is None else now
+            newest: dict[str, int] = {}
+            for v in self._entries:
+                newest[v.path] = v.id
+            per_path: dict[str, int] = {}
+            keep_ids: set[int] = set()
+            for v in reversed(self._entries):
+                rank = per_path.get(v.path, 0)
+                per_path[v.path] = rank + 1
+                if newest[v.path] == v.id and v.after is not None:
+                    keep_ids.add(v.id)  # the current state of an existing file
+                    continue
+                if rule.count is not None and rank >= rule.count:
+                    continue
+                if rule.age is not None and stamp - v.time > rule.age:
+                    continue
+                keep_ids.add(v.id)
+            kept = [v for v in self._entries if v.id in keep_ids]
+            dropped = len(self._entries) - len(kept)
+            self._since_prune = 0
+            if not dropped:
+                return 0
+            self._rewrite([(v.to_json() + "\n").encode("utf-8") for v in kept])
+            self._entries = []
+            self._state = {}
+            self._catch_up()
+            referenced = {h for v in kept for h in (v.before, v.after) if h}
+            for digest in list(self.blob_names()):
+                if digest not in referenced:
+                    self._delete_blob(digest)
+            return dropped
+
+
+class MemoryVersionLog(VersionLog):
+    """A version log in memory (for ``MemoryStore`` and tests)."""
+
+    def __init__(self, retention: Retention | None = None):
+        super().__init__(retention)
+        self._lines: list[bytes] = []
+        self._read = 0
+        self._generation = 0
+        self._seen_generation = 0
+        self._blobs: dict[str, bytes] = {}
+        self._guard = threading.Lock()
+
+    @contextmanager
+    def _os_lock(self) -> Iterator[None]:
+        with self._guard:
+            yield
+
+    def _read_new(self) -> tuple[list[bytes], bool]:
+        rewritten = self._seen_generation != self._generation
+        if rewritten:
+            self._read = 0
+            self._seen_generation = self._generation
+        new = self._lines[self._read:]
+        self._read = len(self._lines)
+        return new, rewritten
+
+    def _write_lines(self, lines: list[bytes]) -> bool:
+        in_step = self._read == len(self._lines)
+        self._lines.extend(lines)
+        if in_step:
+            self._read = len(self._lines)
+        return in_step
+
+    def _rewrite(self, lines: list[bytes]) -> None:
+        self._lines = list(lines)
+        self._generation += 1
+
+    def has_blob(self, digest: str) -> bool:
+        return digest in self._blobs
+
+    def _store_blob(self, digest: str, data: bytes) -> None:
+        self._blobs[digest] = bytes(data)
+
+    def get_blob(self, digest: str) -> bytes:
+        return self._blobs[digest]
+
+    def blob_names(self) -> Iterable[str]:
+        return list(self._blobs)
+
+    def _delete_blob(self, digest: str) -> None:
+        self._blobs.pop(digest, None)
+
+    def raw_lines(self) -> list[bytes]:
+        with self.locked():
+            return list(self._lines)
+
+
+_LOGS: "dict[str, LocalVersionLog]" = {}
+_LOGS_GUARD = threading.Lock()
+
+
+def local_log(root: str, retention: Retention | None = None, fsync: bool = False) -> "LocalVersionLog":
+    """The one ``LocalVersionLog`` of this process for the memory directory ``root``."""
+    key = os.path.realpath(root)
+    with _LOGS_GUARD:
+        log = _LOGS.get(key)
+        if log is None or (log._lock_fd >= 0 and not os.path.isdir(log.dir)):
+            log = _LOGS[key] = LocalVersionLog(key, retention, fsync)
+        elif retention is not None and not retention.unlimited:
+            log.retention = retention
+        return log
+
+
+class LocalVersionLog(VersionLog):
+    """The version log in ``<root>/.memtool/versions/`` (see the module docstring)."""
+
+    def __init__(self, root: str, retention: Retention | None = None, fsync: bool = False):
+        super().__init__(retention, fsync)
+        self.dir = os.path.join(root, HIDDEN_DIR, VERSIONS_DIR)
+        self.objects = os.path.join(self.dir, "objects")
+        self.log_path = os.path.join(self.dir, LOG_NAME)
+        self.root = root
+        self._lock_fd = -1
+        self._lock_pid = -1
+        self._offset = 0
+        self._inode: tuple[int, int] | None = None
+        self._subdirs: set[str] = set()
+
+    def _make_dirs(self) -> None:
+        """Create ``.memtool/versions/objects`` (0700) on first use."""
+        for d in (os.path.join(self.root, HIDDEN_DIR), self.dir, self.objects):
+            try:
+                os.mkdir(d, 0o700)
+            except FileExistsError:
+                pass
+            if os.path.islink(d) or not os.path.isdir(d):
+                raise VersionLogError(errno.ENOTDIR, "the version directory is not a directory")
+
+    def _lock_descriptor(self) -> int:
+        if self._lock_fd < 0 or self._lock_pid != os.getpid():
+            self._make_dirs()
+            # A forked child opens its own: flock belongs to the open file description.
+            self._lock_fd = os.open(os.path.join(self.dir, "lock"),
+                                    os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | _O_CLOEXEC, 0o600)
+            self._lock_pid = os.getpid()
+        return self._lock_fd
+
+    @contextmanager
+    def _os_lock(self) -> Iterator[None]:
+        fd = self._lock_descriptor()
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+
+    def _read_new(self) -> tuple[list[bytes], bool]:
+        if self._inode is not None:
+            try:
+                st = os.stat(self.log_path, follow_symlinks=False)
+            except FileNotFoundError:
+                st = None
+            if st is not None and (st.st_dev, st.st_ino) == self._inode and st.st_size == self._offset:
+                return [], False  # nothing new: one stat
+        try:
+            fd = os.open(self.log_path, os.O_RDONLY | os.O_NOFOLLOW | _O_CLOEXEC)
+        except FileNotFoundError:
+            rewritten = self._inode is not None
+            self._inode, self._offset = None, 0
+            return [], rewritten
+        try:
+            st = os.fstat(fd)
+            ident = (st.st_dev, st.st_ino)
+            rewritten = ident != self._inode and self._inode is not None
+            if ident != self._inode:
+                self._offset = 0
+            self._inode = ident
+            if st.st_size <= self._offset:
+                return [], rewritten
+            data = os.pread(fd, st.st_size - self._offset, self._offset)
+        finally:
+            os.close(fd)
+        end = data.rfind(b"\n") + 1  # an unfinished last line is read next time
+        self._offset += end
+        return data[:end].splitlines(), rewritten
+
+    def _write_lines(self, lines: list[bytes]) -> bool:
+        fd = os.open(self.log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | _O_CLOEXEC, 0o600)
+        try:
+            data = b"".join(lines)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            if self.fsync:
+                os.fsync(fd)
+            st = os.fstat(fd)
+        finally:
+            os.close(fd)
+        ident = (st.st_dev, st.st_ino)
+        if (ident == self._inode or (self._inode is None and self._offset == 0)) \
+                and st.st_size == self._offset + len(data):
+            self._inode, self._offset = ident, st.st_size
+            return True
+        return False
+
+    def _rewrite(self, lines: list[bytes]) -> None:
+        tmp = os.path.join(self.dir, f".log.{secrets.token_hex(8)}.tmp")
+        with open(tmp, "wb") as f:
+            f.write(b"".join(lines))
+            if self.fsync:
+                f.flush()
+                os.fsync(f.fileno())
+        os.replace(tmp, self.log_path)
+
+    def _blob_path(self, digest: str) -> str:
+        if not _HEX.fullmatch(digest):
+            raise KeyError(digest)
+        return os.path.join(self.objects, digest[:2], digest[2:])
+
+    def has_blob(self, digest: str) -> bool:
+        return os.path.exists(self._blob_path(digest))
+
+    def put_blob(self, data: bytes) -> str:
+        """Store ``data`` (once) and return its hash. Written in place under the log's lock
+        (no temporary file): a content cut short by a crash has the wrong size, so the next
+        ``put_blob`` of it writes it again, and ``get_blob`` checks the hash."""
+        digest = content_hash(data)
+        path = self._blob_path(digest)
+        try:
+            if os.stat(path, follow_symlinks=False).st_size == len(data):
+                return digest
+        except FileNotFoundError:
+            pass
+        with self.locked():
+            self._store_blob(digest, data)
+        return digest
+
+    def _store_blob(self, digest: str, data: bytes) -> None:
+        final = self._blob_path(digest)
+        sub = os.path.dirname(final)
+        if sub not in self._subdirs:
+            try:
+                os.mkdir(sub, 0o700)
+            except FileExistsError:
+                pass
+            self._subdirs.add(sub)
+        fd = os.open(final, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | _O_CLOEXEC, 0o600)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            if self.fsync:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    def get_blob(self, digest: str) -> bytes:
+        try:
+            with open(self._blob_path(digest), "rb") as f:
+                data = f.read()
+        except FileNotFoundError:
+            raise KeyError(digest) from None
+        if content_hash(data) != digest:
+            raise KeyError(digest)
+        return data
+
+    def blob_names(self) -> Iterable[str]:
+        for sub in sorted(os.listdir(self.objects)):
+            d = os.path.join(self.objects, sub)
+            if len(sub) != 2 or not os.path.isdir(d):
+                continue
+            for name in sorted(os.listdir(d)):
+                if _HEX.fullmatch(sub + name):
+                    yield sub + name
+
+    def _delete_blob(self, digest: str) -> None:
+        try:
+            os.remove(self._blob_path(digest))
+        except FileNotFoundError:
+            pass
+
+    def raw_lines(self) -> list[bytes]:
+        with self.locked():
+            try:
+                with open(self.log_path, "rb") as f:
+                    data = f.read()
+            except FileNotFoundError:
+                return []
+        end = data.rfind(b"\n") + 1
+        return data[:end].splitlines(keepends=True)

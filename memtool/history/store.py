@@ -1,0 +1,319 @@
+"""``VersionedStore``: a store whose every change becomes a version in a ``VersionLog``.
+
+It wraps the store both tools (and the CLI) write through. Each change runs under the log's
+exclusive lock: the content before is read, the new content is stored in the log first, the
+change is applied, then the version is appended; if the version cannot be appended the change
+is undone and the caller gets an error, so no change is ever applied without its version.
+Changes made behind its back (a person in an editor, another program) are found by
+``scan()``, by content hash, and recorded with the actor ``person``; a change through the
+store also records such an edit first if it finds one on the file it is about to change.
+
+Who made a change comes from ``acting(actor, detail)``, a context that the tools and the CLI
+enter around each call (default actor: ``app``). Excluded paths (the append-only conversation
+log, versioned as a whole file only when removed or renamed) pass straight through.
+"""
+
+from __future__ import annotations
+
+import errno
+import re
+import secrets
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import BinaryIO, Iterator
+
+from sandbox.fs.base import FileStat, FileSystem, FSError
+
+from memtool.history.log import PendingVersion, VersionLog, content_hash
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is changing memory now: ``name`` (memory, bash, cli, person, restore, app),
+    ``detail`` (the command or the arguments) and ``call`` (one id per tool call)."""
+
+    name: str
+    detail: str = ""
+    call: str = ""
+
+
+_ACTOR: ContextVar[Actor] = ContextVar("memtool_actor", default=Actor("app"))
+
+
+def current_actor() -> Actor:
+    """The actor of the changes made now."""
+    return _ACTOR.get()
+
+
+@contextmanager
+def acting(name: str, detail: str = "") -> Iterator[Actor]:
+    """Attribute every change made inside to ``name`` with ``detail`` (one call id)."""
+    actor = Actor(name, detail[:2000], secrets.token_hex(6))
+    token = _ACTOR.set(actor)
+    try:
+        yield actor
+    finally:
+        _ACTOR.reset(token)
+
+
+#: The temporary files of atomic writes in flight (``LocalDir``), never versions.
+_TEMP = re.compile(r"^\.[0-9a-f]{16}\.tmp$")
+
+
+def _join(prefix: str, path: str) -> str:
+    return f"{prefix}/{path}" if prefix and path else (prefix or path)
+
+
+class VersionedStore(FileSystem):
+    """``inner`` with every change recorded in ``log`` (see the module docstring).
+
+    ``prefix``: where ``inner``'s root lies in the log's namespace (a scope's directory).
+    ``excluded``: paths (relative to ``inner``) whose writes and appends are not versioned.
+    """
+
+    def __init__(self, inner: FileSystem, log: VersionLog, *, prefix: str = "",
+                 excluded: frozenset[str] = frozenset({"conversations.jsonl"})):
+        self.inner = inner
+        self.log = log
+        self.prefix = prefix
+        self.excluded = excluded
+        self.read_only = inner.read_only
+        self._seen: dict[str, tuple[object, str]] = {}
+        if callable(getattr(inner, "append_line", None)):
+            self.append_line = inner.append_line  # the conversation log's fast path
+
+    def __repr__(self) -> str:
+        return f"VersionedStore({self.inner!r})"
+
+    # -- reads pass through -----------------------------------------------------------------
+
+    def stat(self, path: str) -> FileStat:
+        """Stat ``path``."""
+        return self.inner.stat(path)
+
+    def open_read(self, path: str) -> BinaryIO:
+        """Open ``path`` for reading."""
+        return self.inner.open_read(path)
+
+    def read_bytes(self, path: str) -> bytes:
+        """The content of ``path``."""
+        return self.inner.read_bytes(path)
+
+    def listdir(self, path: str) -> list[str]:
+        """Names in a directory."""
+        return self.inner.listdir(path)
+
+    def mkdir(self, path: str) -> None:
+        """Create a directory (directories are not versioned)."""
+        self.inner.mkdir(path)
+
+    def rmdir(self, path: str) -> None:
+        """Remove an empty directory (directories are not versioned)."""
+        self.inner.rmdir(path)
+
+    def set_mtime(self, path: str, mtime: float) -> None:
+        """Set a modification time (not a change of content)."""
+        self.inner.set_mtime(path, mtime)
+
+    @contextmanager
+    def lock(self, path: str) -> Iterator[None]:
+        """The inner store's lock."""
+        with self.inner.lock(path):
+            yield
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def _excluded(self, path: str) -> bool:
+        """True for an append-only log (matched by name at any depth: scopes have their own)."""
+        return path in self.excluded or path.rpartition("/")[2] in self.excluded
+
+    def _read_or_none(self, path: str) -> bytes | None:
+        try:
+            return self.inner.read_bytes(path)
+        except FSError as e:
+            if e.errno in (errno.ENOENT, errno.ENOTDIR):
+                return None
+            raise
+
+    def _remember(self, path: str, digest: str | None) -> None:
+        if digest is None:
+            self._seen.pop(path, None)
+            return
+        try:
+            self._seen[path] = (self.inner.stat(path).version, digest)
+        except FSError:
+            self._seen.pop(path, None)
+
+    def _pending(self, path: str, before: str | None, after: str | None,
+                 actor: Actor | None = None) -> PendingVersion:
+        who = actor or current_actor()
+        return PendingVersion(_join(self.prefix, path), before, after, who.name, who.detail, who.call)
+
+    def _unrecorded_edit(self, path: str, before: str | None) -> list[PendingVersion]:
+        """A person's edit of ``path`` not yet in the log (what the file holds differs from
+        its newest version), as a version to append first."""
+        known = self.log.state(_join(self.prefix, path))
+        if known == before:
+            return []
+        return [self._pending(path, known, before, Actor("person", "edited outside the tools"))]
+
+    def _commit(self, path: str, pending: list[PendingVersion], undo) -> None:
+        try:
+            self.log.append(pending)
+        except Exception:
+            undo()
+            raise FSError(errno.EIO, path, "the change could not be recorded as a version, "
+                                           "so it was undone") from None
+
+    def _apply_file_change(self, path: str, new: bytes | None, apply) -> None:
+        """Record ``path`` going from its current content to ``new`` around ``apply()``.
+
+        Lock order: the store's lock of ``path`` first, then the log's (as the tools do:
+        they change files under ``store.lock``), so two processes never wait on each other."""
+        with self.inner.lock(path), self.log.locked():
+            old = self._read_or_none(path)
+            old_hash = self.log.put_blob(old) if old is not None else None
+            new_hash = self.log.put_blob(new) if new is not None else None
+            apply()
+            pending = self._unrecorded_edit(path, old_hash)
+            if old_hash != new_hash:
+                pending.append(self._pending(path, old_hash, new_hash))
+
+            def undo() -> None:
+                if old is None:
+                    try:
+                        self.inner.remove(path)
+                    except FSError:
+                        pass
+                else:
+                    self.inner.write_bytes(path, old)
+
+            self._commit(path, pending, undo)
+            self._remember(path, new_hash)
+
+    # -- changes ----------------------------------------------------------------------------
+
+    def write_bytes(self, path: str, data: bytes) -> None:
+        """Replace ``path`` with ``data``, recording the version."""
+        if self._excluded(path):
+            self.inner.write_bytes(path, data)
+            return
+        self._apply_file_change(path, bytes(data), lambda: self.inner.write_bytes(path, data))
+
+    def append_bytes(self, path: str, data: bytes) -> None:
+        """Append to ``path``, recording the version (not for excluded logs)."""
+        if self._excluded(path):
+            self.inner.append_bytes(path, data)
+            return
+        with self.inner.lock(path), self.log.locked():
+            old = self._read_or_none(path)
+            new = (old or b"") + bytes(data)
+            self._apply_file_change(path, new, lambda: self.inner.append_bytes(path, data))
+
+    def remove(self, path: str) -> None:
+        """Remove a file, recording its deletion."""
+        self._apply_file_change(path, None, lambda: self.inner.remove(path))
+
+    def _files_under(self, path: str) -> list[str]:
+        """Every file at or below ``path`` (relative paths of ``inner``)."""
+        try:
+            st = self.inner.stat(path)
+        except FSError:
+            return []
+        if not st.is_dir:
+            return [path]
+        out: list[str] = []
+        stack = [path]
+        while stack:
+            d = stack.pop()
+            try:
+                names = self.inner.listdir(d)
+            except FSError:
+                continue
+            for name in names:
+                child = _join(d, name)
+                try:
+                    if self.inner.stat(child).is_dir:
+                        stack.append(child)
+                    elif not _TEMP.match(name):
+                        out.append(child)
+                except FSError:
+                    continue
+        return sorted(out)
+
+    def rename(self, src: str, dst: str) -> None:
+        """Move ``src`` to ``dst``, recording every file that leaves or arrives."""
+        with self.log.locked():
+            moved = self._files_under(src)
+            contents: dict[str, bytes] = {}
+            for f in moved:
+                data = self._read_or_none(f)
+                if data is not None:
+                    contents[f] = data
+            replaced = self._read_or_none(dst) if len(moved) == 1 and moved[0] == src else None
+            hashes = {f: self.log.put_blob(d) for f, d in contents.items()}
+            replaced_hash = self.log.put_blob(replaced) if replaced is not None else None
+            self.inner.rename(src, dst)
+            pending: list[PendingVersion] = []
+            for f, h in hashes.items():
+                pending += self._unrecorded_edit(f, h)
+                target = dst + f[len(src):]
+                if target == dst:
+                    pending += self._unrecorded_edit(dst, replaced_hash)
+                pending.append(self._pending(f, h, None))
+                pending.append(self._pending(target, replaced_hash if target == dst else None, h))
+
+            def undo() -> None:
+                self.inner.rename(dst, src)
+                if replaced is not None:
+                    self.inner.write_bytes(dst, replaced)
+
+            self._commit(src, pending, undo)
+            for f, h in hashes.items():
+                self._remember(f, None)
+                self._remember(dst + f[len(src):], h)
+
+    # -- changes made behind the store's back -----------------------------------------------
+
+    def scan(self, actor: Actor | None = None) -> list:
+        """Record every file whose content differs from its newest version (a person's
+        edit, creation or deletion), by content hash; returns the new versions."""
+        who = actor or Actor("person", "edited outside the tools")
+        with self.log.locked():
+            found = self._files_under("")
+            pending: list[PendingVersion] = []
+            present: set[str] = set()
+            for rel in found:
+                if self._excluded(rel):
+                    continue
+                full = _join(self.prefix, rel)
+                present.add(full)
+                try:
+                    version = self.inner.stat(rel).version
+                except FSError:
+                    continue
+                seen = self._seen.get(rel)
+                if seen is not None and seen[0] == version and version is not None:
+                    digest = seen[1]
+                else:
+                    try:
+                        data = self._read_or_none(rel)
+                    except FSError:
+                        continue  # a link or special file: no content to keep (the tools refuse it)
+                    if data is None:
+                        continue
+                    digest = content_hash(data)
+                    if self.log.state(full) != digest:
+                        self.log.put_blob(data)
+                    self._seen[rel] = (version, digest)
+                known = self.log.state(full)
+                if known != digest:
+                    pending.append(PendingVersion(full, known, digest, who.name, who.detail, who.call))
+            head = self.prefix + "/" if self.prefix else ""
+            for full, digest in self.log.tracked(self.prefix).items():
+                rel = full[len(head):]
+                if full not in present and not self._excluded(rel):
+                    pending.append(PendingVersion(full, digest, None, who.name, who.detail, who.call))
+                    self._seen.pop(rel, None)
+            return self.log.append(pending)
