@@ -762,9 +762,26 @@ def cmd_watch(args: argparse.Namespace) -> int:
     watcher = Watcher(mem.store, local_root=_local_root(mem), poll=args.poll, interval=args.interval)
     out.line(f"watching {memory_path(args)}{'' if mem.scope is None else f' (scope {mem.scope})'}"
              f" ({watcher.mode}); Ctrl-C to stop", style="dim")
+    recorder = _version_recorder(mem)
     for change in watcher.changes(count=args.count, timeout=args.timeout):
         _print_change(out, change)
+        if recorder is not None:
+            recorder.scan()  # the change becomes a version (actor: person), by content hash
     return 0
+
+
+def _version_recorder(mem: Any) -> Any:
+    """A ``VersionedStore`` over a local memory whose ``scan()`` records what changed (the
+    memory itself stays read-only for watch), or None for other stores."""
+    from memtool.history import VersionedStore, local_log
+    from memtool.stores.base import SubStore
+    from memtool.stores.local import LocalStore
+
+    base = mem.base_store
+    if not isinstance(base, LocalStore):
+        return None
+    prefix = mem.store.prefix if isinstance(mem.store, SubStore) else ""
+    return VersionedStore(mem.store, local_log(base.path), prefix=prefix)
 
 
 def _local_root(mem: Any) -> str | None:
