@@ -1,64 +1,124 @@
-"""``ls``: list directory contents, exactly as GNU ls 9.1 prints to a pipe.
+"""``ls``: list directory contents, exactly as GNU ls 9.1 prints to a pipe (C.UTF-8, UTC).
 
-Options: ``-a -A -1 -l -h -R -t -r -S -d`` (and their long forms). Output is one name a line
-(GNU's format when stdout is not a terminal), names printed literally; ``-l`` uses GNU's
-column alignment, ``total N`` lines (1 KiB blocks) and GNU's dates (``Mon dd HH:MM`` within
-the last six months, ``Mon dd  YYYY`` otherwise), in UTC.
+Formats: one name a line (the default off a terminal, ``-1``), ``-C`` (columns), ``-x``
+(across), ``-m`` (commas), ``-l`` and ``-o -g -n`` (long), ``--format=WORD``; line width from
+``-w`` or ``COLUMNS`` (else 80), tab stops from ``-T`` or ``TABSIZE`` (8; GNU pads columns
+with tabs). Entries: ``-a -A -d -R -f``. Order: ``-t -S -X -v -U -r``, ``--sort=WORD``,
+``-c``/``-u`` (sort by that time unless ``-l``), ``--group-directories-first``. Columns and
+decorations: ``-i -s -k -h --si --block-size=SIZE``, ``-F -p --file-type
+--indicator-style=WORD``, ``-b -q -N -Q --quoting-style=WORD --show-control-chars``
+(``QUOTING_STYLE``), ``-G``, ``--time-style=STYLE`` (``TIME_STYLE``), ``--full-time``,
+``--color=never|auto`` (output is never a terminal: no colour). ``-L -H`` are accepted: the
+jail has no symbolic links.
 
 Deviations, by design of the jail:
 
-- **Owner and group** are always shown as ``user`` and ``user``: the sandbox has no user
-  database and must not reveal the host's account names.
-- **Block counts** (``total``) are computed from sizes as ``ceil(size / 4096) * 4`` KiB, what a
-  typical Linux filesystem (ext4, tmpfs) allocates; backends do not report allocated blocks.
-- ``..`` of a mount point is the directory above it in the virtual tree.
+- **Owner and group** are ``user``/``user`` (``-n``: 1000/1000): the sandbox's virtual
+  identity, never the host's accounts.
+- **Block counts** (``total``, ``-s``) are ``ceil(size / 4096) * 4`` KiB, what ext4 and tmpfs
+  allocate; backends do not report allocated blocks.
+- **Times**: backends keep one time per file, so ``-c`` (ctime), ``-u`` (atime) and
+  ``--time=birth`` show and sort by the modification time.
+- **Inode numbers** (``-i``) are virtual: a stable number derived from the path.
+- ``-U``/``-f`` list in the backend's order (sorted), not the host's directory order.
+- ``--color=always`` is refused in one line (exit 2).
+- ``..`` of a mount point, which is a directory of the virtual tree with no backend, shows
+  the mount point's own details rather than a 1970 date.
 """
 
 from __future__ import annotations
 
-import errno
-import time
-from dataclasses import dataclass
+import functools
+import zlib
+from dataclasses import dataclass, field
 
-from sandbox.commands._quoting import quoteaf
+from sandbox.commands._identity import GID, GROUP, UID, USER
+from sandbox.commands._quoting import quote, quoteaf
 from sandbox.commands._writing import join
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, parse_command_line
+from sandbox.commands.ls import layout, names
+from sandbox.commands.ls.layout import Cell, Scale
+from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, UsageError, parse
+from sandbox.commands.sort import filevercmp
 from sandbox.fs.base import FileStat, FSError
 from sandbox.fs.paths import normalize
 
+__all__ = ["run", "human_size"]
+
 SPEC = OptionSpec(
-    "aAdhlrRSt1",
+    "1aAbcCdfFgGhHiklLmnNopqQrRsStT:uUvw:xX",
     {
-        "all": (NO_ARG, "a"),
-        "almost-all": (NO_ARG, "A"),
-        "directory": (NO_ARG, "d"),
-        "human-readable": (NO_ARG, "h"),
-        "reverse": (NO_ARG, "r"),
-        "recursive": (NO_ARG, "R"),
-        "help": (NO_ARG, "help"),
-        "version": (NO_ARG, "version"),
+        "all": (NO_ARG, "a"), "almost-all": (NO_ARG, "A"), "escape": (NO_ARG, "b"),
+        "directory": (NO_ARG, "d"), "classify": (OPTIONAL, "classify"), "file-type": (NO_ARG, "file-type"),
+        "format": (REQUIRED, "format"), "full-time": (NO_ARG, "full-time"),
+        "group-directories-first": (NO_ARG, "gdf"), "no-group": (NO_ARG, "G"),
+        "human-readable": (NO_ARG, "h"), "si": (NO_ARG, "si"), "inode": (NO_ARG, "i"),
+        "kibibytes": (NO_ARG, "k"), "numeric-uid-gid": (NO_ARG, "n"), "literal": (NO_ARG, "N"),
+        "indicator-style": (REQUIRED, "indicator-style"), "hide-control-chars": (NO_ARG, "q"),
+        "show-control-chars": (NO_ARG, "show-control-chars"), "quote-name": (NO_ARG, "Q"),
+        "quoting-style": (REQUIRED, "quoting-style"), "reverse": (NO_ARG, "r"),
+        "recursive": (NO_ARG, "R"), "size": (NO_ARG, "s"), "sort": (REQUIRED, "sort"),
+        "time": (REQUIRED, "time"), "time-style": (REQUIRED, "time-style"),
+        "tabsize": (REQUIRED, "T"), "width": (REQUIRED, "w"), "block-size": (REQUIRED, "block-size"),
+        "color": (OPTIONAL, "color"), "dereference": (NO_ARG, "L"),
+        "dereference-command-line": (NO_ARG, "H"),
+        "help": (NO_ARG, "help"), "version": (NO_ARG, "version"),
     },
 )
 
-OWNER = "user"
-GROUP = "user"
-SIX_MONTHS = 31556952 // 2
-MONTHS = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
-
 USAGE = """Usage: ls [OPTION]... [FILE]...
 List information about the FILEs (the current directory by default).
-Sort entries alphabetically if none of -St is specified.
+Sort entries alphabetically if none of -cftuvSUX nor --sort is specified.
 
   -a, --all                  do not ignore entries starting with .
   -A, --almost-all           do not list implied . and ..
+  -b, --escape               print C-style escapes for nongraphic characters
+      --block-size=SIZE      with -l, scale sizes by SIZE when printing them
+  -c                         with -lt: sort by, and show, ctime; with -l: show ctime
+  -C                         list entries by columns
+      --color[=WHEN]         WHEN: 'never' or 'auto' (output is never coloured)
   -d, --directory            list directories themselves, not their contents
-  -h, --human-readable       with -l, print sizes like 1K 234M 2G etc.
+  -f                         list all entries in directory order
+  -F, --classify[=WHEN]      append indicator (one of */=>@|) to entries WHEN
+      --file-type            likewise, except do not append '*'
+      --format=WORD          across -x, commas -m, horizontal -x, long -l,
+                               single-column -1, verbose -l, vertical -C
+      --full-time            like -l --time-style=full-iso
+  -g                         like -l, but do not list owner
+      --group-directories-first  group directories before files
+  -G, --no-group             in a long listing, don't print group names
+  -h, --human-readable       with -l and -s, print sizes like 1K 234M 2G etc.
+      --si                   likewise, but use powers of 1000 not 1024
+  -H, -L                     accepted (there are no symbolic links)
+      --indicator-style=WORD  none, slash (-p), file-type (--file-type), classify (-F)
+  -i, --inode                print the index number of each file
+  -k, --kibibytes            default to 1024-byte blocks for file system usage
   -l                         use a long listing format
+  -m                         fill width with a comma separated list of entries
+  -n, --numeric-uid-gid      like -l, but list numeric user and group IDs
+  -N, --literal              print entry names without quoting
+  -o                         like -l, but do not list group information
+  -p, --indicator-style=slash  append / indicator to directories
+  -q, --hide-control-chars   print ? instead of nongraphic characters
+      --show-control-chars   show nongraphic characters as-is
+  -Q, --quote-name           enclose entry names in double quotes
+      --quoting-style=WORD   literal, locale, shell, shell-always, shell-escape,
+                               shell-escape-always, c, escape
   -r, --reverse              reverse order while sorting
   -R, --recursive            list subdirectories recursively
+  -s, --size                 print the allocated size of each file, in blocks
   -S                         sort by file size, largest first
+      --sort=WORD            none (-U), size (-S), time (-t), version (-v), extension (-X), width
+      --time=WORD            atime, access, use, ctime, status, birth, creation
+      --time-style=TIME_STYLE  full-iso, long-iso, iso, locale, or +FORMAT
   -t                         sort by time, newest first
+  -T, --tabsize=COLS         assume tab stops at each COLS instead of 8
+  -u                         with -lt: sort by, and show, access time
+  -U                         do not sort; list entries in directory order
+  -v                         natural sort of (version) numbers within text
+  -w, --width=COLS           set output width to COLS.  0 means no limit
+  -x                         list entries by lines instead of by columns
+  -X                         sort alphabetically by entry extension
   -1                         list one file per line
       --help     display this help and exit
       --version  output version information and exit
@@ -69,64 +129,264 @@ Exit status:
  2  if serious trouble (e.g., cannot access command-line argument).
 """
 
+LS_FAILURE = 2
+MODE_OF_FORMAT = {"1": "one", "C": "columns", "x": "across", "m": "commas", "l": "long"}
+FORMAT_ARGS = [("verbose", "long"), ("long", "long"), ("commas", "commas"), ("horizontal", "across"),
+               ("across", "across"), ("vertical", "columns"), ("single-column", "one")]
+SORT_ARGS = [("none", "none"), ("time", "time"), ("size", "size"), ("extension", "extension"),
+             ("version", "version"), ("width", "width")]
+TIME_ARGS = [("atime", "atime"), ("access", "atime"), ("use", "atime"), ("ctime", "ctime"),
+             ("status", "ctime"), ("birth", "birth"), ("creation", "birth")]
+INDICATOR_ARGS = [("none", "none"), ("slash", "slash"), ("file-type", "file-type"), ("classify", "classify")]
+WHEN_ARGS = [("always", "always"), ("yes", "always"), ("force", "always"), ("never", "never"),
+             ("no", "never"), ("none", "never"), ("auto", "auto"), ("tty", "auto"), ("if-tty", "auto")]
+QUOTING_ARGS = [(s, s) for s in names.STYLES]
+
+
+class LsError(Exception):
+    """A fatal command-line problem: the message (possibly several lines) and whether GNU adds
+    its ``Try 'ls --help'`` line."""
+
+    def __init__(self, message: str, try_help: bool = True, status: int = 2):
+        super().__init__(message)
+        self.try_help = try_help
+        self.status = status
+
+
+def argmatch(option: str, value: str, choices: list[tuple[str, str]]) -> str:
+    """gnulib ``XARGMATCH``: exact or unambiguous prefix; the error lists synonyms together."""
+    for name, result in choices:
+        if name == value:
+            return result
+    found = {result for name, result in choices if name.startswith(value)}
+    if len(found) == 1:
+        return found.pop()
+    kind = "ambiguous" if found else "invalid"
+    lines = [f"{kind} argument {quote(value)} for {quote(option)}", "Valid arguments are:"]
+    seen: dict[str, list[str]] = {}
+    for name, result in choices:
+        seen.setdefault(result, []).append(quote(name))
+    lines += ["  - " + ", ".join(group) for group in seen.values()]
+    raise LsError("\n".join(lines), status=1)  # gnulib's argmatch_die: usage(EXIT_FAILURE)
+
+
+def human_size(value: int) -> str:
+    """GNU ``human_readable`` with ``-h``: base 1024, autoscale, round up (``4.0K``, ``15M``)."""
+    return layout.human(value, Scale(1, True, True, 1024))
+
+
+@dataclass
+class _Options:
+    all: str = ""  # "", "a" or "A"
+    format: str = "one"
+    recursive: bool = False
+    directory: bool = False
+    sort: str = "name"
+    reverse: bool = False
+    dirs_first: bool = False
+    owner: bool = True
+    group: bool = True
+    numeric: bool = False
+    inode: bool = False
+    blocks: bool = False
+    block_scale: Scale = field(default_factory=lambda: Scale(1024))
+    size_scale: Scale = field(default_factory=Scale)
+    indicator: str = "none"
+    style: str = "literal"
+    qmark: bool = False
+    width: int = 80
+    tabsize: int = 8
+    time_formats: tuple[str, str] = ("%b %e  %Y", "%b %e %H:%M")
+
+    @property
+    def long(self) -> bool:
+        return self.format == "long"
+
+
+def _width(text: str, what: str) -> int:
+    if not (text.isascii() and text.isdigit()):
+        raise LsError(f"invalid {what}: {quote(text)}", try_help=False)
+    return min(int(text), (1 << 64) - 1)
+
+
+def _options(ctx: CommandContext, opts: list[tuple[str, str | None]]) -> _Options:
+    """The listing settings the parsed options ask for (GNU's ``decode_switches``)."""
+    o = _Options()
+    sort_given = time_given = False
+    scale: tuple[Scale, Scale] | None = None
+    kibibytes = False
+    time_style: str | None = None
+    width: str | None = None
+    tabsize: str | None = None
+    style: str | None = None
+    for key, value in opts:
+        if key in ("a", "A"):
+            o.all = key
+        elif key in MODE_OF_FORMAT:
+            if not (key == "1" and o.format == "long"):  # GNU: -1 has no effect after -l
+                o.format = MODE_OF_FORMAT[key]
+        elif key == "format":
+            o.format = argmatch("--format", value or "", FORMAT_ARGS)
+        elif key in ("g", "o", "n"):
+            o.format = "long"
+            if key == "g":
+                o.owner = False
+            elif key == "o":
+                o.group = False
+            else:
+                o.numeric = True
+        elif key == "G":
+            o.group = False
+        elif key == "full-time":
+            o.format = "long"
+            time_style = "full-iso"
+        elif key == "time-style":
+            time_style = value
+        elif key == "R":
+            o.recursive = True
+        elif key == "d":
+            o.directory = True
+        elif key == "r":
+            o.reverse = True
+        elif key in ("t", "S", "X", "U", "v", "sort"):
+            o.sort = {"t": "time", "S": "size", "X": "extension", "U": "none", "v": "version"}.get(key) or \
+                argmatch("--sort", value or "", SORT_ARGS)
+            sort_given = True
+        elif key == "f":
+            o.all, o.sort, sort_given, o.blocks = "a", "none", True, False
+            if o.format == "long":
+                o.format = "one"
+        elif key in ("c", "u"):
+            time_given = True
+        elif key == "time":
+            argmatch("--time", value or "", TIME_ARGS)
+            time_given = True
+        elif key == "gdf":
+            o.dirs_first = True
+        elif key == "i":
+            o.inode = True
+        elif key == "s":
+            o.blocks = True
+        elif key == "k":
+            kibibytes = True
+        elif key == "h":
+            scale = (Scale(1, True, True, 1024),) * 2
+        elif key == "si":
+            scale = (Scale(1, True, True, 1000),) * 2
+        elif key == "block-size":
+            parsed = layout.parse_block_size(value or "")
+            if isinstance(parsed, str):
+                shown = "'" + (value or "") + "'"
+                raise LsError({"invalid": f"invalid --block-size argument {shown}",
+                               "suffix": f"invalid suffix in --block-size argument {shown}",
+                               "large": f"--block-size argument {shown} too large"}[parsed],
+                              try_help=False)
+            scale = (parsed, parsed)
+        elif key == "F" or key == "classify":
+            when = "always" if value is None else argmatch("--classify", value, WHEN_ARGS)
+            o.indicator = "classify" if when == "always" else "none"
+        elif key == "p":
+            o.indicator = "slash"
+        elif key == "file-type":
+            o.indicator = "file-type"
+        elif key == "indicator-style":
+            o.indicator = argmatch("--indicator-style", value or "", INDICATOR_ARGS)
+        elif key in ("b", "N", "Q", "quoting-style"):
+            style = {"b": "escape", "N": "literal", "Q": "c"}.get(key) or \
+                argmatch("--quoting-style", value or "", QUOTING_ARGS)
+        elif key == "q":
+            o.qmark = True
+        elif key == "show-control-chars":
+            o.qmark = False
+        elif key == "w":
+            width = value
+        elif key == "T":
+            tabsize = value
+        elif key == "color":
+            when = "always" if value is None else argmatch("--color", value, WHEN_ARGS)
+            if when == "always":
+                raise LsError("--color=always is not supported: output is never a terminal; "
+                              "use --color=never or --color=auto", try_help=False)
+    if time_given and not sort_given and o.format != "long":
+        o.sort = "time"
+    if scale is not None:
+        o.block_scale, o.size_scale = scale
+    elif kibibytes:
+        o.block_scale = Scale(1024)
+    o.width = _line_width(ctx, width)
+    if o.width >= (1 << 64) - 1:
+        o.width = 0  # GNU: SIZE_MAX columns is no limit
+    o.tabsize = _tab_size(ctx, tabsize) if o.width else 0
+    o.style = _quoting_style(ctx, style)
+    if o.long:
+        time_style = time_style if time_style is not None else ctx.env.get("TIME_STYLE", "locale")
+        o.time_formats = _time_style(time_style)
+    if o.directory:
+        o.recursive = False
+    return o
+
+
+def _line_width(ctx: CommandContext, width: str | None) -> int:
+    if width is not None:
+        return _width(width, "line width")
+    env = ctx.env.get("COLUMNS")
+    if env:
+        if env.isascii() and env.isdigit():
+            return min(int(env), (1 << 64) - 1)
+        ctx.error(f"ignoring invalid width in environment variable COLUMNS: {quote(env)}")
+    return 80
+
+
+def _tab_size(ctx: CommandContext, tabsize: str | None) -> int:
+    if tabsize is not None:
+        return _width(tabsize, "tab size")
+    env = ctx.env.get("TABSIZE")
+    if env:
+        if env.isascii() and env.isdigit():
+            return min(int(env), (1 << 64) - 1)
+        ctx.error(f"ignoring invalid tab size in environment variable TABSIZE: {quote(env)}")
+    return 8
+
+
+def _quoting_style(ctx: CommandContext, style: str | None) -> str:
+    if style is not None:
+        return style
+    env = ctx.env.get("QUOTING_STYLE")
+    if env is not None:
+        if env in names.STYLES:
+            return env
+        ctx.error(f"ignoring invalid value of environment variable QUOTING_STYLE: {quote(env)}")
+    return "literal"
+
+
+def _time_style(style: str) -> tuple[str, str]:
+    formats = layout.parse_time_style(style)
+    if formats is not None:
+        return formats
+    bare = style
+    while bare.startswith("posix-"):
+        bare = bare[6:]
+    found = {s for s in layout.TIME_STYLES if s.startswith(bare)}
+    if len(found) == 1:
+        return layout.parse_time_style(found.pop())  # type: ignore[return-value]
+    kind = "ambiguous" if found else "invalid"
+    lines = [f"{kind} argument {quote(style)} for {quote('time style')}", "Valid arguments are:"]
+    lines += [f"  - [posix-]{s}" for s in layout.TIME_STYLES]
+    lines.append("  - +FORMAT (e.g., +%H:%M) for a 'date'-style format")
+    raise LsError("\n".join(lines))
+
 
 @dataclass
 class _Entry:
     """One name to print, with its stat (None when it could not be read)."""
 
-    name: str  # as printed
+    name: str  # as given or as read from the directory
     vpath: str  # absolute virtual path
     stat: FileStat | None
 
     @property
     def key(self) -> bytes:
         return self.name.encode("utf-8", "surrogateescape")
-
-
-@dataclass
-class _Options:
-    all: str = ""  # "", "a" or "A"
-    long: bool = False
-    human: bool = False
-    recursive: bool = False
-    sort: str = "name"  # name, time, size
-    reverse: bool = False
-    directory: bool = False
-
-
-def human_size(value: int) -> str:
-    """GNU ``human_readable`` with ``-h``: base 1024, autoscale, round up (``4.0K``, ``15M``)."""
-    base = 1024
-    if value < base:
-        return str(value)
-    amt, tenths, rounding, exponent = value, 0, 0, 0
-    while True:
-        r10 = (amt % base) * 10 + tenths
-        r2 = (r10 % base) * 2 + (rounding >> 1)
-        amt //= base
-        tenths = r10 // base
-        rounding = int(r2 + rounding != 0) if r2 < base else 2 + int(base < r2 + rounding)
-        exponent += 1
-        if not (base <= amt and exponent < 8):
-            break
-    point = ""
-    if amt < 10:
-        if rounding > 0:
-            tenths += 1
-            rounding = 0
-            if tenths == 10:
-                amt += 1
-                tenths = 0
-        if amt < 10:
-            point = f".{tenths}"
-            tenths = rounding = 0
-    if tenths + rounding > 0:
-        amt += 1
-        if amt == base and exponent < 8:
-            exponent += 1
-            amt = 1
-            point = ".0"
-    return f"{amt}{point}{'KMGTPEZY'[exponent - 1]}"
 
 
 def _mode_string(st: FileStat) -> str:
@@ -144,16 +404,18 @@ def _mode_string(st: FileStat) -> str:
     return "".join(chars)
 
 
-def _blocks_kib(st: FileStat) -> int:
-    return -(-st.size // 4096) * 4
+def _blocks(st: FileStat) -> int:
+    """Allocated 512-byte blocks (see the module docstring)."""
+    return -(-st.size // 4096) * 8
 
 
-def _date(mtime: float, now: float) -> str:
-    t = time.gmtime(int(mtime // 1))
-    month = MONTHS[t.tm_mon - 1]
-    if now - SIX_MONTHS < mtime <= now:
-        return f"{month} {t.tm_mday:2d} {t.tm_hour:02d}:{t.tm_min:02d}"
-    return f"{month} {t.tm_mday:2d}  {t.tm_year}"
+def _inode(vpath: str) -> int:
+    return zlib.crc32(vpath.encode("utf-8", "surrogateescape")) % 9_000_000 + 1_000_000
+
+
+def _extension_key(e: _Entry) -> tuple[bytes, bytes]:
+    dot = e.key.rfind(b".")
+    return (e.key[dot:] if dot >= 0 else b"", e.key)
 
 
 class _Lister:
@@ -161,81 +423,167 @@ class _Lister:
         self.ctx = ctx
         self.opts = opts
         self.status = 0
-        self.now = time.time()
-        self.out: list[bytes] = []
+        self.now = _now()
+        self.out: list[str] = []
         self.size = 0
         self.first = True  # no blank line before the first directory header
+        self.indicators = {"classify": "*=>@|", "file-type": "=>@|"}.get(opts.indicator, "") \
+            if opts.style in ("escape", "c") else ""
+        self.align_quotes = opts.style in ("shell", "shell-escape", "c-maybe") and (
+            opts.long or (opts.format in ("columns", "across") and opts.width != 0))
 
     def write(self, text: str) -> None:
-        self.out.append(text.encode("utf-8", "surrogateescape"))
-        self.size += len(self.out[-1])
+        self.out.append(text)
+        self.size += len(text)
         if self.size >= 1 << 16:
             self.flush()
 
     def flush(self) -> None:
         if self.out:
-            self.ctx.stdout.write(b"".join(self.out))
+            self.ctx.stdout.write("".join(self.out).encode("utf-8", "surrogateescape"))
             self.out.clear()
             self.size = 0
 
+    # -- ordering ----------------------------------------------------------------------------
+
     def sort(self, entries: list[_Entry]) -> list[_Entry]:
-        entries = sorted(entries, key=lambda e: e.key)
-        if self.opts.sort == "time":
-            entries.sort(key=lambda e: -(e.stat.mtime if e.stat else 0.0))
-        elif self.opts.sort == "size":
-            entries.sort(key=lambda e: -(e.stat.size if e.stat else 0))
+        how = self.opts.sort
+        if how == "none":
+            return entries
+        if how == "version":
+            cmp = functools.cmp_to_key(lambda a, b: filevercmp(a.key, b.key) or (a.key > b.key) - (a.key < b.key))
+            entries = sorted(entries, key=cmp)
+        elif how == "extension":
+            entries = sorted(entries, key=_extension_key)
+        elif how == "width":
+            entries = sorted(entries, key=lambda e: (names.display_width(self.shown(e.name)), e.key))
+        else:
+            entries = sorted(entries, key=lambda e: e.key)
+            if how == "time":
+                entries.sort(key=lambda e: -(e.stat.mtime if e.stat else 0.0))
+            elif how == "size":
+                entries.sort(key=lambda e: -(e.stat.size if e.stat else 0))
         if self.opts.reverse:
             entries.reverse()
+        if self.opts.dirs_first:
+            entries = [e for e in entries if e.stat and e.stat.is_dir] + \
+                      [e for e in entries if not (e.stat and e.stat.is_dir)]
         return entries
 
+    # -- pieces of a line ----------------------------------------------------------------------
+
+    def shown(self, name: str) -> str:
+        return names.quote_name(name.encode("utf-8", "surrogateescape"), self.opts.style, self.opts.qmark,
+                                self.indicators)
+
+    def _name_cells(self, entries: list[_Entry], pad_from: list[_Entry]) -> list[Cell]:
+        """Each name as printed (quoting, outer-quote padding, indicator) with its width."""
+        pad = False
+        if self.align_quotes:
+            pad = any(names.is_quoted(e.key, self.shown(e.name)) for e in pad_from)
+        cells = []
+        for e in entries:
+            text = self.shown(e.name)
+            if pad and not names.is_quoted(e.key, text):
+                text = " " + text
+            text += names.indicator(e.stat, self.opts.indicator)
+            cells.append(Cell(text, names.display_width(text)))
+        return cells
+
+    def _block_text(self, st: FileStat | None) -> str:
+        return "?" if st is None else layout.human(_blocks(st), self.opts.block_scale, 512)
+
     def _size_text(self, st: FileStat) -> str:
-        return human_size(st.size) if self.opts.human else str(st.size)
+        return layout.human(st.size, self.opts.size_scale)
 
     def print_entries(self, entries: list[_Entry], with_total: bool,
                       width_from: list[_Entry] | None = None) -> None:
-        """Print entries; ``-l`` column widths span ``width_from`` (GNU: every operand)."""
-        if not self.opts.long:
-            for entry in entries:
-                self.write(entry.name + "\n")
+        """Print entries; widths span ``width_from`` (GNU: every operand)."""
+        o = self.opts
+        span = width_from if width_from is not None else entries
+        if with_total and (o.long or o.blocks):
+            total = sum(_blocks(e.stat) for e in entries if e.stat is not None)
+            self.write(f"total {layout.human(total, o.block_scale, 512)}\n")
+        if o.long:
+            self._print_long(entries, span)
             return
-        rows = []
-        total = 0
-        for entry in entries:
-            st = entry.stat
+        commas = o.format == "commas"
+        inode_w = 0 if commas else max((len(str(_inode(e.vpath))) for e in span), default=0)
+        block_w = 0 if commas else max((len(self._block_text(e.stat)) for e in span), default=0)
+        cells = self._name_cells(entries, span)
+        for e, cell in zip(entries, cells):
+            prefix = ""
+            if o.inode:
+                prefix += f"{_inode(e.vpath) if e.stat else '?':>{inode_w}} "
+            if o.blocks:
+                prefix += f"{self._block_text(e.stat):>{block_w}} "
+            if prefix:
+                cell.text, cell.width = prefix + cell.text, len(prefix) + cell.width
+        if o.format == "one":
+            self.write("".join(c.text + "\n" for c in cells))
+        elif o.format == "columns":
+            self.write(layout.vertical(cells, o.width, o.tabsize))
+        elif o.format == "across":
+            self.write(layout.horizontal(cells, o.width, o.tabsize))
+        else:
+            self.write(layout.commas(cells, o.width))
+
+    def _print_long(self, entries: list[_Entry], span: list[_Entry]) -> None:
+        o = self.opts
+        stats = [e.stat for e in span if e.stat is not None]
+        owner, group = (str(UID), str(GID)) if o.numeric else (USER, GROUP)
+        link_w = max((len(str(st.nlink)) for st in stats), default=0)
+        size_w = max((len(self._size_text(st)) for st in stats), default=0)
+        inode_w = max((len(str(_inode(e.vpath))) for e in span if e.stat), default=0)
+        block_w = max((len(self._block_text(st)) for st in stats), default=0)
+        cells = self._name_cells(entries, span)
+        for e, cell in zip(entries, cells):
+            st = e.stat
             if st is None:
                 continue
-            total += _blocks_kib(st)
-            rows.append((_mode_string(st), str(st.nlink), self._size_text(st), _date(st.mtime, self.now), entry.name))
-        if with_total:
-            self.write(f"total {human_size(total * 1024) if self.opts.human else total}\n")
-        stats = [e.stat for e in (width_from if width_from is not None else entries) if e.stat is not None]
-        link_width = max((len(str(st.nlink)) for st in stats), default=0)
-        size_width = max((len(self._size_text(st)) for st in stats), default=0)
-        for row in rows:
-            mode, nlink, size, date, name = row
-            self.write(f"{mode} {nlink:>{link_width}} {OWNER} {GROUP} {size:>{size_width}} {date} {name}\n")
+            line = ""
+            if o.inode:
+                line += f"{_inode(e.vpath):>{inode_w}} "
+            if o.blocks:
+                line += f"{self._block_text(st):>{block_w}} "
+            line += f"{_mode_string(st)} {st.nlink:>{link_w}} "
+            if o.owner:
+                line += owner + " "
+            if o.group:
+                line += group + " "
+            date = layout.format_date(st.mtime, self.now, o.time_formats)
+            self.write(f"{line}{self._size_text(st):>{size_w}} {date} {cell.text}\n")
+
+    # -- directories ---------------------------------------------------------------------------
+
+    def stat_child(self, child: str, parent: str) -> FileStat:
+        """The stat of a listed entry; a virtual directory above the mounts (``..`` of a mount
+        point) gets the listed directory's own."""
+        st = self.ctx.fs.stat(child)
+        if st.is_dir and st.mtime == 0.0 and self.ctx.fs.resolve(child) is None:
+            own = self.ctx.fs.stat(parent)
+            return FileStat(st.kind, own.size, own.mtime, own.mode, own.nlink)
+        return st
 
     def read_dir(self, vpath: str, shown: str, top: bool) -> list[_Entry] | None:
         try:
-            names = self.ctx.fs.listdir(vpath)
+            found = self.ctx.fs.listdir(vpath)
         except FSError as e:
             self.ctx.error(f"cannot open directory {quoteaf(shown)}: {e}")
             self.status = max(self.status, 2 if top else 1)
             return None
         entries = []
-        if self.opts.all == "a":
-            names = [".", ".."] + list(names)
-        for name in names:
+        listed = ([".", ".."] if self.opts.all == "a" else []) + list(found)
+        for name in listed:
             if name.startswith(".") and not self.opts.all and name not in (".", ".."):
                 continue
             child = normalize(name, vpath)
             st = None
-            if self.opts.long or self.opts.sort != "name" or self.opts.recursive:
-                try:
-                    st = self.ctx.fs.stat(child)
-                except FSError as e:
-                    self.ctx.error(f"cannot access {quoteaf(_join(shown, name))}: {e}")
-                    self.status = max(self.status, 1)
+            try:
+                st = self.stat_child(child, vpath)
+            except FSError as e:
+                self.ctx.error(f"cannot access {quoteaf(_join(shown, name))}: {e}")
+                self.status = max(self.status, 1)
             entries.append(_Entry(name, child, st))
         return entries
 
@@ -244,7 +592,9 @@ class _Lister:
         if entries is None:
             return
         if header:
-            self.write(("" if self.first else "\n") + shown + ":\n")
+            title = names.quote_name(shown.encode("utf-8", "surrogateescape"), self.opts.style,
+                                     self.opts.qmark, ":" if self.opts.style in ("escape", "c") else "")
+            self.write(("" if self.first else "\n") + title + ":\n")
         self.first = False
         entries = self.sort(entries)
         self.print_entries(entries, with_total=True)
@@ -255,44 +605,33 @@ class _Lister:
                     self.list_dir(entry.vpath, _join(shown, entry.name), True)
 
 
+def _now() -> float:
+    import time
+    return time.time()
+
+
 def _join(parent: str, name: str) -> str:
     return name if parent == "" else join(parent, name)
 
 
-def _options(opts: list[tuple[str, str | None]]) -> _Options:
-    """The listing settings the parsed options ask for."""
-    options = _Options()
-    for key, _ in opts:
-        if key in ("a", "A"):
-            options.all = key
-        elif key == "l":
-            options.long = True
-        elif key == "1":
-            pass  # one per line is the pipe format already; GNU: -1 has no effect after -l
-        elif key == "h":
-            options.human = True
-        elif key == "R":
-            options.recursive = True
-        elif key == "t":
-            options.sort = "time"
-        elif key == "S":
-            options.sort = "size"
-        elif key == "r":
-            options.reverse = True
-        elif key == "d":
-            options.directory = True
-    if options.directory:
-        options.recursive = False
-    return options
-
-
 def run(ctx: CommandContext) -> int:
     """Run ``ls``."""
-    parsed = parse_command_line(ctx, SPEC, USAGE, version="ls (GNU coreutils) 9.1", usage_status=2)
-    if isinstance(parsed, int):
-        return parsed
-    opts, operands = parsed
-    options = _options(opts)
+    try:
+        opts, operands = parse(SPEC, ctx.args)
+        if "help" in {k for k, _ in opts}:
+            ctx.stdout.write(USAGE.encode())
+            return 0
+        if "version" in {k for k, _ in opts}:
+            ctx.stdout.write(b"ls (GNU coreutils) 9.1\n")
+            return 0
+        options = _options(ctx, opts)
+    except UsageError as err:
+        return ctx.usage_error(str(err), LS_FAILURE)
+    except LsError as err:
+        if err.try_help:
+            return ctx.usage_error(str(err), err.status)
+        ctx.error(str(err))
+        return err.status
     lister = _Lister(ctx, options)
     given = operands or ["."]
     files: list[_Entry] = []
@@ -300,7 +639,7 @@ def run(ctx: CommandContext) -> int:
     for operand in given:
         try:
             vpath = ctx.path(operand)
-            st = ctx.fs.stat(vpath)
+            st = lister.stat_child(vpath, ctx.cwd)
         except FSError as e:
             ctx.error(f"cannot access {quoteaf(operand)}: {e}")
             lister.status = 2
@@ -311,7 +650,8 @@ def run(ctx: CommandContext) -> int:
         else:
             files.append(entry)
     files = lister.sort(files)
-    lister.print_entries(files, with_total=False, width_from=files + dirs)
+    if files:
+        lister.print_entries(files, with_total=False, width_from=files + dirs)
     dirs = lister.sort(dirs)
     header = len(given) > 1 or options.recursive
     lister.first = not files
