@@ -72,7 +72,7 @@ def export_archive(store: FileSystem, log: VersionLog | None, out: str) -> dict[
     """Write ``store``'s files and ``log`` to the tar ``out``; returns counts."""
     files = list(walk_files(store))
     lines = log.raw_lines() if log is not None else []
-    blobs = sorted(set(log.blob_names())) if log is not None else []
+    blobs = list(dict.fromkeys(log.blob_names())) if log is not None else []  # stored order
     manifest = {"format": FORMAT, "version": FORMAT_VERSION, "created": time.time(),
                 "files": len(files), "versions": len(lines), "contents": len(blobs)}
     try:

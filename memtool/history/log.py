@@ -10,7 +10,7 @@ Ids are consecutive integers, in the order the changes were made.
 store hides from both tools (``LocalStore`` reserves the name): ``log.jsonl`` (one JSON object
 a line, appended with one ``O_APPEND`` write under an exclusive ``flock`` of ``lock``, so many
 processes append in order and a line is never torn; a reader ignores an unfinished last line)
-and ``objects/xx/<sha256>`` (each content once, checked against its hash when read).
+and ``objects.pack`` (each content once, appended; checked against its hash when read).
 ``MemoryVersionLog`` is the same in memory, for tests and ``MemoryStore``.
 
 Retention (``Retention(count=, age=)``) keeps at most ``count`` versions per path and drops
@@ -38,6 +38,7 @@ from typing import Iterable, Iterator
 HIDDEN_DIR = ".memtool"
 VERSIONS_DIR = "versions"
 LOG_NAME = "log.jsonl"
+PACK_NAME = "objects.pack"
 
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _HEX = re.compile(r"[0-9a-f]{64}")
@@ -344,7 +345,11 @@ class VersionLog(ABC):
             for digest in list(self.blob_names()):
                 if digest not in referenced:
                     self._delete_blob(digest)
+            self._after_prune(referenced)
             return dropped
+
+    def _after_prune(self, referenced: set[str]) -> None:
+        """Called after unreferenced contents were deleted (a pack is rewritten here)."""
 
 
 class MemoryVersionLog(VersionLog):
@@ -420,24 +425,80 @@ def local_log(root: str, retention: Retention | None = None, fsync: bool = False
         return log
 
 
+class _AppendFile:
+    """One append-only file of the log directory, held open per process (reopened after a
+    fork or when another process replaced the file)."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.fd = -1
+        self.pid = -1
+        self.ident: tuple[int, int] | None = None
+
+    def current(self, create: bool) -> tuple[int, os.stat_result] | None:
+        """(descriptor, stat) of the file now at ``path``; None if missing and not ``create``."""
+        try:
+            st = os.stat(self.path, follow_symlinks=False)
+        except FileNotFoundError:
+            st = None
+        if self.fd >= 0 and self.pid == os.getpid() and st is not None \
+                and (st.st_dev, st.st_ino) == self.ident:
+            return self.fd, st
+        if st is None and not create:
+            return None
+        self.close()
+        flags = os.O_RDWR | os.O_APPEND | os.O_NOFOLLOW | _O_CLOEXEC | (os.O_CREAT if create else 0)
+        self.fd = os.open(self.path, flags, 0o600)
+        self.pid = os.getpid()
+        st = os.fstat(self.fd)
+        self.ident = (st.st_dev, st.st_ino)
+        return self.fd, st
+
+    def close(self) -> None:
+        """Close the descriptor (if this process opened it)."""
+        if self.fd >= 0 and self.pid == os.getpid():
+            try:
+                os.close(self.fd)
+            except OSError:
+                pass
+        self.fd = -1
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
 class LocalVersionLog(VersionLog):
-    """The version log in ``<root>/.memtool/versions/`` (see the module docstring)."""
+    """The version log in ``<root>/.memtool/versions/`` (see the module docstring).
+
+    Contents live in one append-only pack, ``objects.pack``: records ``<sha256> <length>\\n``
+    followed by the bytes and a newline, indexed in memory while catching up. Appending to an
+    open file costs a few microseconds where creating a file per content costs a
+    directory update; a record cut short by a crash is cut off by the next writer (under the
+    lock) before it appends.
+    """
 
     def __init__(self, root: str, retention: Retention | None = None, fsync: bool = False):
         super().__init__(retention, fsync)
-        self.dir = os.path.join(root, HIDDEN_DIR, VERSIONS_DIR)
-        self.objects = os.path.join(self.dir, "objects")
-        self.log_path = os.path.join(self.dir, LOG_NAME)
         self.root = root
+        self.dir = os.path.join(root, HIDDEN_DIR, VERSIONS_DIR)
+        self.log_path = os.path.join(self.dir, LOG_NAME)
+        self.pack_path = os.path.join(self.dir, PACK_NAME)
+        self._log = _AppendFile(self.log_path)
+        self._pack = _AppendFile(self.pack_path)
         self._lock_fd = -1
         self._lock_pid = -1
         self._offset = 0
         self._inode: tuple[int, int] | None = None
-        self._subdirs: set[str] = set()
+        self._index: dict[str, tuple[int, int]] = {}
+        self._pack_end = 0
+        self._pack_inode: tuple[int, int] | None = None
 
     def _make_dirs(self) -> None:
-        """Create ``.memtool/versions/objects`` (0700) on first use."""
-        for d in (os.path.join(self.root, HIDDEN_DIR), self.dir, self.objects):
+        """Create ``.memtool/versions`` (0700) on first use."""
+        for d in (os.path.join(self.root, HIDDEN_DIR), self.dir):
             try:
                 os.mkdir(d, 0o700)
             except FileExistsError:
@@ -463,56 +524,46 @@ class LocalVersionLog(VersionLog):
         finally:
             fcntl.flock(fd, fcntl.LOCK_UN)
 
+    # -- the log ----------------------------------------------------------------------------
+
     def _read_new(self) -> tuple[list[bytes], bool]:
-        if self._inode is not None:
-            try:
-                st = os.stat(self.log_path, follow_symlinks=False)
-            except FileNotFoundError:
-                st = None
-            if st is not None and (st.st_dev, st.st_ino) == self._inode and st.st_size == self._offset:
-                return [], False  # nothing new: one stat
-        try:
-            fd = os.open(self.log_path, os.O_RDONLY | os.O_NOFOLLOW | _O_CLOEXEC)
-        except FileNotFoundError:
+        got = self._log.current(create=False)
+        if got is None:
             rewritten = self._inode is not None
             self._inode, self._offset = None, 0
             return [], rewritten
-        try:
-            st = os.fstat(fd)
-            ident = (st.st_dev, st.st_ino)
-            rewritten = ident != self._inode and self._inode is not None
-            if ident != self._inode:
-                self._offset = 0
-            self._inode = ident
-            if st.st_size <= self._offset:
-                return [], rewritten
-            data = os.pread(fd, st.st_size - self._offset, self._offset)
-        finally:
-            os.close(fd)
+        fd, st = got
+        ident = (st.st_dev, st.st_ino)
+        rewritten = self._inode is not None and ident != self._inode
+        if ident != self._inode:
+            self._offset = 0
+        self._inode = ident
+        if st.st_size <= self._offset:
+            return [], rewritten
+        data = os.pread(fd, st.st_size - self._offset, self._offset)
         end = data.rfind(b"\n") + 1  # an unfinished last line is read next time
         self._offset += end
         return data[:end].splitlines(), rewritten
 
     def _write_lines(self, lines: list[bytes]) -> bool:
-        fd = os.open(self.log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | _O_CLOEXEC, 0o600)
-        try:
-            data = b"".join(lines)
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-            if self.fsync:
-                os.fsync(fd)
-            st = os.fstat(fd)
-        finally:
-            os.close(fd)
+        fd, st = self._log.current(create=True)  # type: ignore[misc]
+        data = b"".join(lines)
         ident = (st.st_dev, st.st_ino)
-        if (ident == self._inode or (self._inode is None and self._offset == 0)) \
-                and st.st_size == self._offset + len(data):
-            self._inode, self._offset = ident, st.st_size
-            return True
-        return False
+        # Caught up under the lock, bytes past our offset can only be a line torn by a crash:
+        # end it, so it is skipped as one damaged line and ours stay whole.
+        torn = ident == self._inode and st.st_size > self._offset
+        if torn:
+            data = b"\n" + data
+        in_step = (ident == self._inode or self._inode is None) and (st.st_size == self._offset or torn)
+        _write_all(fd, data)
+        if self.fsync:
+            os.fsync(fd)
+        if in_step:
+            self._inode, self._offset = ident, st.st_size + len(data)
+        return in_step
 
     def _rewrite(self, lines: list[bytes]) -> None:
+        self._make_dirs()
         tmp = os.path.join(self.dir, f".log.{secrets.token_hex(8)}.tmp")
         with open(tmp, "wb") as f:
             f.write(b"".join(lines))
@@ -521,79 +572,104 @@ class LocalVersionLog(VersionLog):
                 os.fsync(f.fileno())
         os.replace(tmp, self.log_path)
 
-    def _blob_path(self, digest: str) -> str:
-        if not _HEX.fullmatch(digest):
-            raise KeyError(digest)
-        return os.path.join(self.objects, digest[:2], digest[2:])
+    # -- the pack of contents ---------------------------------------------------------------
+
+    def _catch_up(self) -> None:
+        super()._catch_up()
+        self._read_pack()
+
+    def _read_pack(self) -> None:
+        got = self._pack.current(create=False)
+        if got is None:
+            self._index, self._pack_end, self._pack_inode = {}, 0, None
+            return
+        fd, st = got
+        ident = (st.st_dev, st.st_ino)
+        if ident != self._pack_inode:
+            self._index, self._pack_end, self._pack_inode = {}, 0, ident
+        pos = self._pack_end
+        while pos < st.st_size:
+            head = os.pread(fd, 96, pos)
+            nl = head.find(b"\n")
+            try:
+                digest_b, length_b = head[:nl].split(b" ")
+                digest, length = digest_b.decode("ascii"), int(length_b)
+            except (ValueError, UnicodeDecodeError):
+                break  # a torn record: cut off by the next writer
+            start = pos + nl + 1
+            if nl < 0 or not _HEX.fullmatch(digest) or start + length + 1 > st.st_size:
+                break
+            self._index.setdefault(digest, (start, length))
+            pos = start + length + 1
+        self._pack_end = pos
 
     def has_blob(self, digest: str) -> bool:
-        return os.path.exists(self._blob_path(digest))
+        with self.locked():
+            return digest in self._index
 
     def put_blob(self, data: bytes) -> str:
-        """Store ``data`` (once) and return its hash. Written in place under the log's lock
-        (no temporary file): a content cut short by a crash has the wrong size, so the next
-        ``put_blob`` of it writes it again, and ``get_blob`` checks the hash."""
+        """Store ``data`` (once) in the pack and return its hash."""
         digest = content_hash(data)
-        path = self._blob_path(digest)
-        try:
-            if os.stat(path, follow_symlinks=False).st_size == len(data):
-                return digest
-        except FileNotFoundError:
-            pass
         with self.locked():
-            self._store_blob(digest, data)
+            if digest not in self._index:
+                self._store_blob(digest, data)
         return digest
 
     def _store_blob(self, digest: str, data: bytes) -> None:
-        final = self._blob_path(digest)
-        sub = os.path.dirname(final)
-        if sub not in self._subdirs:
-            try:
-                os.mkdir(sub, 0o700)
-            except FileExistsError:
-                pass
-            self._subdirs.add(sub)
-        fd = os.open(final, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | _O_CLOEXEC, 0o600)
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-            if self.fsync:
-                os.fsync(fd)
-        finally:
-            os.close(fd)
+        fd, st = self._pack.current(create=True)  # type: ignore[misc]
+        if (st.st_dev, st.st_ino) != self._pack_inode:
+            self._read_pack()
+        if st.st_size != self._pack_end:
+            os.ftruncate(fd, self._pack_end)  # a record torn by a crash
+        head = f"{digest} {len(data)}\n".encode("ascii")
+        _write_all(fd, head + data + b"\n")
+        if self.fsync:
+            os.fsync(fd)
+        self._index[digest] = (self._pack_end + len(head), len(data))
+        self._pack_end += len(head) + len(data) + 1
 
     def get_blob(self, digest: str) -> bytes:
-        try:
-            with open(self._blob_path(digest), "rb") as f:
-                data = f.read()
-        except FileNotFoundError:
-            raise KeyError(digest) from None
+        with self.locked():
+            where = self._index.get(digest)
+            if where is None:
+                raise KeyError(digest)
+            got = self._pack.current(create=False)
+            if got is None:
+                raise KeyError(digest)
+            data = os.pread(got[0], where[1], where[0])
         if content_hash(data) != digest:
             raise KeyError(digest)
         return data
 
     def blob_names(self) -> Iterable[str]:
-        for sub in sorted(os.listdir(self.objects)):
-            d = os.path.join(self.objects, sub)
-            if len(sub) != 2 or not os.path.isdir(d):
-                continue
-            for name in sorted(os.listdir(d)):
-                if _HEX.fullmatch(sub + name):
-                    yield sub + name
+        with self.locked():
+            return list(self._index)
 
     def _delete_blob(self, digest: str) -> None:
-        try:
-            os.remove(self._blob_path(digest))
-        except FileNotFoundError:
-            pass
+        self._index.pop(digest, None)  # dropped from the pack by _compact_pack
+
+    def _after_prune(self, referenced: set[str]) -> None:
+        """Rewrite the pack with the referenced contents only."""
+        got = self._pack.current(create=False)
+        if got is None:
+            return
+        tmp = os.path.join(self.dir, f".pack.{secrets.token_hex(8)}.tmp")
+        with open(tmp, "wb") as f:
+            for digest, (start, length) in list(self._index.items()):
+                if digest in referenced:
+                    f.write(f"{digest} {length}\n".encode("ascii") + os.pread(got[0], length, start) + b"\n")
+            if self.fsync:
+                f.flush()
+                os.fsync(f.fileno())
+        os.replace(tmp, self.pack_path)
+        self._index, self._pack_end, self._pack_inode = {}, 0, None
+        self._read_pack()
 
     def raw_lines(self) -> list[bytes]:
         with self.locked():
-            try:
-                with open(self.log_path, "rb") as f:
-                    data = f.read()
-            except FileNotFoundError:
+            got = self._log.current(create=False)
+            if got is None:
                 return []
+            data = os.pread(got[0], got[1].st_size, 0)
         end = data.rfind(b"\n") + 1
         return data[:end].splitlines(keepends=True)

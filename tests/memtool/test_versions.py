@@ -344,3 +344,23 @@ def test_reserved_name_in_the_store(tmp_path):
         with pytest.raises(FSError):
             fn(*args)
     assert (tmp_path / "mem" / ".memtool" / "f").read_text() == "secret"
+
+
+def test_torn_records_at_the_end_are_cut_off(tmp_path):
+    m = Memory(str(tmp_path / "mem"), gitignore=False)
+    m.tool_store.write_bytes("a.md", b"one\n")
+    vdir = tmp_path / "mem" / ".memtool" / "versions"
+    with open(vdir / "objects.pack", "ab") as f:  # a content cut short by a crash
+        f.write(b"ab" * 32 + b" 1000\npartial")
+    with open(vdir / "log.jsonl", "ab") as f:  # a line cut short by a crash
+        f.write(b'{"id": 99, "ti')
+    from memtool.history import LocalVersionLog
+
+    fresh = LocalVersionLog(str(tmp_path / "mem"))  # another process
+    assert [v.id for v in fresh.entries()] == [v.id for v in m.versions.entries()]
+    m.tool_store.write_bytes("a.md", b"two\n")  # the next writer ends the torn line and record
+    again = LocalVersionLog(str(tmp_path / "mem"))
+    newest = again.entries()[-1]
+    assert newest.id == fresh.entries()[-2].id + 1 if len(fresh.entries()) > 1 else True
+    assert again.get_blob(newest.after) == b"two\n" and again.get_blob(newest.before) == b"one\n"
+    assert [v.id for v in again.entries()] == list(range(1, len(again.entries()) + 1))

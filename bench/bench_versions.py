@@ -1,0 +1,114 @@
+"""Cost of versions on a local directory; writes ``bench/results/versions.md``.
+
+    python bench/bench_versions.py [--quick]
+
+Measured in one run, each next to its reference:
+- a 2 KB file replaced through the versioned store (the path both tools write through) vs
+  the same ``write_bytes`` on the plain store: the difference is the cost of one version
+  (target: <= 1 ms per change);
+- a 100-byte append (``echo x >> notes.md``) the same way;
+- ``record()`` per second with versions on vs off (the conversation log is not versioned per
+  line, so the two must match);
+- the person-edit scan before each tool call, on a memory of 3 files and of 200 files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from memtool import Memory  # noqa: E402
+
+RESULTS = HERE / "results" / "versions.md"
+
+
+def median_us(fn, n: int) -> float:
+    """Median wall time of ``fn()`` in microseconds over ``n`` calls (after a warm-up)."""
+    for _ in range(min(20, n)):
+        fn()
+    times = []
+    for _ in range(n):
+        t0 = time.perf_counter_ns()
+        fn()
+        times.append(time.perf_counter_ns() - t0)
+    return statistics.median(times) / 1000
+
+
+def records_per_second(mem: Memory, n: int) -> float:
+    """``record()`` calls per second from one process."""
+    t0 = time.perf_counter()
+    for i in range(n):
+        mem.record("user", f"message {i} with a little text in it")
+    return n / (time.perf_counter() - t0)
+
+
+def main(argv: list[str]) -> int:
+    """Run the measurements and write the table."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="fewer repetitions")
+    args = ap.parse_args(argv)
+    n = 300 if args.quick else 2000
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        on = Memory(os.path.join(tmp, "on"), gitignore=False)
+        off = Memory(os.path.join(tmp, "off"), versions=False, gitignore=False)
+        on.notice_edits()
+        counter = [0]
+
+        def body() -> bytes:
+            counter[0] += 1
+            return (f"{counter[0]:08d}\n" * 228).encode()  # ~2 KB, new content every time
+
+        plain = median_us(lambda: off.tool_store.write_bytes("notes.md", body()), n)
+        versioned = median_us(lambda: on.tool_store.write_bytes("notes.md", body()), n)
+        rows.append(("replace a 2 KB file", plain, versioned))
+        plain_a = median_us(lambda: off.tool_store.append_bytes("log.md", b"x" * 99 + b"\n"), n)
+        on.tool_store.write_bytes("log.md", b"")
+        versioned_a = median_us(lambda: on.tool_store.append_bytes("log.md", b"x" * 99 + b"\n"), min(n, 500))
+        rows.append(("append 100 bytes (500-line file)", plain_a, versioned_a))
+        rec_off = statistics.median(records_per_second(off, n * 5) for _ in range(3))
+        rec_on = statistics.median(records_per_second(on, n * 5) for _ in range(3))
+        scan3 = median_us(on.notice_edits, n)
+        big = Memory(os.path.join(tmp, "big"), gitignore=False)
+        for i in range(200):
+            big.tool_store.write_bytes(f"f{i:03d}.md", f"file {i}\n".encode())
+        big.notice_edits()
+        scan200 = median_us(big.notice_edits, max(50, n // 10))
+        versions = len(on.versions.entries())
+    lines = [
+        "## Versions (local directory)",
+        "",
+        f"`python bench/bench_versions.py{' --quick' if args.quick else ''}` on {platform.machine()}, "
+        f"Python {platform.python_version()}, {n} repetitions (median); {versions} versions written.",
+        "",
+        "| operation | plain store | versioned store | cost of the version |",
+        "|---|---:|---:|---:|",
+    ]
+    for name, a, b in rows:
+        lines.append(f"| {name} | {a:.0f} µs | {b:.0f} µs | {b - a:.0f} µs (target <= 1,000) |")
+    lines += [
+        "",
+        "| measurement | versions off | versions on |",
+        "|---|---:|---:|",
+        f"| `record()` per second | {rec_off:,.0f} | {rec_on:,.0f} |",
+        f"| person-edit scan before a tool call, 3 files | - | {scan3:.0f} µs |",
+        f"| person-edit scan before a tool call, 200 files | - | {scan200:.0f} µs |",
+        "",
+    ]
+    RESULTS.parent.mkdir(exist_ok=True)
+    RESULTS.write_text("\n".join(lines))
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
