@@ -16,7 +16,6 @@ from sandbox.commands import names
 FINDINGS = [
     'set "" ""; IFS=; echo ${*-minus}',                  # IndexError in set
     'set "${x}"; echo "[$1] $#"',                         # IndexError in set
-    "test -v 'arr]'; echo $?",                            # ValueError in test -v
     "test -v '[{]'; echo $?",                             # ArithError from a subscript
     "x='a[z-t]b'; echo ${x//$unset}",                     # re.error: reversed range
     "v='[:-$]'; echo \"\" $v",                            # re.error: reversed range

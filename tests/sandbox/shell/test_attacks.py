@@ -65,7 +65,9 @@ ATTACKS: list[Attack] = [
     Attack("glob through symlinked dir", "cat ldir/*", (1,), "Symbolic link refused"),
     Attack("cp symlink", "cp link copy; cat copy", (1,), "Symbolic link refused", needs=("cp",)),
     Attack("tail symlink", "tail -n 1 link", (1,), "Symbolic link refused", needs=("tail",)),
-    Attack("grep symlink", "grep -r SECRET .", (1, 2), "Symbolic link refused", needs=("grep",)),
+    # GNU's -r skips links it meets while recursing, silently; the hard-linked file is refused.
+    Attack("grep symlink", "grep -r SECRET .", (2,), "hard links", needs=("grep",)),
+    Attack("grep named symlink", "grep -r SECRET link", (2,), "Symbolic link refused", needs=("grep",)),
     Attack("read from symlink", "while read l; do echo $l; done < link", (1,), "Symbolic link refused"),
     Attack("dollar-lt symlink", "x=$(<link); echo \"$x\"", (0,), "Symbolic link refused"),
     Attack("touch through symlinked dir", "touch ldir/t", (1,), None, needs=("touch",)),
@@ -118,7 +120,6 @@ ATTACKS: list[Attack] = [
     Attack("violation in param default", "echo ${x:-$(source a.txt)}", (126,), "source"),
     Attack("process substitution", "cat <(cat /etc/passwd)", (2,), "process substitution"),
     Attack("obsolete arith", "echo $[1+2]", (2,), "use $(( )) instead"),
-    Attack("indirect", "x=HOME; echo ${!x}", (2,), "indirect"),
     # -- limits ---------------------------------------------------------------------------------
     Attack("busy loop", "while true; do :; done", (125,), "limit"),
     Attack("busy loop iterations", "while true; do :; done", (125,), "loop iteration limit",
