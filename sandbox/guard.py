@@ -16,7 +16,7 @@ from sandbox.fs.base import FSError
 from sandbox.fs.paths import normalize
 from sandbox.parse.ast import (
     DQ, AndOr, ArithCmd, ArithFor, ArithSub, BraceGroup, Case, CmdSub, Command, CondAndOr,
-    CondBinary, CondNot, CondUnary, CondWord, DBracket, For, FunctionDef, If, Param, Pipeline,
+    CondBinary, CondNot, CondUnary, CondWord, DBracket, DeclAssign, For, FunctionDef, If, Param, Pipeline,
     Redirect, Script, SimpleCommand, Subshell, While, Word,
 )
 from sandbox.policy import Policy
@@ -34,9 +34,6 @@ FORBIDDEN: dict[str, str] = {
     "builtin": "`builtin` is not supported; call the builtin directly",
     "enable": "`enable` is not supported",
     "coproc": "coproc is not supported; use a pipeline",
-    "declare": "declare is not supported; assign with name=value (or `local` in a function)",
-    "typeset": "typeset is not supported; assign with name=value",
-    "readonly": "readonly is not supported; assign with name=value",
     "kill": "processes are not available in the sandbox",
     "wait": "background jobs are not supported",
     "jobs": "background jobs are not supported",
@@ -203,6 +200,10 @@ class _Walker:
     def simple(self, node: SimpleCommand) -> None:
         for a in node.assigns:
             self.word(a.value)
+            self.word(a.index)
+            for key, value in a.array or ():
+                self.word(key)
+                self.word(value)
         for w in node.words:
             self.word(w)
         for r in node.redirects:
@@ -325,7 +326,14 @@ class _Walker:
         elif isinstance(p, DQ):
             for q in p.parts:
                 self.part(q)
+        elif isinstance(p, DeclAssign):
+            self.word(p.assign.value)
+            self.word(p.assign.index)
+            for key, value in p.assign.array or ():
+                self.word(key)
+                self.word(value)
         elif isinstance(p, Param):
+            self.word(p.index)
             self.word(p.arg)
             self.word(p.repl)
         elif isinstance(p, ArithSub):

@@ -205,8 +205,21 @@ class _Evaluator:
             while cp < n and s[cp] in _VAR_CHARS:
                 cp += 1
             name = s[self.tp:cp]
-            if cp < n and s[cp] == "[":
-                raise self.error("arrays are not supported in the sandbox; use plain variables")
+            if cp < n and s[cp] == "[":  # an array element: a[expr]
+                depth = 0
+                j = cp
+                while j < n:
+                    if s[j] == "[":
+                        depth += 1
+                    elif s[j] == "]":
+                        depth -= 1
+                        if depth == 0:
+                            break
+                    j += 1
+                if j >= n:
+                    raise self.error("bad array subscript")
+                name = s[self.tp:j + 1]
+                cp = j + 1
             self.tokstr = name
             # peek at the next token (without evaluating anything) to see if it is `=`
             saved = self._save()

@@ -159,37 +159,23 @@ def b_unset(sh: "Shell", argv: list[str], io_: "IO") -> int:
         if funcs:
             sh.functions.pop(name, None)
             continue
+        if "[" in name and name.endswith("]") and _NAME_RE.match(name.partition("[")[0]):
+            from sandbox.interpreter import state
+            try:
+                sh.unset_var(name)
+            except state.SubscriptError as exc:
+                _err(sh, io_, "unset", str(exc))
+                status = 1
+            continue
         if not _NAME_RE.match(name):
             if explicit_var:  # without -v bash tries it as a function name, silently
                 _err(sh, io_, "unset", f"`{name}': not a valid identifier")
                 status = 1
             continue
-        if name not in sh.vars and name in sh.functions:
+        if name not in sh.vars and name not in sh.arrays and name in sh.functions:
             sh.functions.pop(name, None)
             continue
         sh.unset_var(name)
-    return status
-
-
-def b_local(sh: "Shell", argv: list[str], io_: "IO") -> int:
-    """``local name[=value]...`` (only inside a function)."""
-    if not sh.locals:
-        _err(sh, io_, "local", "can only be used in a function")
-        return 1
-    frame = sh.locals[-1]
-    status = 0
-    for a in argv[1:]:
-        name, eq, value = a.partition("=")
-        if not _NAME_RE.match(name):
-            _err(sh, io_, "local", f"`{a}': not a valid identifier")
-            status = 1
-            continue
-        if name not in frame:
-            frame[name] = sh.vars.get(name)
-        if eq:
-            sh.set_var(name, value)
-        elif name not in sh.vars:
-            sh.vars.pop(name, None)
     return status
 
 
@@ -599,14 +585,16 @@ class _TestEval:
                 "-ge": a >= b}[op]
 
 
+from sandbox.interpreter.declare import b_declare, b_readonly  # noqa: E402
 from sandbox.interpreter.shopt import b_shopt  # noqa: E402
 
 TABLE: dict[str, Callable[["Shell", list[str], "IO"], int]] = {
     "cd": b_cd, "pwd": b_pwd, "test": b_test, "[": b_test, "true": b_true, ":": b_true,
-    "false": b_false, "export": b_export, "unset": b_unset, "local": b_local,
+    "false": b_false, "export": b_export, "unset": b_unset,
     "read": b_read, "shift": b_shift, "set": b_set, "return": b_return, "exit": b_exit,
     "break": _loop("break"), "continue": _loop("continue"), "let": b_let,
-    "shopt": b_shopt,
+    "shopt": b_shopt, "declare": b_declare, "typeset": b_declare, "local": b_declare,
+    "readonly": b_readonly,
 }
 
 

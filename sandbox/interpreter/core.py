@@ -18,21 +18,21 @@ from sandbox.commands.base import CommandContext, Writer
 from sandbox.errors import BrokenPipe, LimitExceeded
 from sandbox.fs.base import FSError
 from sandbox.fs.vfs import VirtualFS
-from sandbox.interpreter import conditional, shopt
+from sandbox.interpreter import conditional, shopt, state
 from sandbox.interpreter.arith import ArithError, ArithUnbound, evaluate
 from sandbox.interpreter.expand import ExpansionError, Expander
 from sandbox.interpreter.pipes import FileWriter, NullWriter, Pipe, RunBudget, pipe_reader
 from sandbox.limits import Limits
 from sandbox.parse.ast import (
-    AndOr, ArithCmd, ArithFor, BraceGroup, Case, Command, DBracket, For, FunctionDef, If, Lit,
-    Pipeline, Redirect, Script, SimpleCommand, Subshell, While, Word,
+    AndOr, ArithCmd, ArithFor, Assign, BraceGroup, Case, Command, DBracket, For, FunctionDef, If,
+    Lit, Pipeline, Redirect, Script, SimpleCommand, Subshell, While, Word,
 )
 from sandbox.policy import Policy
 
 #: Commands the interpreter implements itself (always available).
 BUILTINS = frozenset(
     "cd pwd echo printf test [ true false export unset local read shift set return exit "
-    "break continue : let shopt".split()
+    "break continue : let shopt declare typeset readonly".split()
 )
 #: Builtins that are commands in the registry too (we run the registry module).
 _REGISTRY_BUILTINS = frozenset({"echo", "printf"})
@@ -130,6 +130,18 @@ class Shell:
         self.rematch: list[str] = []
         #: The ``shopt`` options that are on.
         self.shopts: set[str] = set(shopt.DEFAULT_ON)
+        #: Arrays (``sandbox.interpreter.state``): name -> {index or key: value}.
+        self.arrays: dict[str, dict] = {}
+        #: Names of the associative arrays.
+        self.assoc: set[str] = set()
+        #: Attributes set by ``declare`` (``i`` ``l`` ``u`` ``r``), by name.
+        self.attrs: dict[str, set[str]] = {}
+        #: Names declared without a value (``declare x``: ``declare -p`` shows them).
+        self.declared: set[str] = set()
+        #: Attributes hidden by ``local``/``declare`` per function depth (restored on return).
+        self.local_attrs: dict[int, dict[str, set[str] | None]] = {}
+        #: The elements of ``declare a=(...)`` arguments being run (see ``declare.py``).
+        self.decl_arrays: dict[str, list[tuple[str | None, str]]] = {}
         self.errexit = False
         self.pipefail = False
         self.nounset = False
@@ -159,6 +171,12 @@ class Shell:
         sub.functions = dict(self.functions)
         sub.pipestatus = list(self.pipestatus)
         sub.shopts = set(self.shopts)
+        sub.arrays = {k: dict(v) for k, v in self.arrays.items()}
+        sub.assoc = set(self.assoc)
+        sub.attrs = {k: set(v) for k, v in self.attrs.items()}
+        sub.declared = set(self.declared)
+        sub.local_attrs = {k: dict(v) for k, v in self.local_attrs.items()}
+        sub.decl_arrays = {}
         sub.locals = [dict(f) for f in self.locals]
         sub.loop_depth = 0
         sub.expander = Expander(sub)
@@ -193,15 +211,24 @@ class Shell:
             return str(self.pipestatus[0])
         if name == "BASH_REMATCH":
             return self.rematch[0] if self.rematch else None
+        if name in self.arrays:
+            arr = self.arrays[name]
+            return arr.get("0" if name in self.assoc else 0)
         if name.endswith("]"):
-            base, _, idx = name[:-1].partition("[")
-            values = self.list_var(name)
-            if values is None:
+            base, idx = state.split_name(name)
+            if idx is None:
                 return None
             if idx in ("@", "*"):
+                values = self.list_var(name)
                 return " ".join(values) if values else None
-            k = int(idx)
-            return values[k] if k < len(values) else None
+            if base in ("PIPESTATUS", "BASH_REMATCH"):
+                values = self.list_var(base + "[@]") or []
+                try:
+                    k = state.index_of(self, "", idx, False)
+                except state.SubscriptError:
+                    return None
+                return values[k] if isinstance(k, int) and k < len(values) else None
+            return state.get(self, base, idx)
         return None
 
     def list_var(self, name: str) -> list[str] | None:
@@ -214,8 +241,7 @@ class Shell:
                 return [str(s) for s in self.pipestatus]
             if base == "BASH_REMATCH":
                 return list(self.rematch)
-            value = self.vars.get(base)
-            return [] if value is None else [value]
+            return state.values(self, base) or []
         return None
 
     def set_rematch(self, groups: list[str]) -> None:
@@ -223,14 +249,68 @@ class Shell:
         self.rematch = groups
 
     def set_var(self, name: str, value: str) -> None:
-        """Assign a shell variable (checked against the string length limit)."""
+        """Assign a shell variable (checked against the string length limit); ``a[sub]``
+        and an array's name (its element 0) assign an element."""
+        if name in self.arrays:
+            state.set_element(self, name, "0", value)
+            return
+        if name.endswith("]") and "[" in name:
+            base, sub = state.split_name(name)
+            state.set_element(self, base, sub or "", value)
+            return
+        if self.attrs and name in self.attrs:
+            value = self._with_attrs(name, value)
         self.budget.check_string(len(value))
         self.vars[name] = value
 
+    def _with_attrs(self, name: str, value: str) -> str:
+        """A value as ``declare``'s attributes make it (read-only refuses: fatal)."""
+        at = self.attrs[name]
+        if "r" in at:
+            raise ExpansionError(f"{name}: readonly variable")
+        if "i" in at:
+            try:
+                value = str(evaluate(value, self, self.nounset, self.budget.check_time))
+            except ArithUnbound as exc:
+                raise ExpansionError(str(exc), status=exc.status) from None
+            except ArithError as exc:
+                raise ExpansionError(str(exc), status=exc.status) from None
+        if "l" in at:
+            value = value.lower()
+        elif "u" in at:
+            value = value.upper()
+        return value
+
     def unset_var(self, name: str) -> None:
-        """Remove a variable."""
+        """Remove a variable (or, ``a[sub]``, one element)."""
+        if name.endswith("]") and "[" in name:
+            base, sub = state.split_name(name)
+            state.unset_element(self, base, sub or "")
+            return
         self.vars.pop(name, None)
+        self.arrays.pop(name, None)
+        self.assoc.discard(name)
         self.exported.discard(name)
+
+    def save_var(self, name: str) -> object:
+        """What ``restore_var`` needs to put ``name`` back (``local``, temporary assignments)."""
+        if name in self.arrays:
+            return (self.arrays[name], name in self.assoc)
+        return self.vars.get(name)
+
+    def restore_var(self, name: str, old: object) -> None:
+        """Put back a variable saved by ``save_var``."""
+        self.arrays.pop(name, None)
+        self.assoc.discard(name)
+        if old is None:
+            self.vars.pop(name, None)
+        elif isinstance(old, tuple):
+            self.vars.pop(name, None)
+            self.arrays[name] = old[0]
+            if old[1]:
+                self.assoc.add(name)
+        else:
+            self.vars[name] = old  # type: ignore[assignment]
 
     def environ(self) -> dict[str, str]:
         """The exported variables a command sees."""
@@ -610,12 +690,24 @@ class Shell:
             # `a=1 b=$((a+1))`: each assignment sees the ones before it, as in bash
             for a in cmd.assigns:
                 try:
+                    if a.array is not None or a.index is not None:
+                        self.assign_array(a)
+                        continue
                     value = self.expander.word(a.value)
                 except ExpansionError as exc:
                     return self._expansion_failed(exc, io_)
-                if a.append:
-                    value = (self.get_var(a.name) or "") + value
-                self.set_var(a.name, value)
+                except state.SubscriptError as exc:
+                    self.diag(io_, str(exc))
+                    self.status = 1
+                    return 1
+                try:
+                    if a.append and "i" in self.attrs.get(a.name, ()):
+                        value = f"{self.get_var(a.name) or 0}+({value})"
+                    elif a.append:
+                        value = (self.get_var(a.name) or "") + value
+                    self.set_var(a.name, value)
+                except ExpansionError as exc:
+                    return self._expansion_failed(exc, io_)
             redirected = self.open_redirects(cmd.redirects, io_)
             if redirected is None:
                 self.status = 1
@@ -635,6 +727,25 @@ class Shell:
             self.close_redirects(closers)
         self.status = status
         return status
+
+    def assign_array(self, a: Assign) -> None:
+        """``a=(...)``, ``a+=(...)``, ``a[sub]=v``, ``a[sub]+=v``."""
+        if a.index is not None:
+            sub = self.expander.word(a.index)
+            value = self.expander.word(a.value)
+            state.set_element(self, a.name, sub, value, a.append)
+            return
+        items: list[tuple[str | None, str]] = []
+        for key, w in a.array or ():
+            if key is None:
+                items.extend((None, v) for v in self.expander.words([w]))
+            else:
+                items.append((self.expander.word(key), self.expander.word(w)))
+            if len(items) > state.MAX_ELEMENTS:
+                raise LimitExceeded("array_elements", f"array size limit of "
+                                    f"{state.MAX_ELEMENTS} elements exceeded; use a file "
+                                    "for big data")
+        state.assign(self, a.name, items, a.append)
 
     def dispatch(self, argv: list[str], assigns, io_: IO) -> int:  # type: ignore[no-untyped-def]
         """Run a function, builtin or registered command (allowlist re-checked here)."""
@@ -761,12 +872,14 @@ class Shell:
         except ReturnFromFunction as r:
             status = r.status
         finally:
+            hidden = self.local_attrs.pop(len(self.locals), {})
             frame = self.locals.pop()
             for k, old in frame.items():
-                if old is None:
-                    self.vars.pop(k, None)
-                else:
-                    self.vars[k] = old
+                self.restore_var(k, old)
+                self.attrs.pop(k, None)
+            for k, at in hidden.items():
+                if at is not None:
+                    self.attrs[k] = at
             self.call_depth -= 1
             self.positional = saved_pos
         self.status = status

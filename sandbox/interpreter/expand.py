@@ -9,14 +9,33 @@ from typing import TYPE_CHECKING
 from sandbox.errors import LimitExceeded
 from sandbox.fs.base import FSError
 from sandbox.fs.paths import normalize
-from sandbox.interpreter import patterns
+from sandbox.interpreter import patterns, state, strops
 from sandbox.interpreter.arith import ArithError, ArithUnbound, evaluate
-from sandbox.parse.ast import DQ, ArithSub, CmdSub, Lit, Param, Part, Quoted, Tilde, Word
+from sandbox.parse.ast import (
+    DQ, ArithSub, Assign, CmdSub, DeclAssign, Lit, Param, Part, Quoted, Tilde, Word,
+)
 
 if TYPE_CHECKING:
     from sandbox.interpreter.core import Shell
 
 Chunk = tuple[str, bool]  # (text, quoted)
+#: Parameter operators handled by ``Expander._param_extended``.
+_EXTENDED_OPS = frozenset({":", "^", "^^", ",", ",,", "@", "!keys", "!prefix"})
+#: What ``${!v}`` accepts as the value of ``v``: a name, ``name[sub]``, or a special parameter.
+_INDIRECT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[.*\])?|[0-9]+|[@*#?$!-]")
+
+
+def declare_text(sh: "Shell", base: str) -> str:
+    """``declare -a a=([0]="x" ...)`` as ``declare -p`` / ``${a[@]@A}`` print it."""
+    flags = ("A" if base in sh.assoc else "a") + ("x" if base in sh.exported else "")
+    keys = state.keys(sh, base)
+    vals = state.values(sh, base) or []
+    assoc = base in sh.assoc
+    body = "".join(f"[{strops.dquote(k) if assoc and not re.fullmatch(r'[A-Za-z0-9_]+', k) else k}]={strops.dquote(v)} "
+                   for k, v in zip(keys, vals))
+    if assoc:
+        return f"declare -{flags} {base}=({body})"
+    return f"declare -{flags} {base}=({body.rstrip(' ')})"
 _DEFAULT_IFS = " \t\n"
 
 
@@ -229,6 +248,9 @@ class Expander:
             if lit is not None:
                 out.append(lit)
                 continue
+            if isinstance(word.parts[0], DeclAssign):
+                out.append(self._decl_arg(word.parts[0].assign))
+                continue
             for parts in brace_expand(word.parts, limit):
                 for field in self._fields(parts, split=True):
                     out.extend(self._glob(field))
@@ -320,6 +342,10 @@ class Expander:
 
     def _param(self, p: Param, fb: _Fields, split: bool, in_dq: bool) -> None:
         sh = self.sh
+        if p.indirect or p.index is not None or p.op in _EXTENDED_OPS:
+            p = self._param_extended(p, fb, split, in_dq)  # type: ignore[assignment]
+            if p is None:
+                return
         name = p.name
         if (name in ("@", "*") or name.endswith(("[@]", "[*]"))) and p.op in ("", "-", ":-", "+", ":+"):
             values = sh.list_var(name)
@@ -332,25 +358,7 @@ class Expander:
                     if is_set:
                         self._operand(p.arg, fb, split, in_dq)
                     return
-                at = name == "@" or name.endswith("[@]")
-                if in_dq and at:
-                    for k, v in enumerate(values):
-                        if k:
-                            fb.end_field(force=True)
-                        fb.literal(v, True)
-                    return
-                if in_dq:
-                    ifs = sh.get_var("IFS")
-                    sep = " " if ifs is None else ifs[:1]
-                    fb.literal(sep.join(values), True)
-                    return
-                for k, v in enumerate(values):
-                    if k and split:
-                        fb.end_field()
-                    if split:
-                        fb.split(v)
-                    else:
-                        fb.literal((" " if k else "") + v, False)
+                self._emit_list(values, name == "@" or name.endswith("[@]"), fb, split, in_dq)
                 return
         value = sh.get_var(name)
         op = p.op
@@ -402,6 +410,196 @@ class Expander:
             repl = self.pattern(p.repl) if p.repl is not None else ()
             value = patterns.substitute(value, self.pattern(p.arg), repl, op, sh.budget.check_time)
         self._emit(value, fb, split, in_dq)
+
+    def _decl_arg(self, a: "Assign") -> str:
+        """``declare`` argument ``name=value`` (unsplit), ``name[sub]=value``, or for an array
+        literal ``name=(`` + marker, its elements left in ``Shell.decl_arrays``."""
+        op = "+=" if a.append else "="
+        if a.array is not None:
+            items: list[tuple[str | None, str]] = []
+            for key, w in a.array:
+                if key is None:
+                    items.extend((None, v) for v in self.words([w]))
+                else:
+                    items.append((self.word(key), self.word(w)))
+            self.sh.decl_arrays[a.name] = items
+            return f"{a.name}{op}(\x00"
+        name = a.name if a.index is None else f"{a.name}[{self.word(a.index)}]"
+        return f"{name}{op}{self.word(a.value)}"
+
+    def _emit_list(self, values: list[str], at: bool, fb: _Fields, split: bool,
+                   in_dq: bool) -> None:
+        """Emit a list of values: ``"$@"``-style (one field each) or joined (``$*``)."""
+        for v in values:
+            self.sh.budget.check_string(len(v))
+        if in_dq and at:
+            for k, v in enumerate(values):
+                if k:
+                    fb.end_field(force=True)
+                fb.literal(v, True)
+            return
+        if in_dq:
+            ifs = self.sh.get_var("IFS")
+            sep = " " if ifs is None else ifs[:1]
+            fb.literal(sep.join(values), True)
+            return
+        for k, v in enumerate(values):
+            if k and split:
+                fb.end_field()
+            if split:
+                fb.split(v)
+            else:
+                fb.literal((" " if k else "") + v, False)
+
+    def _param_extended(self, p: Param, fb: _Fields, split: bool, in_dq: bool) -> Param | None:
+        """Indirection, subscripts and the operators of ``_EXTENDED_OPS``; returns the
+        parameter still to expand the ordinary way, or None when done."""
+        sh = self.sh
+        if p.indirect:
+            target = sh.get_var(p.name)
+            if target is None or not _INDIRECT_RE.fullmatch(target):
+                if target is None:
+                    raise ExpansionError(f"{p.name}: invalid indirect expansion")
+                raise ExpansionError(f"{target}: invalid variable name")
+            p = Param(target, p.op, p.arg, p.repl, p.pos)
+            if p.op == "":
+                return p
+        if p.index is not None:
+            p = Param(f"{p.name}[{self.word(p.index)}]", p.op, p.arg, p.repl, p.pos)
+        name, op = p.name, p.op
+        if op not in _EXTENDED_OPS:
+            return p
+        is_list = name in ("@", "*") or name.endswith(("[@]", "[*]"))
+        at = name == "@" or name.endswith("[@]")
+        if op == "!keys":
+            base = name[:-3]
+            if base in ("PIPESTATUS", "BASH_REMATCH"):
+                keys = [str(k) for k in range(len(sh.list_var(name) or []))]
+            else:
+                keys = state.keys(sh, base)
+            self._emit_list(keys, at, fb, split, in_dq)
+            return None
+        if op == "!prefix":
+            prefix = name[:-1]
+            names = sorted(n for n in set(sh.vars) | set(sh.arrays) if n.startswith(prefix))
+            self._emit_list(names, name.endswith("@"), fb, split, in_dq)
+            return None
+        if is_list:
+            values = sh.list_var(name) or []
+            if op == ":":
+                if name in ("@", "*"):
+                    values = [sh.arg0] + values
+                    offset, length = self._slice_bounds(p)
+                    if offset == 0 and p.arg is not None and not sh.positional and False:
+                        pass
+                    values = strops.slice_list(values, offset, length, p.arg.text if p.arg else "")
+                else:
+                    values = self._array_slice(name[:-3], p)
+            elif op == "@" and p.arg is not None and p.arg.text in ("A", "K", "a"):
+                values = self._transform_array(name, p)
+                if p.arg.text == "A" and not in_dq:
+                    at = False
+            else:
+                values = [self._transform(v, p, name) for v in values]
+            self._emit_list(values, at, fb, split, in_dq)
+            return None
+        value = sh.get_var(name)
+        if value is None and sh.nounset and not (op == "@" and p.arg and p.arg.text == "a"):
+            raise ExpansionError(f"{name}: unbound variable", status=127)
+        if op == ":":
+            offset, length = self._slice_bounds(p)
+            try:
+                text = strops.substring(value or "", offset, length, self._bounds_text(p))
+            except strops.SubstringError as exc:
+                raise ExpansionError(str(exc)) from None
+        elif op == "@" and p.arg is not None and p.arg.text in ("A", "a", "K"):
+            text = " ".join(self._transform_array(name, p)) if value is not None or \
+                p.arg.text == "a" else ""
+        else:
+            text = "" if value is None else self._transform(value, p, name)
+        self._emit(text, fb, split, in_dq)
+        return None
+
+    def _bounds_text(self, p: Param) -> str:
+        return (p.arg.text if p.arg else "") + (":" + p.repl.text if p.repl else "")
+
+    def _slice_bounds(self, p: Param) -> tuple[int, int | None]:
+        offset = self.arith(p.arg) if p.arg is not None and p.arg.text.strip() else 0
+        length = None
+        if p.repl is not None:
+            length = self.arith(p.repl) if p.repl.text.strip() else 0
+        return offset, length
+
+    def _array_slice(self, base: str, p: Param) -> list[str]:
+        """``${a[@]:off:len}``: elements whose index is at least ``off`` (sparse arrays)."""
+        sh = self.sh
+        offset, length = self._slice_bounds(p)
+        arr = sh.arrays.get(base)
+        if base in sh.assoc or arr is None:
+            vals = state.values(sh, base) or []
+            try:
+                return strops.slice_list(vals, offset, length, self._bounds_text(p))
+            except strops.SubstringError as exc:
+                raise ExpansionError(str(exc)) from None
+        keys = sorted(arr)
+        if offset < 0:
+            offset += (keys[-1] + 1) if keys else 0
+            if offset < 0:
+                return []
+        if length is not None and length < 0:
+            raise ExpansionError(f"{self._bounds_text(p)}: substring expression < 0")
+        chosen = [arr[k] for k in keys if k >= offset]
+        return chosen if length is None else chosen[:length]
+
+    def _transform(self, value: str, p: Param, name: str) -> str:
+        op = p.op
+        if op in ("^", "^^", ",", ",,"):
+            return strops.case_modify(value, op, self.pattern(p.arg) if p.arg and p.arg.parts
+                                      else ())
+        letter = p.arg.text if p.arg is not None else ""
+        if letter == "Q":
+            return strops.quote(value)
+        if letter == "E":
+            return strops.expand_escapes(value)
+        if letter == "P":
+            return value
+        if letter == "U":
+            return value.upper()
+        if letter == "u":
+            return value[:1].upper() + value[1:]
+        if letter == "L":
+            return value.lower()
+        if letter == "k":
+            return strops.quote(value)
+        raise ExpansionError(f"${{{name}@{letter}}}: bad substitution")
+
+    def _transform_array(self, name: str, p: Param) -> list[str]:
+        """``@A`` (the assignment that recreates it), ``@a`` (attribute letters), ``@K``."""
+        sh = self.sh
+        base, sub = state.split_name(name)
+        letter = p.arg.text if p.arg is not None else ""
+        is_array = base in sh.arrays
+        flags = ("A" if base in sh.assoc else "a" if is_array else "") + \
+            ("x" if base in sh.exported else "")
+        if letter == "a":
+            if sub in ("@", "*") and is_array:
+                return [flags] * len(sh.arrays[base])
+            return [flags]
+        if letter == "K":
+            if not is_array:
+                v = sh.get_var(name)
+                return [] if v is None else [strops.quote(v)]
+            return [" ".join(f"{k if base not in sh.assoc else strops.quote(k)} "
+                             f"{strops.dquote(v)}" for k, v in
+                             zip(state.keys(sh, base), state.values(sh, base) or []))]
+        if sub not in (None, "@", "*") or not is_array:
+            v = sh.get_var(name if sub not in ("@", "*") else base)
+            if v is None:
+                return []
+            if flags:
+                return [f"declare -{flags} {base}={strops.quote(v)}"]
+            return [f"{base}={strops.quote(v)}"]
+        return [declare_text(sh, base)]
 
     def _operand(self, word: Word | None, fb: _Fields, split: bool, in_dq: bool) -> None:
         if word is None:

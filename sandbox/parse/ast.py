@@ -36,8 +36,13 @@ class Param:
     """A parameter expansion: ``$name``, ``${name}``, ``${name<op>arg}``, ``${#name}``.
 
     ``op`` is one of "" (plain), "#len", ":-", "-", ":=", "=", ":+", "+", ":?", "?", "#", "##",
-    "%", "%%", "/", "//", "/#", "/%". ``arg`` is the operand word (the pattern for the
+    "%", "%%", "/", "//", "/#", "/%", ":" (substring: ``arg`` the offset, ``repl`` the length
+    or None), "^" "^^" "," ",," (case: ``arg`` the pattern), "@" (transform: ``arg`` the
+    letter), "!" (indirection ``${!v}``), "!keys" (``${!a[@]}``), "!prefix" (``${!p*}``,
+    ``name`` ends with the ``*`` or ``@``). ``arg`` is the operand word (the pattern for the
     removal / substitution forms); ``repl`` is the replacement for the substitution forms.
+    ``index`` is the subscript of ``${a[i]}`` (``name`` is then the array's name; the
+    subscripts ``@`` and ``*`` are spelled in ``name`` instead: ``a[@]``).
     """
 
     name: str
@@ -45,6 +50,9 @@ class Param:
     arg: "Word | None" = None
     repl: "Word | None" = None
     pos: int = 0
+    index: "Word | None" = None
+    #: ``${!v...}``: the name is the value of ``v`` (indirection before ``op`` applies).
+    indirect: bool = False
 
 
 @dataclass
@@ -69,7 +77,15 @@ class Tilde:
     """A leading ``~`` (``~`` alone or ``~/...``): expands to $HOME."""
 
 
-Part = Union[Lit, Quoted, DQ, Param, CmdSub, ArithSub, Tilde]
+@dataclass
+class DeclAssign:
+    """An assignment given as an argument of ``declare``/``typeset``/``local``/``export``/
+    ``readonly`` (``local a=(1 2)``): assigned, never split or globbed."""
+
+    assign: "Assign"
+
+
+Part = Union[Lit, Quoted, DQ, Param, CmdSub, ArithSub, Tilde, DeclAssign]
 
 
 @dataclass
@@ -125,6 +141,10 @@ class Assign:
     value: Word
     append: bool = False
     pos: int = 0
+    #: ``name[index]=value``: the subscript.
+    index: Word | None = None
+    #: ``name=(...)``: the elements, each (``[key]`` subscript or None, value word).
+    array: "list[tuple[Word | None, Word]] | None" = None
 
 
 @dataclass

@@ -16,6 +16,7 @@ from typing import Callable
 from sandbox.errors import UnsupportedSyntax
 from sandbox.parse.ast import (
     DQ, AndOr, ArithCmd, ArithFor, ArithSub, Assign, BraceGroup, Case, CaseArm, CmdSub, Command,
+    DeclAssign,
     CondAndOr, CondBinary, CondExpr, CondNot, CondUnary, CondWord, DBracket, For, FunctionDef, If,
     Lit, Param, Part, Pipeline, Quoted, Redirect, Script, SimpleCommand, Subshell, Tilde, While,
     Word,
@@ -28,6 +29,8 @@ _PLAIN_RE = re.compile(r"[^ \t\n;&|<>()\"'`$\\]+")
 _REDIR_OPS = ("&>>", "<<<", "<<-", "&>", "<<", "<>", "<&", ">>", ">|", ">&", "<", ">")
 _CONTROL_OPS = ("&&", "||", ";;&", ";;", ";&", "|&", "|", ";", "&", "(", ")")
 _CASE_TERMS = frozenset({";;", ";&", ";;&"})
+#: Builtins whose assignment arguments are parsed as assignments (``local a=(1 2)``).
+_DECL_WORDS = frozenset({"declare", "typeset", "local", "export", "readonly"})
 #: Unary operators of ``[[ ]]``; binary ones that are words (``<`` and ``>`` are operators).
 _COND_UNARY = frozenset("-e -f -d -s -r -w -x -z -n -L -h -b -c -p -S -t -g -u -k -O -G -N -a "
                         "-v -o -R".split())
@@ -706,21 +709,106 @@ class Parser:
                     raise self.syntax_error("(")
                 break
             if not words:
-                m = _ASSIGN_RE.match(self.s, self.i)
-                if m:
-                    apos = self.i + self.offset
-                    self.i = m.end()
-                    if self.s.startswith("(", self.i):
-                        raise unsupported("array")
-                    value = self.parse_word(assignment=True)
-                    assigns.append(Assign(m.group(1), value, m.group(2) == "+", apos))
+                a = self.parse_assignment()
+                if a is not None:
+                    assigns.append(a)
                     continue
                 if self.s.startswith("[[", self.i) and self.peek_word() == "[[":
                     raise unsupported("dbracket")
+            elif words[0].literal() in _DECL_WORDS and len(words[0].parts) == 1:
+                start = self.i
+                a = self.parse_assignment()
+                if a is not None:
+                    words.append(Word([DeclAssign(a)], a.pos, self.s[start:self.i]))
+                    continue
             words.append(self.parse_word())
         if not assigns and not words and not redirects:
             raise self.syntax_error()
         return SimpleCommand(assigns, words, redirects, pos)
+
+    def parse_assignment(self) -> Assign | None:
+        """``name=value``, ``name+=value``, ``name[sub]=value`` or ``name=(elements)`` at the
+        cursor, or None (cursor unchanged) when the next word is not an assignment."""
+        s = self.s
+        apos = self.i + self.offset
+        m = _NAME_RE.match(s, self.i)
+        if not m:
+            return None
+        j = m.end()
+        index = None
+        if j < self.n and s[j] == "[":
+            end = _subscript_end(s, j)
+            if end < 0:
+                return None
+            k = end + 1
+            if not (s.startswith("=", k) or s.startswith("+=", k)):
+                return None
+            save = self.i
+            self.i = j + 1
+            index = self._subscript_word(end)
+            self.i = save
+            j = k
+        append = s.startswith("+=", j)
+        if not (append or s.startswith("=", j)):
+            return None
+        self.i = j + (2 if append else 1)
+        if index is None and s.startswith("(", self.i):
+            self.i += 1
+            return Assign(m.group(0), Word([], apos), append, apos, None, self._array_elements())
+        value = self.parse_word(assignment=True)
+        return Assign(m.group(0), value, append, apos, index)
+
+    def _array_elements(self) -> list[tuple[Word | None, Word]]:
+        """The elements of ``(...)`` after ``name=`` (cursor after the ``(``)."""
+        out: list[tuple[Word | None, Word]] = []
+        while True:
+            self.skip_newlines()
+            if self.i >= self.n:
+                raise UnsupportedSyntax("unexpected EOF while looking for matching `)'")
+            c = self.s[self.i]
+            if c == ")":
+                self.i += 1
+                return out
+            if c in _META:
+                raise self.syntax_error()
+            key = None
+            if c == "[":
+                end = _subscript_end(self.s, self.i)
+                if end > 0 and self.s.startswith("=", end + 1):
+                    self.i += 1
+                    key = self._subscript_word(end)
+                    self.i = end + 2
+                    out.append((key, self.parse_word(assignment=True)))
+                    continue
+            out.append((None, self.parse_word()))
+
+    def _subscript_word(self, end: int) -> Word:
+        """The subscript text from the cursor to ``end`` (its ``]``) as a word that expands
+        like a double-quoted string (quotes inside are removed); cursor ends at ``end``."""
+        s = self.s
+        start = self.i
+        parts: list[Part] = []
+        buf: list[str] = []
+        while self.i < end:
+            c = s[self.i]
+            if c == "'":
+                j = s.find("'", self.i + 1)
+                if j < 0 or j > end:
+                    raise UnsupportedSyntax("unexpected EOF while looking for matching `''")
+                _flush_quoted(buf, parts)
+                parts.append(Quoted(s[self.i + 1: j]))
+                self.i = j + 1
+            elif c == '"':
+                _flush_quoted(buf, parts)
+                parts.append(self.parse_dq())
+            elif c == "\\" and self.i + 1 < end:
+                buf.append(s[self.i + 1])
+                self.i += 2
+            else:
+                self._dq_piece(buf, parts)
+        _flush_quoted(buf, parts)
+        self.i = end
+        return Word(parts, start + self.offset, s[start:end])
 
     # -- words ----------------------------------------------------------------------------
 
@@ -915,37 +1003,58 @@ class Parser:
         """Parse the inside of ``${...}`` (cursor after the brace)."""
         s, n = self.s, self.n
         if self.i < n and s[self.i] == "#" and self.i + 1 < n and s[self.i + 1] != "}":
+            save = self.i
             self.i += 1
-            name = self._param_name()
-            if self.i >= n or s[self.i] != "}":
-                raise UnsupportedSyntax("${#...}: only ${#name} is supported (bad substitution)")
+            try:
+                name, index = self._param_name()
+            except UnsupportedSyntax:
+                name, index = "", None
+            if name and self.i < n and s[self.i] == "}":
+                self.i += 1
+                return Param(name, "#len", pos=pos, index=index)
+            self.i = save  # ${#-...}, ${##...}: the special parameter # with an operator
+        indirect = False
+        if self.i + 1 < n and s[self.i] == "!" and s[self.i + 1] not in "}":
             self.i += 1
-            return Param(name, "#len", pos=pos)
-        if self.i < n and s[self.i] == "!":
-            raise UnsupportedSyntax("indirect expansion ${!name} is not supported; use the "
-                                    "variable directly")
-        name = self._param_name()
+            indirect = True
+            m = _NAME_RE.match(s, self.i)
+            if m and m.end() < n and s[m.end()] in "*@" and s.startswith("}", m.end() + 1):
+                self.i = m.end() + 2
+                return Param(m.group(0) + s[m.end()], "!prefix", pos=pos)
+        name, index = self._param_name()
+        if indirect and name.endswith(("[@]", "[*]")) and s.startswith("}", self.i):
+            self.i += 1
+            return Param(name, "!keys", pos=pos)
         if self.i >= n:
             raise UnsupportedSyntax("unexpected EOF while looking for matching `}'")
         c = s[self.i]
         if c == "}":
             self.i += 1
-            return Param(name, pos=pos)
+            return Param(name, pos=pos, index=index, indirect=indirect)
         op = None
-        for cand in (":-", ":=", ":+", ":?", "##", "%%", "//", "/#", "/%", "-", "=", "+", "?",
-                     "#", "%", "/"):
+        for cand in (":-", ":=", ":+", ":?", "##", "%%", "//", "/#", "/%", "^^", ",,", "-", "=",
+                     "+", "?", "#", "%", "/", ":", "^", ",", "@"):
             if s.startswith(cand, self.i):
                 op = cand
                 break
         if op is None:
-            if c == ":":
-                raise UnsupportedSyntax("substring expansion ${v:offset:length} is not "
-                                        "supported; use `cut -c` instead")
-            if c in "^,":
-                raise UnsupportedSyntax("case modification ${v^^} / ${v,,} is not supported; "
-                                        "use `tr '[:lower:]' '[:upper:]'` instead")
             raise UnsupportedSyntax(f"${{{name}{c}...}}: bad substitution")
         self.i += len(op)
+        if op == ":":
+            offset = self._param_word(frozenset(":}"), True, False)
+            length = None
+            if self.i < n and s[self.i] == ":":
+                self.i += 1
+                length = self._param_word(frozenset("}"), True, False)
+            self.i += 1
+            return Param(name, op, offset, length, pos, index, indirect)
+        if op == "@":
+            if self.i + 1 < n and s[self.i] in "QEPAKaUuLk" and s[self.i + 1] == "}":
+                self.i += 2
+                letter = s[self.i - 2]
+                return Param(name, op, Word([Quoted(letter)], self.i - 2 + self.offset, letter),
+                             None, pos, index, indirect)
+            raise UnsupportedSyntax(f"${{{name}@...}}: bad substitution")
         pattern_op = op[0] in "#%/"
         if op[0] == "/":
             arg = self._param_word(frozenset("/}"), in_dq and not pattern_op, pattern_op)
@@ -954,34 +1063,41 @@ class Parser:
                 self.i += 1
                 repl = self._param_word(frozenset("}"), in_dq, False)
             self.i += 1
-            return Param(name, op, arg, repl, pos)
+            return Param(name, op, arg, repl, pos, index, indirect)
+        pattern_op = pattern_op or op[0] in "^,"
         arg = self._param_word(frozenset("}"), in_dq and not pattern_op, pattern_op)
         self.i += 1
-        return Param(name, op, arg, None, pos)
+        return Param(name, op, arg, None, pos, index, indirect)
 
-    def _param_name(self) -> str:
+    def _param_name(self) -> tuple[str, Word | None]:
+        """The name of ``${name...}`` and its subscript word (None for none, ``@``, ``*``)."""
         s = self.s
         m = _NAME_RE.match(s, self.i)
         if m:
             self.i = m.end()
             if self.i < self.n and s[self.i] == "[":
-                j = s.find("]", self.i)
-                sub = s[self.i + 1: j] if j > 0 else ""
-                if not (sub in ("@", "*") or sub.isdigit()):
-                    raise unsupported("array")
-                self.i = j + 1
-                return f"{m.group(0)}[{sub}]"
-            return m.group(0)
+                end = _subscript_end(s, self.i)
+                if end < 0:
+                    raise UnsupportedSyntax("unexpected EOF while looking for matching `]'")
+                sub = s[self.i + 1: end]
+                if sub in ("@", "*"):
+                    self.i = end + 1
+                    return f"{m.group(0)}[{sub}]", None
+                self.i += 1
+                index = self._subscript_word(end)
+                self.i = end + 1
+                return m.group(0), index
+            return m.group(0), None
         if self.i < self.n and s[self.i].isdigit():
             j = self.i
             while j < self.n and s[j].isdigit():
                 j += 1
             name = s[self.i:j]
             self.i = j
-            return name
+            return name, None
         if self.i < self.n and s[self.i] in _SPECIAL_PARAMS:
             self.i += 1
-            return s[self.i - 1]
+            return s[self.i - 1], None
         raise UnsupportedSyntax("bad substitution: ${...} needs a variable name")
 
     def _param_word(self, stops: frozenset[str], in_dq: bool, pattern: bool) -> Word:
@@ -1142,6 +1258,34 @@ def decode_escape(s: str, i: int, ansi_c: bool) -> tuple[str, int]:
 def _byte_char(value: int) -> str:
     """A raw byte as text: ASCII as is, other bytes as surrogate escapes (lossless)."""
     return chr(value) if value < 0x80 else bytes([value]).decode("utf-8", "surrogateescape")
+
+
+def _subscript_end(s: str, i: int) -> int:
+    """The index of the ``]`` closing the subscript whose ``[`` is at ``s[i]``, or -1."""
+    depth = 0
+    j = i
+    n = len(s)
+    while j < n:
+        c = s[j]
+        if c == "\\":
+            j += 2
+            continue
+        if c in "'\"":
+            k = s.find(c, j + 1)
+            if k < 0:
+                return -1
+            j = k + 1
+            continue
+        if c == "[":
+            depth += 1
+        elif c == "]":
+            depth -= 1
+            if depth == 0:
+                return j
+        elif c == "\n":
+            return -1
+        j += 1
+    return -1
 
 
 def _heredoc_delim(word: Word) -> str:

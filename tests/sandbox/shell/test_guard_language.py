@@ -85,3 +85,67 @@ def test_regex_backtracking_bounded() -> None:
     r = box.run("s=$(printf 'a%.0s' {1..5000}); [[ ${s}b =~ ^(a|aa)*(a|aa)*c$ ]]; echo $?")
     assert time.monotonic() - t < 4
     assert r.stdout == b"1\n" or r.exit_code == 124 or b"limit" in r.stderr, r
+
+
+# -- arrays, declare, parameter expansions ------------------------------------------------
+
+
+@pytest.mark.parametrize("script", [
+    "a=($(rm a))",
+    "a=([$(rm a)]=1)",
+    "a=([k]=$(rm a))",
+    "a[$(rm a)]=1",
+    "a[1]=$(rm a)",
+    "echo ${a[$(rm a)]}",
+    "echo ${a[$(( $(rm a) ))]}",
+    "echo ${v:$(rm a):1}",
+    "echo ${v:1:$(rm a)}",
+    "echo ${v^^$(rm a)}",
+    "echo ${!v:-$(rm a)}",
+    "local a=($(rm a))",
+    "declare -A m=([k]=$(rm a))",
+    "declare x=$(rm a)",
+    "export x=$(rm a)",
+    "readonly r=$(rm a)",
+    "declare a[$(rm a)]=1",
+])
+def test_walks_arrays_and_declare(script: str) -> None:
+    v = violations(script)
+    assert any("`rm` is not an allowed command" in m for m in v), v
+
+
+def _run(script: str, seconds: float = 5.0):
+    box = Sandbox({}, limits=Limits(seconds=seconds))
+    t = time.monotonic()
+    r = box.run(script)
+    return r, time.monotonic() - t
+
+
+def test_huge_brace_array_stops_at_the_brace_limit() -> None:
+    r, took = _run("a=({1..99999999}); echo ${#a[@]}")
+    assert r.exit_code == 125 and b"brace expansion limit" in r.stderr and took < 5
+
+
+def test_huge_sparse_index_is_cheap() -> None:
+    r, took = _run("x[2**62]=1; x[-1]=2; echo ${#x[@]} ${!x[@]}")
+    assert r.stdout == b"1 4611686018427387904\n" and took < 2, r
+
+
+def test_array_element_limit() -> None:
+    r, took = _run("i=0; while :; do a[i++]=x; done", seconds=20)
+    assert r.exit_code == 125 and b"limit" in r.stderr, r
+
+
+def test_declare_nameref_refused_in_one_line() -> None:
+    r, _ = _run("declare -n a=b b=a; echo $a")
+    assert r.exit_code == 0 and r.stderr.count(b"\n") == 1 and b"namerefs" in r.stderr, r
+
+
+def test_indirection_is_one_level() -> None:
+    r, took = _run("a=b; b=a; echo ${!a} ${!b}")
+    assert r.stdout == b"a b\n" and took < 2
+
+
+def test_readonly_assignment_is_fatal_like_bash() -> None:
+    r, _ = _run("readonly r=1; r=2; echo after")
+    assert r.exit_code == 1 and r.stdout == b"" and b"r: readonly variable" in r.stderr

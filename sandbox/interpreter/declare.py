@@ -1,0 +1,218 @@
+"""``declare`` / ``typeset`` / ``local`` / ``readonly``: variables with attributes.
+
+Attributes: ``-a`` indexed array, ``-A`` associative array, ``-i`` integer (assignments are
+evaluated as arithmetic), ``-l`` / ``-u`` lower / upper case on assignment, ``-r`` read-only,
+``-x`` exported; ``-g`` global inside a function; ``-p`` prints variables the way bash does
+(``declare -a a=([0]="x")``); ``-F`` lists function names. ``-n`` (namerefs) and ``-f``
+(function bodies) are refused with a one-line message. Inside a function ``declare`` and
+``local`` make the variable local (``restore_var`` puts the old one back on return).
+Array literals reach the builtin through ``Shell.decl_arrays`` (the parser keeps
+``declare a=(...)`` as an assignment, never as a word to split).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from sandbox.interpreter import state, strops
+from sandbox.interpreter.expand import ExpansionError, declare_text
+
+if TYPE_CHECKING:
+    from sandbox.interpreter.core import IO, Shell
+
+_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+#: Marker ending an argv entry ``name=(`` whose elements wait in ``Shell.decl_arrays``.
+ARRAY_MARK = "(\x00"
+_ATTRS = "aAilurx"
+
+
+def _err(io_: "IO", prog: str, message: str) -> None:
+    io_.stderr.write(f"bash: {prog}: {message}\n".encode("utf-8", "surrogateescape"))
+
+
+def flags_of(sh: "Shell", name: str) -> str:
+    """The attribute letters of ``name`` in ``declare -p``'s order."""
+    at = sh.attrs.get(name, set())
+    out = ""
+    if name in sh.assoc:
+        out += "A"
+    elif name in sh.arrays:
+        out += "a"
+    for c in "ilnrtux":
+        if c == "x":
+            if name in sh.exported:
+                out += c
+        elif c in at:
+            out += c
+    return out
+
+
+def print_var(sh: "Shell", name: str) -> str | None:
+    """One ``declare -p`` line (without the newline), None if ``name`` is not set."""
+    if name in sh.arrays:
+        text = declare_text(sh, name)
+        flags = flags_of(sh, name)
+        return text.replace(f"declare -{text.split()[1][1:]}", f"declare -{flags}", 1)
+    value = sh.vars.get(name)
+    flags = flags_of(sh, name) or "-"
+    if value is None:
+        if name in sh.attrs or name in sh.declared:
+            return f"declare -{flags} {name}"
+        return None
+    return f"declare -{flags} {name}={strops.dquote(value)}"
+
+
+def b_declare(sh: "Shell", argv: list[str], io_: "IO") -> int:
+    """``declare [-aAilrux] [-gpF] [name[=value]...]`` (also ``typeset``, ``local``)."""
+    prog = argv[0]
+    on: set[str] = set()
+    off: set[str] = set()
+    opts: set[str] = set()
+    i = 1
+    while i < len(argv):
+        a = argv[i]
+        if a == "--":
+            i += 1
+            break
+        if len(a) < 2 or a[0] not in "-+" or "=" in a:
+            break
+        for c in a[1:]:
+            if c in _ATTRS:
+                (on if a[0] == "-" else off).add(c)
+            elif c in "gpfF":
+                opts.add(c)
+            elif c == "n":
+                _err(io_, prog, "-n: namerefs are not supported in the sandbox; use the "
+                     "variable directly")
+                return 2
+            else:
+                _err(io_, prog, f"{a[0]}{c}: invalid option")
+                io_.stderr.write(f"{prog}: usage: {prog} [-aAfFgiIlnrtux] [name[=value] ...]"
+                                 f"{' or ' + prog + ' -p [-aAfFilnrtux] [name ...]' if prog != 'local' else ''}\n"
+                                 .encode())
+                return 2
+        i += 1
+    names = argv[i:]
+    if prog == "local" and not sh.locals:
+        _err(io_, prog, "can only be used in a function")
+        return 1
+    if "f" in opts or "F" in opts:
+        if "f" in opts:
+            _err(io_, prog, "-f: printing function bodies is not supported in the sandbox")
+            return 1
+        status = 0
+        for n in names or sorted(sh.functions):
+            if n in sh.functions:
+                io_.stdout.write(f"declare -f {n}\n".encode())
+            else:
+                status = 1
+        return status
+    if "p" in opts or (not names and not on and not off):
+        return _print(sh, names, on, io_, prog)
+    local = bool(sh.locals) and "g" not in opts and prog != "readonly"
+    status = 0
+    for arg in names:
+        name, eq, value = arg.partition("=")
+        append = name.endswith("+")
+        if append:
+            name = name[:-1]
+        base, sub = state.split_name(name)
+        if not _NAME_RE.match(base):
+            _err(io_, prog, f"`{arg}': not a valid identifier")
+            status = 1
+            continue
+        if "r" in sh.attrs.get(base, ()) and (eq or on - {"r"}):
+            _err(io_, prog, f"{base}: readonly variable")
+            status = 1
+            continue
+        if local and base not in sh.locals[-1]:
+            sh.locals[-1][base] = sh.save_var(base)
+            saved_attrs = sh.attrs.pop(base, None)
+            sh.local_attrs.setdefault(len(sh.locals), {})[base] = saved_attrs
+            if not eq or value != ARRAY_MARK:
+                sh.arrays.pop(base, None)
+                sh.assoc.discard(base)
+                sh.vars.pop(base, None)
+        if "A" in on and base in sh.arrays and base not in sh.assoc and sh.arrays[base]:
+            _err(io_, prog, f"{base}: cannot convert indexed to associative array")
+            status = 1
+            continue
+        if "A" in on:
+            if base not in sh.assoc:
+                sh.arrays[base] = {}
+                sh.vars.pop(base, None)
+            sh.assoc.add(base)
+        elif "a" in on and base not in sh.arrays:
+            old = sh.vars.pop(base, None)
+            sh.arrays[base] = {} if old is None else {0: old}
+        attrs = sh.attrs.setdefault(base, set())
+        attrs |= on & set("ilu")
+        attrs -= off & set("ilu")
+        if "u" in on:
+            attrs.discard("l")
+        if "l" in on:
+            attrs.discard("u")
+        if "x" in on:
+            sh.exported.add(base)
+        if "x" in off:
+            sh.exported.discard(base)
+        sh.declared.add(base)
+        try:
+            if eq and value == ARRAY_MARK:
+                items = sh.decl_arrays.pop(base, [])
+                state.assign(sh, base, items, append)
+            elif eq:
+                if append and "i" in attrs:
+                    value = f"{sh.get_var(name) or 0}+({value})"
+                elif append:
+                    value = (sh.get_var(name) or "") + value
+                sh.set_var(name, value)
+        except state.SubscriptError as exc:
+            _err(io_, prog, str(exc))
+            status = 1
+        except ExpansionError as exc:
+            _err(io_, prog, str(exc))
+            status = 1
+        if "r" in on:
+            attrs.add("r")
+        if not attrs:
+            sh.attrs.pop(base, None)
+    return status
+
+
+def _print(sh: "Shell", names: list[str], on: set[str], io_: "IO", prog: str) -> int:
+    status = 0
+    lines: list[str] = []
+    if not names:
+        every = sorted(set(sh.vars) | set(sh.arrays))
+        for n in every:
+            if on and not all(c in flags_of(sh, n) for c in on):
+                continue
+            line = print_var(sh, n)
+            if line:
+                lines.append(line)
+    for n in names:
+        line = print_var(sh, n)
+        if line is None:
+            _err(io_, prog, f"{n}: not found")
+            status = 1
+        else:
+            lines.append(line)
+    io_.stdout.write("".join(x + "\n" for x in lines).encode("utf-8", "surrogateescape"))
+    return status
+
+
+def b_readonly(sh: "Shell", argv: list[str], io_: "IO") -> int:
+    """``readonly [-aAp] [name[=value]...]``: ``declare -r`` at global scope."""
+    args = argv[1:]
+    if not args or args == ["-p"]:
+        for n in sorted(set(sh.vars) | set(sh.arrays)):
+            if "r" in sh.attrs.get(n, ()):
+                line = print_var(sh, n)
+                if line:
+                    io_.stdout.write((line + "\n").encode("utf-8", "surrogateescape"))
+        return 0
+    flags = [a for a in args if a.startswith("-") and "=" not in a]
+    rest = [a for a in args if a not in flags]
+    return b_declare(sh, ["readonly", "-r" + "".join(f[1:] for f in flags), *rest], io_)

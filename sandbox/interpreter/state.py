@@ -1,0 +1,164 @@
+"""Arrays of the shell state: indexed (sparse, ``dict[int, str]``) and associative
+(``dict[str, str]``, listed in bash 5.2's own hash-table order), and the subscript rules.
+
+``Shell`` keeps scalars in ``vars`` and arrays in ``arrays`` (a name is in one or the other);
+``assoc`` holds the names of the associative ones. The element API takes bash's spelling
+``name[subscript]`` with the subscript already expanded: an indexed array's subscript is
+evaluated as arithmetic (negative counts from the end), an associative array's is the key.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sandbox.errors import LimitExceeded
+
+if TYPE_CHECKING:
+    from sandbox.interpreter.core import Shell
+
+#: Most elements one array may hold (an attack like ``a=({1..99999999})`` stops here).
+MAX_ELEMENTS = 100_000
+#: Buckets of bash's associative arrays (assoc.h ASSOC_HASH_BUCKETS): their listing order.
+_ASSOC_BUCKETS = 1024
+
+
+class SubscriptError(Exception):
+    """``a[-9]=x`` beyond the start, an empty key...: bash's message (status 1)."""
+
+
+def _fnv(key: str) -> int:
+    """bash's hash_string (FNV-1, 32 bits) of a key's bytes."""
+    h = 2166136261
+    for c in key.encode("utf-8", "surrogateescape"):
+        h = ((h * 16777619) & 0xFFFFFFFF) ^ c
+    return h
+
+
+def assoc_order(keys: list[str]) -> list[str]:
+    """Keys as bash lists them: by hash bucket, the newest first within a bucket."""
+    mask = _ASSOC_BUCKETS - 1
+    ranked = sorted(enumerate(keys), key=lambda p: (_fnv(p[1]) & mask, -p[0]))
+    return [k for _, k in ranked]
+
+
+def split_name(name: str) -> tuple[str, str | None]:
+    """``a[sub]`` -> (``a``, ``sub``); ``a`` -> (``a``, None)."""
+    if name.endswith("]"):
+        base, sep, sub = name[:-1].partition("[")
+        if sep:
+            return base, sub
+    return name, None
+
+
+def keys(sh: "Shell", base: str) -> list[str]:
+    """The subscripts of an array in listing order (a set scalar has the one key ``0``)."""
+    arr = sh.arrays.get(base)
+    if arr is None:
+        return ["0"] if base in sh.vars else []
+    if base in sh.assoc:
+        return assoc_order(list(arr))
+    return [str(k) for k in sorted(arr)]
+
+
+def values(sh: "Shell", base: str) -> list[str] | None:
+    """The elements of an array in order, None if no such variable (a scalar: [value])."""
+    arr = sh.arrays.get(base)
+    if arr is None:
+        v = sh.vars.get(base)
+        return None if v is None else [v]
+    if base in sh.assoc:
+        return [arr[k] for k in assoc_order(list(arr))]
+    return [arr[k] for k in sorted(arr)]
+
+
+def index_of(sh: "Shell", base: str, sub: str, for_write: bool) -> int | str:
+    """The key ``sub`` names in array ``base``: arithmetic for indexed arrays (negative
+    counts from the end), the text itself for associative ones."""
+    if base in sh.assoc:
+        if sub == "" and for_write:
+            raise SubscriptError(f"{base}[]: bad array subscript")
+        return sub
+    from sandbox.interpreter.arith import evaluate
+    k = evaluate(sub, sh, sh.nounset, sh.budget.check_time) if sub.strip() else 0
+    if k < 0:
+        arr = sh.arrays.get(base)
+        top = (max(arr) + 1) if arr else (1 if base in sh.vars else 0)
+        k += top
+        if k < 0:
+            raise SubscriptError(f"{base}[{sub}]: bad array subscript")
+    return k
+
+
+def get(sh: "Shell", base: str, sub: str) -> str | None:
+    """``${a[sub]}``."""
+    try:
+        k = index_of(sh, base, sub, False)
+    except SubscriptError:
+        return None
+    arr = sh.arrays.get(base)
+    if arr is None:
+        return sh.vars.get(base) if k in (0, "0") else None
+    return arr.get(k)  # type: ignore[call-overload]
+
+
+def _as_array(sh: "Shell", base: str) -> dict:
+    arr = sh.arrays.get(base)
+    if arr is None:
+        arr = {}
+        old = sh.vars.pop(base, None)
+        if old is not None:
+            arr["0" if base in sh.assoc else 0] = old
+        sh.arrays[base] = arr
+    return arr
+
+
+def set_element(sh: "Shell", base: str, sub: str, value: str, append: bool = False) -> None:
+    """``a[sub]=value`` (``+=`` appends to the element)."""
+    k = index_of(sh, base, sub, True)
+    arr = _as_array(sh, base)
+    if append:
+        value = arr.get(k, "") + value
+    sh.budget.check_string(len(value))
+    arr[k] = value
+    if len(arr) > MAX_ELEMENTS:
+        raise LimitExceeded("array_elements", f"array size limit of {MAX_ELEMENTS} elements "
+                            "exceeded; use a file for big data")
+
+
+def assign(sh: "Shell", base: str, items: list[tuple[str | None, str]], append: bool) -> None:
+    """``a=(v1 [k]=v2 ...)`` (``+=`` adds after the last element / to the keys)."""
+    assoc = base in sh.assoc
+    old = sh.arrays.get(base)
+    if append:
+        arr = _as_array(sh, base)
+    else:
+        arr = {}
+    nxt = (max(arr) + 1) if arr and not assoc else 0
+    for key, value in items:
+        if key is None:
+            if assoc:  # bash 5.2: `m=(k v k2 v2)` pairs up; a lone key gets ""
+                raise SubscriptError(f"{base}: {value}: must use subscript when assigning "
+                                     "associative array")
+            k: int | str = nxt
+        else:
+            k = index_of(sh, base, key, True)
+        arr[k] = value
+        if not assoc:
+            nxt = int(k) + 1  # type: ignore[arg-type]
+        if len(arr) > MAX_ELEMENTS:
+            raise LimitExceeded("array_elements", f"array size limit of {MAX_ELEMENTS} "
+                                "elements exceeded; use a file for big data")
+    sh.vars.pop(base, None)
+    sh.arrays[base] = arr
+    del old
+
+
+def unset_element(sh: "Shell", base: str, sub: str) -> None:
+    """``unset 'a[sub]'``."""
+    arr = sh.arrays.get(base)
+    if arr is None:
+        if base in sh.vars and sub in ("0", "-0"):
+            sh.vars.pop(base, None)
+        return
+    k = index_of(sh, base, sub, False)
+    arr.pop(k, None)  # type: ignore[call-overload]
