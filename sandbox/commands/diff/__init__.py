@@ -1,0 +1,417 @@
+"""``diff``: compare files line by line (GNU diffutils 3.8), inside the jail.
+
+Formats: normal, ``-c``/``-C N``/``--context[=N]``, ``-u``/``-U N``/``--unified[=N]``, ``-q``,
+``-s``; ``-r`` and plain directory comparison (``Only in``, ``Common subdirectories``, the
+``diff OPTIONS a/x b/x`` line before each pair), ``-N``; comparison options ``-i -w -b -Z -E -B
+-a --strip-trailing-cr -d``; ``--label``; ``--color=never|auto``. Hunks are GNU's: the same
+algorithm (``sandbox.commands.diff.analyze``). Timestamps in headers are the files' mtimes in
+UTC (``+0000``). Exit status 0 (same), 1 (different), 2 (trouble). Binary files (a NUL byte in
+the first 32 KiB) are reported as GNU does unless ``-a``. Side by side (``-y``), ed/RCS/ifdef
+formats and the group/line formats are not supported (GNU's "invalid option").
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+from sandbox.commands.base import CommandContext
+from sandbox.commands.diff import output
+from sandbox.commands.diff.analyze import compare
+from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, UsageError, parse
+from sandbox.fs.base import FSError
+
+SPEC = OptionSpec("qscC:uU:rNiwbZEBad", {
+    "normal": (NO_ARG, "normal"), "brief": (NO_ARG, "q"),
+    "report-identical-files": (NO_ARG, "s"), "context": (OPTIONAL, "context"),
+    "unified": (OPTIONAL, "unified"), "recursive": (NO_ARG, "r"), "new-file": (NO_ARG, "N"),
+    "ignore-case": (NO_ARG, "i"), "ignore-all-space": (NO_ARG, "w"),
+    "ignore-space-change": (NO_ARG, "b"), "ignore-trailing-space": (NO_ARG, "Z"),
+    "ignore-tab-expansion": (NO_ARG, "E"), "ignore-blank-lines": (NO_ARG, "B"),
+    "text": (NO_ARG, "a"), "minimal": (NO_ARG, "d"), "label": (REQUIRED, "label"),
+    "strip-trailing-cr": (NO_ARG, "strip-trailing-cr"), "color": (OPTIONAL, "color"),
+    "help": (NO_ARG, "help"), "version": (NO_ARG, "version"),
+})
+
+USAGE = """Usage: diff [OPTION]... FILES
+Compare FILES line by line.
+
+Mandatory arguments to long options are mandatory for short options too.
+      --normal                  output a normal diff (the default)
+  -q, --brief                   report only when files differ
+  -s, --report-identical-files  report when two files are the same
+  -c, -C NUM, --context[=NUM]   output NUM (default 3) lines of copied context
+  -u, -U NUM, --unified[=NUM]   output NUM (default 3) lines of unified context
+  -r, --recursive               recursively compare any subdirectories found
+  -N, --new-file                treat absent files as empty
+  -i, --ignore-case             ignore case differences in file contents
+  -E, --ignore-tab-expansion    ignore changes due to tab expansion
+  -Z, --ignore-trailing-space   ignore white space at line end
+  -b, --ignore-space-change     ignore changes in the amount of white space
+  -w, --ignore-all-space        ignore all white space
+  -B, --ignore-blank-lines      ignore changes where lines are all blank
+  -a, --text                    treat all files as text
+      --strip-trailing-cr       strip trailing carriage return on input
+  -d, --minimal                 try hard to find a smaller set of changes
+      --label LABEL             use LABEL instead of file name and timestamp
+      --color[=WHEN]            'never' or 'auto' (no terminal: no color)
+      --help                    display this help and exit
+      --version                 output version information and exit
+
+FILES are 'FILE1 FILE2' or 'DIR1 DIR2' or 'DIR FILE' or 'FILE DIR'.
+If a FILE is '-', read standard input.
+Exit status is 0 if inputs are the same, 1 if different, 2 if trouble.
+"""
+
+BINARY_PROBE = 32768
+_WS = re.compile(rb"[ \t\n\v\f\r]+")
+
+
+class _Trouble(Exception):
+    """A usage error already reported: exit 2."""
+
+
+class Options:
+    """What one run of diff compares and prints."""
+
+    def __init__(self) -> None:
+        self.style = "normal"
+        self.context = 3
+        self.brief = self.identical = self.recursive = self.new_file = False
+        self.icase = self.all_space = self.space_change = self.trailing = False
+        self.tabs = self.blank = self.text = self.minimal = self.strip_cr = False
+        self.labels: list[str] = []
+        self.switches = ""
+
+
+def _context_number(ctx: CommandContext, value: str) -> int:
+    if not value.isdigit():
+        ctx.error(f"invalid context length '{value}'")
+        ctx.error("Try 'diff --help' for more information.")
+        raise _Trouble()
+    return int(value)
+
+
+def _parse(ctx: CommandContext) -> tuple[Options, list[str]] | int:
+    try:
+        opts, operands = parse(SPEC, ctx.args)
+    except UsageError as err:
+        ctx.error(str(err))
+        ctx.error("Try 'diff --help' for more information.")
+        return 2
+    o = Options()
+    styles: set[str] = set()
+    try:
+        for key, value in opts:
+            if key == "help":
+                ctx.stdout.write(USAGE.encode())
+                return 0
+            if key == "version":
+                ctx.stdout.write(b"diff (GNU diffutils) 3.8\n")
+                return 0
+            if key == "normal":
+                styles.add("normal")
+            elif key in ("c", "C", "context"):
+                styles.add("context")
+                if value is not None:
+                    o.context = _context_number(ctx, value)
+            elif key in ("u", "U", "unified"):
+                styles.add("unified")
+                if value is not None:
+                    o.context = _context_number(ctx, value)
+            elif key == "q":
+                o.brief = True
+            elif key == "s":
+                o.identical = True
+            elif key == "r":
+                o.recursive = True
+            elif key == "N":
+                o.new_file = True
+            elif key == "i":
+                o.icase = True
+            elif key == "w":
+                o.all_space = True
+            elif key == "b":
+                o.space_change = True
+            elif key == "Z":
+                o.trailing = True
+            elif key == "E":
+                o.tabs = True
+            elif key == "B":
+                o.blank = True
+            elif key == "a":
+                o.text = True
+            elif key == "d":
+                o.minimal = True
+            elif key == "strip-trailing-cr":
+                o.strip_cr = True
+            elif key == "label":
+                o.labels.append(value or "")
+            elif key == "color":
+                if value not in (None, "never", "auto", "always"):
+                    ctx.error(f"invalid color '{value}'")
+                    ctx.error("Try 'diff --help' for more information.")
+                    return 2
+                if value == "always":
+                    ctx.error("--color=always is not supported in the sandbox")
+                    return 2
+    except _Trouble:
+        return 2
+    if len(styles) > 1:
+        ctx.error("conflicting output style options")
+        ctx.error("Try 'diff --help' for more information.")
+        return 2
+    if styles:
+        o.style = styles.pop()
+    if len(o.labels) > 2:
+        ctx.error("too many file label options")
+        return 2
+    if len(operands) < 2:
+        ctx.error(f"missing operand after '{ctx.args[-1] if ctx.args else 'diff'}'"
+                  if operands or ctx.args else "missing operand after 'diff'")
+        ctx.error("Try 'diff --help' for more information.")
+        return 2
+    if len(operands) > 2:
+        ctx.error(f"extra operand '{operands[2]}'")
+        ctx.error("Try 'diff --help' for more information.")
+        return 2
+    words = list(ctx.args)
+    for operand in operands:
+        for k in range(len(words) - 1, -1, -1):
+            if words[k] == operand:
+                del words[k]
+                break
+    o.switches = "".join(" " + w for w in words if w != "--")
+    return o, operands
+
+
+class _File:
+    """One side of a comparison: its name as printed and its content (None: absent)."""
+
+    def __init__(self, name: str, data: bytes | None, mtime: float | None):
+        self.name = name
+        self.data = data
+        self.mtime = mtime
+
+
+class Differ:
+    """Compares files and directories and prints the result."""
+
+    def __init__(self, ctx: CommandContext, o: Options):
+        self.ctx = ctx
+        self.o = o
+        self.status = 0
+
+    def trouble(self, message: str) -> None:
+        self.ctx.error(message)
+        self.status = 2
+
+    def read(self, name: str) -> _File:
+        if name == "-":
+            return _File(name, self.ctx.stdin.read(), time.time())
+        st = self.ctx.stat(name)
+        return _File(name, self.ctx.read_bytes(name), st.mtime)
+
+    def key(self, line: bytes) -> bytes:
+        o = self.o
+        nl = line.endswith(b"\n")
+        body = line[:-1] if nl else line
+        if o.icase:
+            body = body.lower()
+        if o.tabs and b"\t" in body:
+            body = _expand(body)
+        if o.all_space:
+            return _WS.sub(b"", body)
+        if o.space_change:
+            return _WS.sub(b" ", body).rstrip(b" ")
+        if o.trailing:
+            return body.rstrip(b" \t\n\v\f\r")
+        return body + (b"\n" if nl else b"")
+
+    def lines(self, data: bytes) -> list[bytes]:
+        lines = data.splitlines(keepends=True) if data else []
+        # splitlines also splits at \r, \v...; diff's lines end only at \n
+        if data and any(ln[-1:] != b"\n" for ln in lines[:-1]):
+            lines = [ln + b"\n" for ln in data.split(b"\n")]
+            if data.endswith(b"\n"):
+                lines.pop()
+            else:
+                lines[-1] = lines[-1][:-1]
+        if self.o.strip_cr:
+            lines = [ln[:-2] + b"\n" if ln.endswith(b"\r\n") else ln for ln in lines]
+        return lines
+
+    def header(self, f: _File, mark: bytes, label_index: int) -> bytes:
+        if len(self.o.labels) > label_index:
+            return mark + b" " + self.o.labels[label_index].encode("utf-8", "surrogateescape") + b"\n"
+        t = f.mtime if f.mtime is not None else 0.0
+        sec = int(t // 1)
+        ns = int(round((t - sec) * 1e9))
+        if ns >= 1_000_000_000:
+            sec, ns = sec + 1, ns - 1_000_000_000
+        stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(sec)) + f".{ns:09d} +0000"
+        return (mark + b" " + f.name.encode("utf-8", "surrogateescape") + b"\t"
+                + stamp.encode() + b"\n")
+
+    def files(self, f0: _File, f1: _File, banner: bool) -> None:
+        """Compare two regular files (either may be absent under -N)."""
+        ctx, o = self.ctx, self.o
+        d0 = f0.data if f0.data is not None else b""
+        d1 = f1.data if f1.data is not None else b""
+        if d0 == d1:
+            if o.identical:
+                ctx.stdout.write(f"Files {f0.name} and {f1.name} are identical\n".encode(
+                    "utf-8", "surrogateescape"))
+            return
+        binary = not o.text and (b"\0" in d0[:BINARY_PROBE] or b"\0" in d1[:BINARY_PROBE])
+        if o.brief or binary:
+            if banner and not o.brief and False:
+                pass
+            word = "Files" if o.brief else "Binary files"
+            ctx.stdout.write(f"{word} {f0.name} and {f1.name} differ\n".encode(
+                "utf-8", "surrogateescape"))
+            self.status = max(self.status, 1)
+            return
+        a, b = self.lines(d0), self.lines(d1)
+        keys0 = [self.key(x) for x in a]
+        keys1 = [self.key(x) for x in b]
+        # GNU (io.c find_identical_ends) keeps as many lines of the identical prefix and
+        # suffix as the context in the compared region, so boundary shifts can reach them.
+        horizon = o.context if o.style != "normal" else 0
+        changes = compare(keys0, keys1, a, b, o.minimal, ctx.budget, horizon)
+        if o.blank:
+            for c in changes:
+                c.ignore = all(x in (b"\n", b"") for x in a[c.line0:c.line0 + c.deleted]) and \
+                    all(x in (b"\n", b"") for x in b[c.line1:c.line1 + c.inserted])
+        if not changes or all(c.ignore for c in changes):
+            if o.identical and not changes:
+                ctx.stdout.write(f"Files {f0.name} and {f1.name} are identical\n".encode(
+                    "utf-8", "surrogateescape"))
+            return
+        self.status = max(self.status, 1)
+        out: list[bytes] = []
+        if banner:
+            out.append(f"diff{o.switches} {f0.name} {f1.name}\n".encode("utf-8", "surrogateescape"))
+        if o.style == "normal":
+            out.append(output.normal(changes, a, b))
+        else:
+            groups = output.hunks(changes, o.context)
+            if o.style == "unified":
+                out.append(self.header(f0, b"---", 0) + self.header(f1, b"+++", 1))
+                out.append(output.unified(groups, a, b, o.context))
+            else:
+                out.append(self.header(f0, b"***", 0) + self.header(f1, b"---", 1))
+                out.append(output.context_format(groups, a, b, o.context))
+        ctx.stdout.write(b"".join(out))
+
+    def kind(self, name: str) -> str | None:
+        """"dir", "file" or None (absent)."""
+        if name == "-":
+            return "file"
+        try:
+            return "dir" if self.ctx.stat(name).is_dir else "file"
+        except FSError as exc:
+            if exc.errno == 2:
+                return None
+            raise
+
+    def directories(self, d0: str, d1: str, depth: int = 0) -> None:
+        """Compare two directories entry by entry (recursively under -r)."""
+        ctx, o = self.ctx, self.o
+        ctx.budget.check_time()
+        if depth > 1000:
+            self.trouble(f"{d0}: directory nesting too deep")
+            return
+        names0 = set(ctx.listdir(d0))
+        names1 = set(ctx.listdir(d1))
+        for name in sorted(names0 | names1, key=lambda s: s.encode("utf-8", "surrogateescape")):
+            p0, p1 = _join(d0, name), _join(d1, name)
+            k0 = self.kind(p0) if name in names0 else None
+            k1 = self.kind(p1) if name in names1 else None
+            if k0 is None or k1 is None:
+                present = k0 or k1
+                if o.new_file and present == "file":
+                    f0 = self.read(p0) if k0 else _File(p0, None, 0.0)
+                    f1 = self.read(p1) if k1 else _File(p1, None, 0.0)
+                    self.files(f0, f1, True)
+                    continue
+                where = d0 if k0 else d1
+                ctx.stdout.write(f"Only in {where}: {name}\n".encode("utf-8", "surrogateescape"))
+                self.status = max(self.status, 1)
+            elif k0 == "dir" and k1 == "dir":
+                if o.recursive:
+                    self.directories(p0, p1, depth + 1)
+                else:
+                    ctx.stdout.write(f"Common subdirectories: {p0} and {p1}\n".encode(
+                        "utf-8", "surrogateescape"))
+            elif k0 != k1:
+                w0 = "directory" if k0 == "dir" else "regular file"
+                w1 = "directory" if k1 == "dir" else "regular file"
+                ctx.stdout.write(f"File {p0} is a {w0} while file {p1} is a {w1}\n".encode(
+                    "utf-8", "surrogateescape"))
+                self.status = max(self.status, 1)
+            else:
+                self.files(self.read(p0), self.read(p1), True)
+
+    def top(self, n0: str, n1: str) -> None:
+        k0, k1 = self.kind(n0), self.kind(n1)
+        if k0 is None and not (self.o.new_file and k1 == "file"):
+            self.trouble(f"{n0}: No such file or directory")
+            return
+        if k1 is None and not (self.o.new_file and k0 == "file"):
+            self.trouble(f"{n1}: No such file or directory")
+            return
+        if k0 == "dir" and k1 == "dir":
+            if self.ctx.path(n0) == self.ctx.path(n1):
+                return  # the same directory: GNU compares nothing
+            self.directories(n0, n1)
+            return
+        if k0 == "dir":
+            n0 = _join(n0, _base(n1))
+            if self.kind(n0) is None:
+                self.trouble(f"{n0}: No such file or directory")
+                return
+        elif k1 == "dir":
+            n1 = _join(n1, _base(n0))
+            if self.kind(n1) is None:
+                self.trouble(f"{n1}: No such file or directory")
+                return
+        f0 = self.read(n0) if k0 is not None else _File(n0, None, 0.0)
+        f1 = self.read(n1) if k1 is not None else _File(n1, None, 0.0)
+        self.files(f0, f1, False)
+
+
+def _join(d: str, name: str) -> str:
+    return d + name if d.endswith("/") else d + "/" + name
+
+
+def _base(path: str) -> str:
+    return path.rstrip("/").rsplit("/", 1)[-1] or path
+
+
+def _expand(body: bytes) -> bytes:
+    out = bytearray()
+    col = 0
+    for ch in body:
+        if ch == 9:
+            spaces = 8 - col % 8
+            out += b" " * spaces
+            col += spaces
+        else:
+            out.append(ch)
+            col += 1
+    return bytes(out)
+
+
+def run(ctx: CommandContext) -> int:
+    """``diff``."""
+    parsed = _parse(ctx)
+    if isinstance(parsed, int):
+        return parsed
+    o, (n0, n1) = parsed
+    differ = Differ(ctx, o)
+    try:
+        differ.top(n0, n1)
+    except FSError as exc:
+        differ.trouble(f"{exc.path and n0 or n0}: {exc}")
+    return differ.status
