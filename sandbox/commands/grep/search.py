@@ -7,7 +7,7 @@ from sandbox.commands.base import CommandContext
 from sandbox.commands.grep.cli import Config
 from sandbox.commands.grep.color import Colors
 from sandbox.commands.grep.fast import grepbuf as fast_grepbuf
-from sandbox.commands.grep.fast import literal_of
+from sandbox.commands.grep.fast import grepbuf_regex, literal_of, regex_plain
 from sandbox.regex import Regex
 from sandbox.regex.charsets import decode_at, decode_before, is_word_char
 
@@ -46,6 +46,12 @@ class Grep:
         self._branch_next: list[int] = []
         #: The block fast path for literal patterns (``fast.py``), or None.
         self.literal = None if colors is not None else literal_of(cfg, regex)
+        #: Whether the last block had many matching lines (the literal path then splits
+        #: blocks into lines instead of finding each match).
+        self.dense = False
+        #: The block path for other RE2 patterns (plain, -c, -v): see ``fast.regex_plain``.
+        self.regex_plain = (self.literal is None and not self.per_line
+                            and regex_plain(cfg, regex, self.branches))
 
     # -- matching -------------------------------------------------------------------------
 
@@ -285,6 +291,11 @@ class Grep:
     def _grepbuf(self, st: "_FileState", beg: int, lim: int, done_on_match: bool) -> int:
         if self.literal is not None and not done_on_match and not st.pending:
             n = fast_grepbuf(self, st, beg, lim)
+            if n is not None:
+                return n
+        elif self.regex_plain and not done_on_match and not st.pending and (
+                not self.show_names):
+            n = grepbuf_regex(self, st, beg, lim)
             if n is not None:
                 return n
         if self.fast and not st.pending:
@@ -602,6 +613,8 @@ class _Reader:
         limit = self.size
         while True:
             self._fill(limit)
+            if self.size >= WINDOW:
+                limit = max(limit, len(self.raw))  # all that was read: no slicing copy
             if 0 <= self.nul_at and self.raw_pos < self.nul_at < self.raw_pos + limit:
                 limit = self.nul_at - self.raw_pos
             if len(self.raw) >= limit or self.eof:

@@ -30,7 +30,10 @@ WORDS = ["the", "The", "THE", "them", "other", "bathe", "th", "e", "day", "Day",
          "user", "uſer", "USER", "ıs", "is", "Is", "x_the", "the_", "ünthe", "éthe", "the9",
          "{\"role\": \"user\"", "{\"role\": \"assistant\"", " ", "  ", "\t", "-", ":", "日本"]
 PATTERNS = ["the", "The", "day", "user", "is", "e", "th", "the ", "日本", "{\"role\": \"user\"",
-            "^{\"role\": \"user\"", "^the", "the$", "^the$", "day$", "^$", "ünthe", "x_the"]
+            "^{\"role\": \"user\"", "^the", "the$", "^the$", "day$", "^$", "ünthe", "x_the",
+            # not literals: the RE2 block path (plain, -c, -v) or the general engine
+            "th[ae]", "[0-9]", "u.er", "d\\?ay", "é*", "x*", "\\(the\\|day\\)", "t\\+he",
+            "[[:upper:]]", "^.*e$", "\\bday", "the\\|user"]
 OPTIONS = ["-c", "-v", "-n", "-H", "-h", "-i", "-w", "-x", "-o", "-F", "-s", "-a"]
 
 
@@ -79,7 +82,7 @@ def _cases(seed: int, count: int) -> list[gs.Case]:
         if rng.random() < 0.1:
             pats.append(rng.choice(PATTERNS))
         if "-F" in opts:
-            pats = [p.lstrip("^").rstrip("$") or "the" for p in pats]
+            pats = [p.lstrip("^").rstrip("$").replace("\\", "") or "the" for p in pats]
         args = list(opts)
         for p in pats:
             args += ["-e", p]
@@ -119,6 +122,7 @@ def test_large_dense_input_like_gnu(monkeypatch: pytest.MonkeyPatch) -> None:
         ["the"], ["-c", "the"], ["-n", "user"], ["-v", "the"], ["-vc", "the"], ["-w", "day"],
         ["-o", "the"], ["-ci", "the"], ["-F", "the"], ["-n", '^{"role": "user"'],
         ["-i", "user"], ["-a", "the"], ["-m", "7000", "the"], ["-H", "-n", "-i", "day"],
-        ["-on", "day"], ["-x", "the"])]
+        ["-on", "day"], ["-x", "the"], ["-c", "[0-9]"], ["u.er"], ["-v", "th[ae]"],
+        ["-vc", "t\\+he"], ["-E", "(user|assistant)"], ["-c", "the\\|day"])]
     failures = gs.compare(cases)
     assert not failures, gs.report(failures, len(cases))
