@@ -18,6 +18,7 @@ from sandbox.limits import Limits
 from sandbox.policy import DEFAULT_ALLOW
 
 from memtool.conversations import Conversations
+from memtool.approval import Approver
 from memtool.history import History, Retention, VersionedStore, VersionLog, acting, open_log
 from memtool.core import DEFAULT_BUDGET, CoreMemory
 from memtool.layout import bootstrap, ensure_gitignored
@@ -56,6 +57,8 @@ class Memory:
     ``.gitignore``. ``versions``: record every change to a file as a version (True: a log
     beside the files for local and in-memory stores; False; or a ``VersionLog``), kept by
     ``retention`` (``Retention(count=, age=)``); see ``history()``, ``restore()``, ``diff()``.
+    ``approve``: ``callback(ApprovalRequest) -> True | False | "reason"``, asked before either
+    tool changes a file (``memtool.approval``); reads never ask, a denied call changes nothing.
     """
 
     def __init__(
@@ -79,6 +82,7 @@ class Memory:
         gitignore: bool = True,
         versions: bool | VersionLog = True,
         retention: Retention | None = None,
+        approve: Approver | None = None,
     ):
         if path_or_store is not None and store is not None:
             raise TypeError("give either a path/store or store=, not both")
@@ -129,6 +133,8 @@ class Memory:
                            max_output_chars=bash_output_chars),
         )
         self.tools = Toolset(self.memory_tool, self.bash_tool, tuple(tools))
+        #: The approval callback (None: every write goes ahead).
+        self.approve: Approver | None = approve
 
     def __repr__(self) -> str:
         return f"Memory({self.base_store!r}, scope={self.scope!r})"
@@ -159,6 +165,8 @@ class Memory:
         """Run tool ``name`` (``memory`` or ``bash``) with a dict or JSON string of arguments."""
         self.notice_edits()
         with acting(str(name)[:20], _detail(name, arguments)):
+            if self.approve is not None:
+                return self._call_approved(name, arguments, self.tools.offered)
             return self.tools.call(name, arguments)
 
     def bash(self, command: str) -> str:
@@ -167,7 +175,38 @@ class Memory:
             return self.call("bash", {"command": command})
         self.notice_edits()
         with acting("bash", command):
+            if self.approve is not None:
+                return self._call_approved("bash", {"command": command}, ("bash",))
             return self.bash_tool.run(command)
+
+    def _call_approved(self, name: str, arguments: Any, offered: tuple[str, ...]) -> str:
+        """Run the call on an overlay; ask ``approve`` about its changes; apply them if allowed."""
+        from memtool.approval import ApprovalConflict, ApprovalRequest, OverlayStore, apply, denial
+
+        overlay = OverlayStore(self.tool_store)
+        core = CoreMemory(overlay, budget=self.core.budget)
+        dry = Toolset(MemoryTool(overlay, core, self.scanner, self.memory_tool.config),
+                      BashTool(overlay, core, self.scanner, self.bash_tool.config), offered)
+        result = dry.call(name, arguments)
+        changes = overlay.changes()
+        dirs = overlay.created_dirs() + overlay.removed_dirs()
+        if not changes and not dirs:
+            return result  # a read (or a refused write): nothing to ask
+        args = _arguments(arguments)
+        request = ApprovalRequest(str(name), args, _detail(name, arguments), changes, dirs)
+        try:
+            answer = self.approve(request)  # type: ignore[misc]
+        except Exception as e:  # a broken callback denies, never crashes the tool
+            answer = f"the approval check failed ({type(e).__name__})"
+        reason = denial(answer)
+        if reason is not None:
+            return f"Error: this change was not approved: {reason}. Nothing was changed."
+        try:
+            apply(overlay, self.tool_store, changes)
+        except ApprovalConflict as e:
+            return (f"Error: {e} changed while this call waited for approval; nothing was "
+                    f"changed. Read it again and retry.")
+        return result
 
     # -- history --------------------------------------------------------------------------
 
@@ -222,6 +261,21 @@ def _rel_path(path: str | None) -> str | None:
 
         raise HistoryError(f"{e.path}: {e.reason}") from None
     return rel or None
+
+
+def _arguments(arguments: Any) -> dict[str, Any]:
+    """A tool call's arguments as a dict (JSON text parsed; anything else: empty)."""
+    if isinstance(arguments, Mapping):
+        return dict(arguments)
+    if isinstance(arguments, (str, bytes)):
+        import json
+
+        try:
+            value = json.loads(arguments or "{}")
+        except ValueError:
+            return {}
+        return value if isinstance(value, dict) else {}
+    return {}
 
 
 def _detail(name: str, arguments: Any) -> str:

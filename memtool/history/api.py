@@ -76,6 +76,9 @@ def unified(path: str, old: bytes | None, new: bytes | None, a_label: str, b_lab
     for line in difflib.unified_diff(_lines(old), _lines(new), f"a/{path}\t{a_label}",
                                      f"b/{path}\t{b_label}", n=context):
         out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    if not out:  # an empty file created or deleted: headers say so
+        what = "empty file created" if old is None else ("empty file deleted" if new is None else "")
+        out = [f"--- a/{path}\t{a_label}\n", f"+++ b/{path}\t{b_label}\n", f"({what})\n"]
     return "".join(out)
 
 
@@ -138,22 +141,25 @@ class History:
 
     def entries(self, path: str | None = None, limit: int | None = None) -> list[HistoryEntry]:
         """Versions of ``path`` (a file, or everything under a directory; None: all),
-        newest first, at most ``limit``. Consecutive versions of one file made by one tool
+        newest first, at most ``limit``. Successive versions of one file made by one tool
         call (a shell redirection empties the file, then writes it) are shown as one entry
         (the newest id, the oldest content before)."""
         merged: list[Version] = []
+        where: dict[tuple[str, str], int] = {}
         for v in reversed(self._mine()):
             rel = self._rel(v.path) or ""
             if path and not (rel == path or rel.startswith(path + "/")):
                 continue
-            top = merged[-1] if merged else None
-            if (top is not None and top.call and top.call == v.call and top.path == v.path
-                    and top.before == v.after and not (v.before is None and top.after is None)):
-                merged[-1] = Version(top.id, top.time, top.actor, top.detail, top.path, v.before,
+            at = where.get((v.call, v.path)) if v.call else None
+            top = merged[at] if at is not None else None
+            if (top is not None and top.before == v.after
+                    and not (v.before is None and top.after is None)):
+                merged[at] = Version(top.id, top.time, top.actor, top.detail, top.path, v.before,  # type: ignore[index]
                                      top.after, top.call)
                 continue
             if limit is not None and len(merged) >= limit:
                 break
+            where[(v.call, v.path)] = len(merged)
             merged.append(v)
         return [self.entry(v) for v in merged]
 

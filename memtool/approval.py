@@ -1,0 +1,315 @@
+"""Approval of writes: ``Memory(approve=callback)`` asks before either tool changes a file.
+
+A call runs first against an ``OverlayStore``: reads see the memory, writes land in a layer
+in memory and the store is not touched. A call that changed nothing (every read) is answered
+at once and never asks. Otherwise the callback gets an ``ApprovalRequest`` (the tool, its
+command or arguments, every path the call would change and a unified diff of each) and
+answers ``True`` to allow, ``False`` or a string (the reason, shown to the model) to deny.
+Allowed, the layer's changes are applied to the memory (each a version); denied, nothing was
+ever written. A file changed by someone else while the request waited is not overwritten:
+the call is refused and nothing is applied.
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+import itertools
+import time
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO, Callable, Union
+
+from sandbox.fs.base import DIR, FILE, FileStat, FileSystem, FSError
+
+from memtool.history.api import unified
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One file a call would change: its content before and after (None: absent)."""
+
+    path: str
+    before: bytes | None
+    after: bytes | None
+
+    @property
+    def kind(self) -> str:
+        """created, deleted or modified."""
+        return "created" if self.before is None else ("deleted" if self.after is None else "modified")
+
+
+@dataclass(frozen=True)
+class ApprovalRequest:
+    """What the approval callback sees about one tool call."""
+
+    tool: str
+    arguments: dict[str, Any]
+    command: str
+    changes: list[FileChange] = field(default_factory=list)
+    #: Directories the call would create or remove (not versioned: no content).
+    dirs: list[str] = field(default_factory=list)
+
+    @property
+    def paths(self) -> list[str]:
+        """Every path (relative to the memory) the call would change."""
+        return [c.path for c in self.changes] + [d for d in self.dirs if d not in
+                                                 {c.path for c in self.changes}]
+
+    @property
+    def diff(self) -> str:
+        """A unified diff of every change (the preview a person reads)."""
+        return "".join(unified(c.path, c.before, c.after, "now", "proposed") for c in self.changes)
+
+    def describe(self) -> str:
+        """A few lines for a prompt: the tool, the command and the diff."""
+        return f"{self.tool}: {self.command}\n{self.diff}"
+
+
+#: ``callback(request) -> True | False | "reason"``.
+Approver = Callable[[ApprovalRequest], Union[bool, str]]
+
+
+def denial(answer: object) -> str | None:
+    """None if ``answer`` allows the call, else the reason for the model."""
+    if answer is True:
+        return None
+    if isinstance(answer, str) and answer.strip():
+        return answer.strip()[:500]
+    return "the user did not approve it"
+
+
+_clock = itertools.count(1)
+
+
+def _parent(path: str) -> str:
+    return path.rpartition("/")[0]
+
+
+class OverlayStore(FileSystem):
+    """``base`` seen through a layer of changes kept in memory (see the module docstring)."""
+
+    def __init__(self, base: FileSystem):
+        self.base = base
+        self.read_only = base.read_only
+        self.files: dict[str, bytes | None] = {}  # None: removed
+        self.dirs: dict[str, bool] = {}  # True: created here, False: removed
+        self._versions: dict[str, int] = {}
+        self._order: list[str] = []
+
+    # -- the view -------------------------------------------------------------------------
+
+    def _gone(self, path: str) -> bool:
+        """True if ``path`` or a directory above it was removed in the layer."""
+        p = path
+        while p:
+            if self.files.get(p, b"") is None and p == path:
+                return True
+            if self.dirs.get(p) is False:
+                return True
+            p = _parent(p)
+        return False
+
+    def stat(self, path: str) -> FileStat:
+        """Stat through the layer."""
+        if path in self.files and self.files[path] is not None:
+            data = self.files[path]
+            return FileStat(FILE, len(data), time.time(), 0o600, 1, ("overlay", self._versions[path]))
+        if self.dirs.get(path) is True:
+            return FileStat(DIR, 0, time.time(), 0o700, 2, None)
+        if self._gone(path):
+            raise FSError(errno.ENOENT, path)
+        return self.base.stat(path)
+
+    def open_read(self, path: str) -> BinaryIO:
+        """Open through the layer."""
+        if path in self.files and self.files[path] is not None:
+            return io.BytesIO(self.files[path])  # type: ignore[arg-type]
+        if self.dirs.get(path) is True:
+            raise FSError(errno.EISDIR, path)
+        if self._gone(path):
+            raise FSError(errno.ENOENT, path)
+        return self.base.open_read(path)
+
+    def read_bytes(self, path: str) -> bytes:
+        """The content through the layer."""
+        with self.open_read(path) as f:
+            return f.read()
+
+    def listdir(self, path: str) -> list[str]:
+        """Names through the layer."""
+        st = self.stat(path)
+        if not st.is_dir:
+            raise FSError(errno.ENOTDIR, path)
+        try:
+            names = set(self.base.listdir(path))
+        except FSError:
+            names = set()
+        for table in (self.files, self.dirs):
+            for p in table:
+                if _parent(p) == path and p:
+                    names.add(p.rpartition("/")[2])
+        return sorted(n for n in names if self.exists(f"{path}/{n}" if path else n))
+
+    # -- changes in the layer -------------------------------------------------------------
+
+    def _need_dir(self, path: str) -> None:
+        parent = _parent(path)
+        st = self.stat(parent)  # ENOENT when missing
+        if not st.is_dir:
+            raise FSError(errno.ENOTDIR, path)
+
+    def _set(self, path: str, data: bytes | None) -> None:
+        if path not in self._order:
+            self._order.append(path)
+        self.files[path] = data
+        self._versions[path] = next(_clock)
+
+    def write_bytes(self, path: str, data: bytes) -> None:
+        """Replace a file in the layer."""
+        self.base_writable(path)
+        self._need_dir(path)
+        try:
+            if self.stat(path).is_dir:
+                raise FSError(errno.EISDIR, path)
+        except FSError as e:
+            if e.errno != errno.ENOENT:
+                raise
+        self._set(path, bytes(data))
+
+    def base_writable(self, path: str) -> None:
+        """EROFS for a read-only base."""
+        if self.read_only:
+            raise FSError(errno.EROFS, path)
+
+    def append_bytes(self, path: str, data: bytes) -> None:
+        """Append in the layer."""
+        self.base_writable(path)
+        try:
+            old = self.read_bytes(path)
+        except FSError as e:
+            if e.errno != errno.ENOENT:
+                raise
+            old = b""
+        self.write_bytes(path, old + bytes(data))
+
+    def mkdir(self, path: str) -> None:
+        """Create a directory in the layer."""
+        self.base_writable(path)
+        if self.exists(path):
+            raise FSError(errno.EEXIST, path)
+        self._need_dir(path)
+        self.dirs[path] = True
+
+    def remove(self, path: str) -> None:
+        """Remove a file in the layer."""
+        self.base_writable(path)
+        if self.stat(path).is_dir:
+            raise FSError(errno.EISDIR, path)
+        self._set(path, None)
+
+    def rmdir(self, path: str) -> None:
+        """Remove an empty directory in the layer."""
+        self.base_writable(path)
+        if path == "":
+            raise FSError(errno.EBUSY, path)
+        if not self.stat(path).is_dir:
+            raise FSError(errno.ENOTDIR, path)
+        if self.listdir(path):
+            raise FSError(errno.ENOTEMPTY, path)
+        self.dirs[path] = False
+
+    def rename(self, src: str, dst: str) -> None:
+        """Move a file or a directory tree in the layer."""
+        self.base_writable(dst)
+        st = self.stat(src)
+        self._need_dir(dst)
+        if not st.is_dir:
+            data = self.read_bytes(src)
+            self._set(src, None)
+            self._set(dst, data)
+            return
+        if dst == src or dst.startswith(src + "/"):
+            raise FSError(errno.EINVAL, src)
+        if self.exists(dst):
+            if not self.stat(dst).is_dir or self.listdir(dst):
+                raise FSError(errno.ENOTEMPTY if self.stat(dst).is_dir else errno.ENOTDIR, dst)
+        stack = [src]
+        moves: list[tuple[str, bytes]] = []
+        subdirs: list[str] = []
+        while stack:
+            d = stack.pop()
+            subdirs.append(d)
+            for name in self.listdir(d):
+                child = f"{d}/{name}"
+                if self.stat(child).is_dir:
+                    stack.append(child)
+                else:
+                    moves.append((child, self.read_bytes(child)))
+        for d in subdirs:
+            self.dirs[dst + d[len(src):]] = True
+        for child, data in moves:
+            self._set(child, None)
+            self._set(dst + child[len(src):], data)
+        for d in sorted(subdirs, key=len, reverse=True):
+            self.dirs[d] = False
+
+    def set_mtime(self, path: str, mtime: float) -> None:
+        """Times are not part of a change (nothing to approve)."""
+        self.stat(path)
+
+    # -- the result -----------------------------------------------------------------------
+
+    def changes(self) -> list[FileChange]:
+        """Every file whose content would change, in the order first touched."""
+        out = []
+        for path in self._order:
+            after = self.files[path]
+            try:
+                before = self.base.read_bytes(path)
+            except FSError:
+                before = None
+            if before != after:
+                out.append(FileChange(path, before, after))
+        return out
+
+    def created_dirs(self) -> list[str]:
+        """Directories the layer created (shallowest first)."""
+        return sorted((d for d, made in self.dirs.items() if made and not self.base.exists(d)),
+                      key=lambda d: d.count("/"))
+
+    def removed_dirs(self) -> list[str]:
+        """Directories the layer removed (deepest first)."""
+        return sorted((d for d, made in self.dirs.items() if not made and self.base.exists(d)),
+                      key=lambda d: -d.count("/"))
+
+
+class ApprovalConflict(Exception):
+    """A file changed while its change waited for approval."""
+
+
+def apply(overlay: OverlayStore, target: FileSystem, changes: list[FileChange]) -> None:
+    """Apply ``changes`` (and the layer's new and removed directories) to ``target``;
+    ``ApprovalConflict`` (nothing applied) when a file no longer holds its ``before``."""
+    for c in changes:
+        try:
+            now = target.read_bytes(c.path)
+        except FSError:
+            now = None
+        if now != c.before:
+            raise ApprovalConflict(c.path)
+    for d in overlay.created_dirs():
+        try:
+            target.mkdir(d)
+        except FSError as e:
+            if e.errno != errno.EEXIST:
+                raise
+    for c in changes:
+        if c.after is None:
+            target.remove(c.path)
+        else:
+            target.write_bytes(c.path, c.after)
+    for d in overlay.removed_dirs():
+        try:
+            target.rmdir(d)
+        except FSError:
+            pass
