@@ -266,14 +266,20 @@ def _encode(ctx: CommandContext, stream, codec: _Codec, wrap: int) -> None:
         else:
             pieces = []
             i = 0
-            while i < len(text):
-                if column == wrap:
-                    pieces.append(b"\n")
-                    column = 0
-                take = min(wrap - column, len(text) - i)
-                pieces.append(text[i : i + take])
+            if column == wrap and text:
+                pieces.append(b"\n")
+                column = 0
+            if column:
+                take = min(wrap - column, len(text))
+                pieces.append(text[:take])
                 column += take
-                i += take
+                i = take
+            if i < len(text):
+                if column:
+                    pieces.append(b"\n")
+                starts = range(i, len(text), wrap)
+                pieces.append(b"\n".join([text[k:k + wrap] for k in starts]))
+                column = len(text) - starts[-1]
             ctx.stdout.write(b"".join(pieces))
         ctx.budget.check_time()
         if not block:
