@@ -231,7 +231,7 @@ class Differ:
     def lines(self, data: bytes) -> list[bytes]:
         lines = data.splitlines(keepends=True) if data else []
         # splitlines also splits at \r, \v...; diff's lines end only at \n
-        if data and any(ln[-1:] != b"\n" for ln in lines[:-1]):
+        if len(lines) != data.count(b"\n") + (0 if not data or data.endswith(b"\n") else 1):
             lines = [ln + b"\n" for ln in data.split(b"\n")]
             if data.endswith(b"\n"):
                 lines.pop()
@@ -273,8 +273,11 @@ class Differ:
             self.status = max(self.status, 1)
             return
         a, b = self.lines(d0), self.lines(d1)
-        keys0 = [self.key(x) for x in a]
-        keys1 = [self.key(x) for x in b]
+        if o.icase or o.tabs or o.all_space or o.space_change or o.trailing:
+            keys0 = [self.key(x) for x in a]
+            keys1 = [self.key(x) for x in b]
+        else:  # a line is its own key
+            keys0, keys1 = a, b
         # GNU (io.c find_identical_ends) keeps as many lines of the identical prefix and
         # suffix as the context in the compared region, so boundary shifts can reach them.
         horizon = o.context if o.style != "normal" else 0

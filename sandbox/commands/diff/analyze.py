@@ -8,6 +8,8 @@ flags of both files, from which ``changes`` builds the hunks. Same input, same h
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from dataclasses import dataclass
 
 from sandbox.limits import Budget
@@ -24,15 +26,14 @@ class Change:
     ignore: bool = False
 
 
+_NONZERO = re.compile(rb"[\x01\x02]")
+
+
 def _discard_confusing(eq0: list[int], eq1: list[int], nclasses: int,
                        changed: tuple[bytearray, bytearray], minimal: bool):
     """(undiscarded classes, real indexes) of both files; discarded lines marked changed."""
     equivs = (eq0, eq1)
-    counts = ([0] * (nclasses + 1), [0] * (nclasses + 1))
-    for f in (0, 1):
-        c = counts[f]
-        for e in equivs[f]:
-            c[e] += 1
+    counts = (Counter(eq0), Counter(eq1))
     discarded = []
     for f in (0, 1):
         end = len(equivs[f])
@@ -43,108 +44,114 @@ def _discard_confusing(eq0: list[int], eq1: list[int], nclasses: int,
         while tem > 0:
             many *= 2
             tem >>= 2
-        d = bytearray(end)
-        eqs = equivs[f]
-        for i in range(end):
-            n = other[eqs[i]]
-            if n == 0:
-                d[i] = 1
-            elif n > many:
-                d[i] = 2
+        flag = bytearray(nclasses + 1)  # per class: 1 matches nothing, 2 matches many
+        flag[1:] = b"\x01" * nclasses
+        for cls, n in other.items():
+            flag[cls] = 2 if n > many else 0
+        d = bytearray(map(flag.__getitem__, equivs[f]))
         discarded.append(d)
     for f in (0, 1):
         d = discarded[f]
         end = len(d)
-        i = 0
-        while i < end:
+        pos = 0
+        while True:
+            m = _NONZERO.search(d, pos)
+            if m is None:
+                break
+            i = m.start()
             if d[i] == 2:
                 d[i] = 0
-            elif d[i] != 0:
-                provisional = 0
-                j = i
-                while j < end:
-                    if d[j] == 0:
-                        break
-                    if d[j] == 2:
-                        provisional += 1
-                    j += 1
-                while j > i and d[j - 1] == 2:
-                    j -= 1
-                    d[j] = 0
-                    provisional -= 1
-                length = j - i
-                if provisional * 4 > length:
-                    while j > i:
-                        j -= 1
-                        if d[j] == 2:
-                            d[j] = 0
-                else:
-                    minimum = 1
-                    tem = length >> 2
-                    tem >>= 2
-                    while tem > 0:
-                        minimum <<= 1
-                        tem >>= 2
-                    minimum += 1
-                    j = 0
-                    consec = 0
-                    while j < length:
-                        if d[i + j] != 2:
-                            consec = 0
-                        else:
-                            consec += 1
-                            if minimum == consec:
-                                j -= consec
-                            elif minimum < consec:
-                                d[i + j] = 0
-                        j += 1
-                    j = 0
-                    consec = 0
-                    while j < length:
-                        if j >= 8 and d[i + j] == 1:
-                            break
-                        if d[i + j] == 2:
-                            consec = 0
-                            d[i + j] = 0
-                        elif d[i + j] == 0:
-                            consec = 0
-                        else:
-                            consec += 1
-                        if consec == 3:
-                            break
-                        j += 1
-                    i += length - 1
-                    j = 0
-                    consec = 0
-                    while j < length:
-                        if j >= 8 and d[i - j] == 1:
-                            break
-                        if d[i - j] == 2:
-                            consec = 0
-                            d[i - j] = 0
-                        elif d[i - j] == 0:
-                            consec = 0
-                        else:
-                            consec += 1
-                        if consec == 3:
-                            break
-                        j += 1
-            i += 1
+            else:
+                i = _discard_run(d, i, end)
+            pos = i + 1
     out = []
     for f in (0, 1):
         d = discarded[f]
         eqs = equivs[f]
-        und: list[int] = []
-        real: list[int] = []
         ch = changed[f]
-        for i in range(len(eqs)):
-            if minimal or d[i] == 0:
-                und.append(eqs[i])
-                real.append(i)
-            else:
-                ch[i + 1] = 1
-        out.append((und, real))
+        if minimal:
+            real = list(range(len(eqs)))
+        else:
+            real = [i for i, flag in enumerate(d) if not flag]
+            for m in _NONZERO.finditer(d):
+                ch[m.start() + 1] = 1
+        out.append(([eqs[i] for i in real], real))
     return out
+
+
+def _discard_run(d: bytearray, i: int, end: int) -> int:
+    """diffutils' treatment of one run of discardable lines starting at ``i``; returns where
+    its loop index ends (the run's last line, or ``i`` when the run was cancelled)."""
+    provisional = 0
+    j = i
+    while j < end:
+        if d[j] == 0:
+            break
+        if d[j] == 2:
+            provisional += 1
+        j += 1
+    while j > i and d[j - 1] == 2:
+        j -= 1
+        d[j] = 0
+        provisional -= 1
+    length = j - i
+    if provisional * 4 > length:
+        while j > i:
+            j -= 1
+            if d[j] == 2:
+                d[j] = 0
+        return i
+    minimum = 1
+    tem = length >> 2
+    tem >>= 2
+    while tem > 0:
+        minimum <<= 1
+        tem >>= 2
+    minimum += 1
+    j = 0
+    consec = 0
+    while j < length:
+        if d[i + j] != 2:
+            consec = 0
+        else:
+            consec += 1
+            if minimum == consec:
+                j -= consec
+            elif minimum < consec:
+                d[i + j] = 0
+        j += 1
+    j = 0
+    consec = 0
+    while j < length:
+        if j >= 8 and d[i + j] == 1:
+            break
+        if d[i + j] == 2:
+            consec = 0
+            d[i + j] = 0
+        elif d[i + j] == 0:
+            consec = 0
+        else:
+            consec += 1
+        if consec == 3:
+            break
+        j += 1
+    i += length - 1
+    j = 0
+    consec = 0
+    while j < length:
+        if j >= 8 and d[i - j] == 1:
+            break
+        if d[i - j] == 2:
+            consec = 0
+            d[i - j] = 0
+        elif d[i - j] == 0:
+            consec = 0
+        else:
+            consec += 1
+        if consec == 3:
+            break
+        j += 1
+    return i
 
 
 class _Seq:
@@ -363,27 +370,33 @@ def compare(keys0: list[bytes], keys1: list[bytes], raw0: list[bytes], raw1: lis
     # GNU keeps HORIZON lines of each identical end in the compared region.
     pre = max(0, pre - horizon)
     suf = max(0, suf - horizon)
-    classes: dict[bytes, int] = {}
-    eq0 = [classes.setdefault(k, len(classes) + 1) for k in keys0[pre:n0 - suf]]
-    eq1 = [classes.setdefault(k, len(classes) + 1) for k in keys1[pre:n1 - suf]]
+    mid0, mid1 = keys0[pre:n0 - suf], keys1[pre:n1 - suf]
+    classes = {k: n for n, k in enumerate(dict.fromkeys(mid0 + mid1), 1)}
+    eq0 = list(map(classes.__getitem__, mid0))
+    eq1 = list(map(classes.__getitem__, mid1))
     m0, m1 = len(eq0), len(eq1)
     changed = (bytearray(m0 + 2), bytearray(m1 + 2))
     (x, xr), (y, yr) = _discard_confusing(eq0, eq1, len(classes), changed, minimal)
     seq = _Seq(x, y, xr, yr, changed, budget)
     seq.compareseq(0, len(x), 0, len(y), minimal)
     _shift_boundaries((eq0, eq1), changed)
-    # build_script (forward)
+    # build_script, forward, jumping over unchanged runs with bytearray.find
     out: list[Change] = []
     ch0, ch1 = changed
     i0 = i1 = 0
-    while i0 < m0 or i1 < m1:
-        if ch0[i0 + 1] or ch1[i1 + 1]:
-            line0, line1 = i0, i1
-            while ch0[i0 + 1]:
-                i0 += 1
-            while ch1[i1 + 1]:
-                i1 += 1
-            out.append(Change(line0 + pre, line1 + pre, i0 - line0, i1 - line1))
-        i0 += 1
-        i1 += 1
+    one, zero = b"\x01", b"\x00"
+    while True:
+        p0 = ch0.find(one, i0 + 1)
+        p0 = m0 if p0 < 0 else p0 - 1
+        p1 = ch1.find(one, i1 + 1)
+        p1 = m1 if p1 < 0 else p1 - 1
+        skip = min(p0 - i0, p1 - i1)
+        i0 += skip
+        i1 += skip
+        if i0 >= m0 and i1 >= m1:
+            break
+        line0, line1 = i0, i1
+        i0 = ch0.find(zero, i0 + 1) - 1
+        i1 = ch1.find(zero, i1 + 1) - 1
+        out.append(Change(line0 + pre, line1 + pre, i0 - line0, i1 - line1))
     return out
