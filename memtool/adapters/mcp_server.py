@@ -9,7 +9,7 @@ or from a shell: ``memtool mcp --path .memory [--scope KEY] [--read-only] [--too
 
 Works with the SDK's v2 (``mcp.server.mcpserver.MCPServer``) and v1 (``mcp.server.fastmcp.
 FastMCP``, ``mcp>=1.10``). Each tool returns exactly the string ``Memory.call`` returns, as text
-content. The resource ``memory://core`` is core.md read at the moment the client reads it;
+content; a refusal or failure (``tool_error``) is flagged ``isError: true``. The resource ``memory://core`` is core.md read at the moment the client reads it;
 MCP clients decide themselves when to read resources, so core memory is fresh at every model
 call only if the client re-reads it (tool results are always current).
 """
@@ -38,6 +38,35 @@ CORE_URI = "memory://core"
 MemoryCommand = Literal["view", "create", "update", "search", "str_replace", "insert", "delete", "rename"]
 
 
+def tool_error(name: str, result: str) -> bool:
+    """True if a tool result reports a failure the client should flag (``isError``): a
+    refused or invalid call, a memory-tool error, a bash command the guard refused (126) or
+    that does not exist (127). A command's own non-zero status (grep finding nothing) is not."""
+    import re
+
+    first = result.split("\n", 1)[0]
+    if first.startswith("Error"):
+        return True
+    if name == "bash":
+        m = re.search(r"\[exit code (\d+)\]\s*$", result.split("\n[core.md:")[0])
+        return bool(m and m.group(1) in ("126", "127")) or "\nError: " in result
+    if first.startswith("No replacement was performed"):
+        return True
+    return first.startswith("The path ") and first.endswith("does not exist. Please provide a valid path.")
+
+
+def _result(name: str, text: str) -> Any:
+    """``text`` as the tool's result: a plain string, or an error ``CallToolResult``."""
+    if not tool_error(name, text):
+        return text
+    from mcp.types import CallToolResult, TextContent
+
+    try:
+        return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
+    except TypeError:  # pragma: no cover - older field name
+        return CallToolResult(content=[TextContent(type="text", text=text)], isError=True)
+
+
 def memory_tool_function(mem: Any):  # type: ignore[no-untyped-def]
     """The ``memory`` tool as a typed function (the SDK builds its JSON Schema from it)."""
 
@@ -57,7 +86,7 @@ def memory_tool_function(mem: Any):  # type: ignore[no-untyped-def]
         new_path: Optional[str] = None,
     ) -> str:
         args = {k: v for k, v in locals().items() if v is not None and k != "mem"}
-        return mem.call("memory", args)
+        return _result("memory", mem.call("memory", args))
 
     return memory
 
@@ -66,7 +95,7 @@ def bash_tool_function(mem: Any):  # type: ignore[no-untyped-def]
     """The ``bash`` tool as a typed function."""
 
     def bash(command: str) -> str:
-        return mem.call("bash", {"command": command})
+        return _result("bash", mem.call("bash", {"command": command}))
 
     return bash
 

@@ -13,8 +13,9 @@ from adapters_support import PYTHON, need, subprocess_env  # type: ignore[import
 mcp = need("mcp", "mcp")
 
 
-def _text(result) -> str:  # type: ignore[no-untyped-def]
-    assert not getattr(result, "is_error", getattr(result, "isError", False)), result
+def _text(result, error: bool = False) -> str:  # type: ignore[no-untyped-def]
+    """The text of a tool result, which must be flagged isError exactly when ``error``."""
+    assert bool(getattr(result, "is_error", getattr(result, "isError", False))) == error, result
     return "".join(c.text for c in result.content if getattr(c, "type", "") == "text")
 
 
@@ -67,10 +68,10 @@ def test_stdio_end_to_end(tmp_path):
         out = _text(await session.call_tool("memory", {"command": "search", "query": "metric"}))
         assert "core.md:" in out and "metric" in out
 
-        out = _text(await session.call_tool("memory", {"command": "view", "path": "/memories/../etc/passwd"}))
+        out = _text(await session.call_tool("memory", {"command": "view", "path": "/memories/../etc/passwd"}), error=True)
         assert out.startswith("Error: The path") and str(tmp_path) not in out
 
-        out = _text(await session.call_tool("bash", {"command": "curl http://example.com"}))
+        out = _text(await session.call_tool("bash", {"command": "curl http://example.com"}), error=True)
         assert "not an allowed command" in out or "Allowed commands" in out
 
         resources = (await session.list_resources()).resources
@@ -93,7 +94,7 @@ def test_read_only_and_tool_selection(tmp_path):
     async def body(session) -> None:  # type: ignore[no-untyped-def]
         tools = [t.name for t in (await session.list_tools()).tools]
         assert tools == ["memory"]
-        out = _text(await session.call_tool("memory", {"command": "create", "path": "x.md", "file_text": "x"}))
+        out = _text(await session.call_tool("memory", {"command": "create", "path": "x.md", "file_text": "x"}), error=True)
         assert out.startswith("Error: memory is read-only")
         assert _text(await session.call_tool("memory", {"command": "view", "path": "core.md"})).endswith("# Core")
         assert (await session.list_resources()).resources == []
