@@ -161,11 +161,14 @@ class Memory:
 
     # -- tools ----------------------------------------------------------------------------
 
-    def call(self, name: str, arguments: Mapping[str, Any] | str | bytes | None) -> str:
-        """Run tool ``name`` (``memory`` or ``bash``) with a dict or JSON string of arguments."""
+    def call(self, name: str, arguments: Mapping[str, Any] | str | bytes | None, *,
+             approved: bool = False) -> str:
+        """Run tool ``name`` (``memory`` or ``bash``) with a dict or JSON string of arguments.
+        ``approved=True``: a person already allowed this call (a framework's own approval
+        step), so ``approve`` is not asked again."""
         self.notice_edits()
         with acting(str(name)[:20], _detail(name, arguments)):
-            if self.approve is not None:
+            if self.approve is not None and not approved:
                 return self._call_approved(name, arguments, self.tools.offered)
             return self.tools.call(name, arguments)
 
@@ -179,9 +182,10 @@ class Memory:
                 return self._call_approved("bash", {"command": command}, ("bash",))
             return self.bash_tool.run(command)
 
-    def _call_approved(self, name: str, arguments: Any, offered: tuple[str, ...]) -> str:
-        """Run the call on an overlay; ask ``approve`` about its changes; apply them if allowed."""
-        from memtool.approval import ApprovalConflict, ApprovalRequest, OverlayStore, apply, denial
+    def _dry_run(self, name: str, arguments: Any, offered: tuple[str, ...]) -> tuple[Any, str, Any]:
+        """(overlay, result, ApprovalRequest or None): the call run on an overlay that keeps
+        its changes in memory; the request is None when it would change nothing."""
+        from memtool.approval import ApprovalRequest, OverlayStore
 
         overlay = OverlayStore(self.tool_store)
         core = CoreMemory(overlay, budget=self.core.budget)
@@ -191,9 +195,25 @@ class Memory:
         changes = overlay.changes()
         dirs = overlay.created_dirs() + overlay.removed_dirs()
         if not changes and not dirs:
+            return overlay, result, None
+        return overlay, result, ApprovalRequest(str(name), _arguments(arguments), _detail(name, arguments),
+                                                changes, dirs)
+
+    def preview(self, name: str, arguments: Mapping[str, Any] | str | bytes | None) -> Any:
+        """What the call would change, as an ``ApprovalRequest`` (None: it changes nothing),
+        without changing anything; for a framework's own approval step."""
+        if name not in self.tools.offered:
+            return None
+        return self._dry_run(name, arguments, self.tools.offered)[2]
+
+    def _call_approved(self, name: str, arguments: Any, offered: tuple[str, ...]) -> str:
+        """Run the call on an overlay; ask ``approve`` about its changes; apply them if allowed."""
+        from memtool.approval import ApprovalConflict, apply, denial
+
+        overlay, result, request = self._dry_run(name, arguments, offered)
+        if request is None:
             return result  # a read (or a refused write): nothing to ask
-        args = _arguments(arguments)
-        request = ApprovalRequest(str(name), args, _detail(name, arguments), changes, dirs)
+        changes = request.changes
         try:
             answer = self.approve(request)  # type: ignore[misc]
         except Exception as e:  # a broken callback denies, never crashes the tool

@@ -14,6 +14,11 @@ The SDK calls a callable ``instructions`` before every model call of a run (each
 loop), so core memory is read fresh each time. The tools use memtool's JSON Schemas with
 ``strict_json_schema=False`` (the memory tool's fields are optional by design) and run in a
 worker thread, returning memtool's model-facing strings.
+
+``memory_function_tools(mem, needs_approval=True)`` maps memtool's approval to the SDK's
+human-in-the-loop: a call that would change a file (found by a dry run, ``Memory.preview``)
+interrupts the run (``result.interruptions``); ``state.approve(item)`` or ``state.reject(item)``
+then ``Runner.run(agent, state)`` continues. Reads never interrupt.
 """
 
 from __future__ import annotations
@@ -29,17 +34,27 @@ except ImportError as _e:  # pragma: no cover - exercised only without the extra
     raise missing_extra("openai_agents", _e) from _e
 
 
-def _invoker(mem: Any, name: str) -> Callable[[Any, str], Any]:
+def _invoker(mem: Any, name: str, approved: bool = False) -> Callable[[Any, str], Any]:
     async def invoke(_context: Any, arguments_json: str) -> str:
-        return await asyncio.to_thread(mem.call, name, arguments_json or "{}")
+        return await asyncio.to_thread(lambda: mem.call(name, arguments_json or "{}", approved=approved))
 
     return invoke
 
 
-def memory_function_tools(mem: Any) -> list[FunctionTool]:
-    """One ``FunctionTool`` per offered memtool tool."""
+def _approval_check(mem: Any, name: str) -> Callable[[Any, dict, str], Any]:
+    async def needs_approval(_context: Any, params: dict, _call_id: str) -> bool:
+        return await asyncio.to_thread(mem.preview, name, params) is not None
+
+    return needs_approval
+
+
+def memory_function_tools(mem: Any, *, needs_approval: bool = False) -> list[FunctionTool]:
+    """One ``FunctionTool`` per offered memtool tool; ``needs_approval``: a call that would
+    change memory waits for the SDK's approval (see the module docstring)."""
     return [FunctionTool(name=d.name, description=d.description, params_json_schema=d.parameters,
-                         on_invoke_tool=_invoker(mem, d.name), strict_json_schema=False)
+                         on_invoke_tool=_invoker(mem, d.name, approved=needs_approval),
+                         strict_json_schema=False,
+                         needs_approval=_approval_check(mem, d.name) if needs_approval else False)
             for d in mem.tools.definitions()]
 
 
