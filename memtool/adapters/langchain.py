@@ -11,6 +11,12 @@
 ``SystemMessage`` with core memory read at that moment in front of the state's messages.
 With LangChain's ``create_agent`` use ``system_prompt_text(mem, ...)`` from a
 ``@dynamic_prompt`` middleware, which is also evaluated before every model call.
+
+``memory_tools(mem, interrupt_on_write=True)`` maps memtool's approval to LangGraph's
+``interrupt``: a call that would change a file (a dry run, ``Memory.preview``) pauses the
+graph with ``{"tool", "command", "paths", "diff"}``; resume with
+``Command(resume=True)`` to allow, ``False`` or a reason string to deny (the model sees it).
+Reads never pause. The graph needs a checkpointer, as every LangGraph interrupt does.
 """
 
 from __future__ import annotations
@@ -26,18 +32,35 @@ except ImportError as _e:  # pragma: no cover - exercised only without the extra
     raise missing_extra("langchain", _e) from _e
 
 
-def _caller(mem: Any, name: str) -> Callable[..., str]:
+def _caller(mem: Any, name: str, interrupt_on_write: bool = False) -> Callable[..., str]:
     def call_memtool(**arguments: Any) -> str:
-        return mem.call(name, {k: v for k, v in arguments.items() if v is not None})
+        args = {k: v for k, v in arguments.items() if v is not None}
+        if not interrupt_on_write:
+            return mem.call(name, args)
+        from langgraph.types import interrupt
+
+        from memtool.approval import denial
+
+        request = mem.preview(name, args)
+        if request is None:
+            return mem.call(name, args, approved=True)  # a read: nothing to ask
+        answer = interrupt({"tool": request.tool, "command": request.command,
+                            "paths": request.paths, "diff": request.diff})
+        reason = denial(answer)
+        if reason is not None:
+            return f"Error: this change was not approved: {reason}. Nothing was changed."
+        return mem.call(name, args, approved=True)
 
     return call_memtool
 
 
-def memory_tools(mem: Any) -> list[BaseTool]:
+def memory_tools(mem: Any, *, interrupt_on_write: bool = False) -> list[BaseTool]:
     """One ``StructuredTool`` per offered memtool tool, with memtool's JSON Schema; each
-    returns the model-facing string (errors included, never an exception)."""
-    return [StructuredTool.from_function(_caller(mem, d.name), name=d.name, description=d.description,
-                                         args_schema=d.parameters) for d in mem.tools.definitions()]
+    returns the model-facing string (errors included, never an exception).
+    ``interrupt_on_write``: writes wait for a LangGraph ``interrupt`` (module docstring)."""
+    return [StructuredTool.from_function(_caller(mem, d.name, interrupt_on_write), name=d.name,
+                                         description=d.description, args_schema=d.parameters)
+            for d in mem.tools.definitions()]
 
 
 def system_prompt_text(mem: Any, instructions: str = "") -> str:
