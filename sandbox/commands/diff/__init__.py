@@ -1,13 +1,14 @@
 """``diff``: compare files line by line (GNU diffutils 3.8), inside the jail.
 
 Formats: normal, ``-c``/``-C N``/``--context[=N]``, ``-u``/``-U N``/``--unified[=N]``, ``-q``,
-``-s``; ``-r`` and plain directory comparison (``Only in``, ``Common subdirectories``, the
+``-s``, ``-y``/``-W N`` (with ``--left-column``, ``--suppress-common-lines``); ``-r`` and plain directory comparison (``Only in``, ``Common subdirectories``, the
 ``diff OPTIONS a/x b/x`` line before each pair), ``-N``; comparison options ``-i -w -b -Z -E -B
 -a --strip-trailing-cr -d``; ``--label``; ``--color=never|auto``. Hunks are GNU's: the same
 algorithm (``sandbox.commands.diff.analyze``). Timestamps in headers are the files' mtimes in
 UTC (``+0000``). Exit status 0 (same), 1 (different), 2 (trouble). Binary files (a NUL byte in
-the first 32 KiB) are reported as GNU does unless ``-a``. Side by side (``-y``), ed/RCS/ifdef
-formats and the group/line formats are not supported (GNU's "invalid option").
+the first 32 KiB) are reported as GNU does unless ``-a``. The ed/RCS/ifdef formats, the
+group/line formats, ``-p``/``-F``, ``-t``/``-T`` and ``-x`` are not supported (GNU's "invalid
+option").
 """
 
 from __future__ import annotations
@@ -21,7 +22,10 @@ from sandbox.commands.diff.analyze import compare
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, UsageError, parse
 from sandbox.fs.base import FSError
 
-SPEC = OptionSpec("qscC:uU:rNiwbZEBad", {
+SPEC = OptionSpec("qscC:uU:rNiwbZEBadyW:", {
+    "side-by-side": (NO_ARG, "y"), "width": (REQUIRED, "W"),
+    "left-column": (NO_ARG, "left-column"),
+    "suppress-common-lines": (NO_ARG, "suppress-common-lines"),
     "normal": (NO_ARG, "normal"), "brief": (NO_ARG, "q"),
     "report-identical-files": (NO_ARG, "s"), "context": (OPTIONAL, "context"),
     "unified": (OPTIONAL, "unified"), "recursive": (NO_ARG, "r"), "new-file": (NO_ARG, "N"),
@@ -42,6 +46,10 @@ Mandatory arguments to long options are mandatory for short options too.
   -s, --report-identical-files  report when two files are the same
   -c, -C NUM, --context[=NUM]   output NUM (default 3) lines of copied context
   -u, -U NUM, --unified[=NUM]   output NUM (default 3) lines of unified context
+  -y, --side-by-side            output in two columns
+  -W, --width=NUM               output at most NUM (default 130) print columns
+      --left-column             output only the left column of common lines
+      --suppress-common-lines   do not output common lines
   -r, --recursive               recursively compare any subdirectories found
   -N, --new-file                treat absent files as empty
   -i, --ignore-case             ignore case differences in file contents
@@ -82,6 +90,8 @@ class Options:
         self.tabs = self.blank = self.text = self.minimal = self.strip_cr = False
         self.labels: list[str] = []
         self.switches = ""
+        self.width = 130
+        self.left_column = self.suppress_common = False
 
 
 def _context_number(ctx: CommandContext, value: str) -> int:
@@ -119,6 +129,18 @@ def _parse(ctx: CommandContext) -> tuple[Options, list[str]] | int:
                 styles.add("unified")
                 if value is not None:
                     o.context = _context_number(ctx, value)
+            elif key == "y":
+                styles.add("side")
+            elif key == "W":
+                if not (value or "").isdigit() or int(value or "0") == 0:
+                    ctx.error(f"invalid width '{value}'")
+                    ctx.error("Try 'diff --help' for more information.")
+                    return 2
+                o.width = int(value or "0")
+            elif key == "left-column":
+                o.left_column = True
+            elif key == "suppress-common-lines":
+                o.suppress_common = True
             elif key == "q":
                 o.brief = True
             elif key == "s":
@@ -259,6 +281,9 @@ class Differ:
         d0 = f0.data if f0.data is not None else b""
         d1 = f1.data if f1.data is not None else b""
         if d0 == d1:
+            if o.style == "side" and not o.brief:  # -y shows identical files too
+                layout = output.SideBySide(o.width, o.left_column, o.suppress_common)
+                ctx.stdout.write(layout.render([], self.lines(d0), self.lines(d1)))
             if o.identical:
                 ctx.stdout.write(f"Files {f0.name} and {f1.name} are identical\n".encode(
                     "utf-8", "surrogateescape"))
@@ -280,13 +305,16 @@ class Differ:
             keys0, keys1 = a, b
         # GNU (io.c find_identical_ends) keeps as many lines of the identical prefix and
         # suffix as the context in the compared region, so boundary shifts can reach them.
-        horizon = o.context if o.style != "normal" else 0
+        horizon = o.context if o.style in ("unified", "context") else 0
         changes = compare(keys0, keys1, a, b, o.minimal, ctx.budget, horizon)
         if o.blank:
             for c in changes:
                 c.ignore = all(x in (b"\n", b"") for x in a[c.line0:c.line0 + c.deleted]) and \
                     all(x in (b"\n", b"") for x in b[c.line1:c.line1 + c.inserted])
         if not changes or all(c.ignore for c in changes):
+            if o.style == "side":
+                layout = output.SideBySide(o.width, o.left_column, o.suppress_common)
+                ctx.stdout.write(layout.render(changes, a, b))
             if o.identical and not changes:
                 ctx.stdout.write(f"Files {f0.name} and {f1.name} are identical\n".encode(
                     "utf-8", "surrogateescape"))
@@ -297,6 +325,9 @@ class Differ:
             out.append(f"diff{o.switches} {f0.name} {f1.name}\n".encode("utf-8", "surrogateescape"))
         if o.style == "normal":
             out.append(output.normal(changes, a, b))
+        elif o.style == "side":
+            layout = output.SideBySide(o.width, o.left_column, o.suppress_common)
+            out.append(layout.render(changes, a, b))
         else:
             groups = output.hunks(changes, o.context)
             if o.style == "unified":

@@ -5,6 +5,7 @@ end of file`` marker."""
 
 from __future__ import annotations
 
+from sandbox.commands._wcwidth import width as wcwidth
 from sandbox.commands.diff.analyze import Change
 
 NO_NEWLINE = b"\\ No newline at end of file\n"
@@ -127,3 +128,160 @@ def context_format(groups: list[list[Change]], a: list[bytes], b: list[bytes],
             for k in range(lo1, hi1):
                 out.append(_line(marks.get(k, b"  "), b[k]))
     return b"".join(out)
+
+
+# -- side by side (-y), diffutils 3.8 side.c -------------------------------------------------
+
+_PRINTABLE = frozenset(range(0x20, 0x7F))
+
+
+def _tab_from_to(out: bytearray, frm: int, to: int, tabsize: int = 8) -> int:
+    tab = frm + tabsize - frm % tabsize
+    while tab <= to:
+        out += b"\t"
+        frm = tab
+        tab += tabsize
+    while frm < to:
+        out += b" "
+        frm += 1
+    return to
+
+
+def _utf8_char(line: bytes, k: int) -> tuple[int, int] | None:
+    """(code point, length) of a valid multibyte UTF-8 character at ``k``, else None."""
+    lead = line[k]
+    size = 2 if 0xC2 <= lead <= 0xDF else 3 if 0xE0 <= lead <= 0xEF else 4 if 0xF0 <= lead <= 0xF4 else 0
+    if not size:
+        return None
+    try:
+        ch = line[k:k + size].decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return (ord(ch), size) if len(ch) == 1 else None
+
+
+def _half_line(out: bytearray, line: bytes, indent: int, bound: int, tabsize: int = 8) -> int:
+    """side.c ``print_half_line``: multibyte characters take their wcwidth in columns."""
+    in_pos = out_pos = 0
+    k = 0
+    n = len(line)
+    while k < n:
+        c = line[k]
+        k += 1
+        if c >= 0x80:
+            got = _utf8_char(line, k - 1)
+            if got is not None:
+                cp, size = got
+                w = wcwidth(cp)
+                if w > 0:
+                    in_pos += w
+                if in_pos <= bound:
+                    out_pos = in_pos
+                    out += line[k - 1:k - 1 + size]
+                k += size - 1
+                continue
+        if c == 9:
+            spaces = tabsize - in_pos % tabsize
+            if in_pos == out_pos:
+                tabstop = out_pos + spaces
+                if tabstop < bound:
+                    out_pos = tabstop
+                    out.append(c)
+            in_pos += spaces
+        elif c == 13:
+            out.append(c)
+            _tab_from_to(out, 0, indent, tabsize)
+            in_pos = out_pos = 0
+        elif c == 8:
+            if in_pos != 0:
+                in_pos -= 1
+                if in_pos < bound:
+                    if out_pos <= in_pos:
+                        while out_pos < in_pos:
+                            out += b" "
+                            out_pos += 1
+                    else:
+                        out_pos = in_pos
+                        out.append(c)
+        elif c == 10:
+            return out_pos
+        elif c in _PRINTABLE:
+            if in_pos < bound:
+                in_pos += 1
+                out_pos = in_pos
+                out.append(c)
+            else:
+                in_pos += 1
+        else:  # control characters and bytes >= 0x80 take no column
+            if in_pos < bound:
+                out.append(c)
+    return out_pos
+
+
+class SideBySide:
+    """Layout of ``-y`` for a width (GNU's half width and second-column offset)."""
+
+    def __init__(self, width: int, left_column: bool, suppress: bool, tabsize: int = 8):
+        t = tabsize
+        off = (width + t + 3) // (2 * t) * t
+        self.hw = max(0, min(off - 3, width - off))
+        self.c2o = off if self.hw else width
+        self.left_column = left_column
+        self.suppress = suppress
+        self.tabsize = tabsize
+
+    def line(self, out: bytearray, left: bytes | None, sep: str, right: bytes | None) -> None:
+        col = 0
+        put_newline = False
+        if left is not None:
+            put_newline |= left.endswith(b"\n")
+            col = _half_line(out, left, 0, self.hw, self.tabsize)
+        if sep != " ":
+            col = _tab_from_to(out, col, (self.hw + self.c2o - 1) // 2, self.tabsize) + 1
+            if sep == "|" and right is not None and put_newline != right.endswith(b"\n"):
+                sep = "/" if put_newline else "\\"
+            out += sep.encode()
+        if right is not None:
+            put_newline |= right.endswith(b"\n")
+            if right[:1] != b"\n":
+                col = _tab_from_to(out, col, self.c2o, self.tabsize)
+                _half_line(out, right, col, self.hw, self.tabsize)
+        if put_newline:
+            out += b"\n"
+
+    def render(self, changes: list[Change], a: list[bytes], b: list[bytes]) -> bytes:
+        out = bytearray()
+        n0 = n1 = 0
+
+        def common(limit0: int, limit1: int) -> None:
+            nonlocal n0, n1
+            if not self.suppress:
+                while n0 < limit0 and n1 < limit1:
+                    if self.left_column:
+                        self.line(out, a[n0], "(", None)
+                    else:
+                        self.line(out, a[n0], " ", b[n1])
+                    n0 += 1
+                    n1 += 1
+            n0, n1 = limit0, limit1
+
+        for c in changes:
+            if c.ignore:
+                continue
+            common(c.line0, c.line1)
+            i, j = c.line0, c.line1
+            last0, last1 = c.line0 + c.deleted, c.line1 + c.inserted
+            if c.deleted and c.inserted:
+                while i < last0 and j < last1:
+                    self.line(out, a[i], "|", b[j])
+                    i += 1
+                    j += 1
+            while j < last1:
+                self.line(out, None, ">", b[j])
+                j += 1
+            while i < last0:
+                self.line(out, a[i], "<", None)
+                i += 1
+            n0, n1 = last0, last1
+        common(len(a), len(b))
+        return bytes(out)

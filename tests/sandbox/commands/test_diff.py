@@ -27,7 +27,7 @@ TREE = {
     "a": A, "b": B, "same": A, "empty": b"", "nonl": b"one\ntwo", "nonl2": b"one\ntwo2",
     "crlf": A.replace(b"\n", b"\r\n"), "case": A.upper(), "ws": b"one  \ntwo\tx\n  three\n",
     "ws2": b"one\ntwo x\nthree\n", "blank": b"one\n\n\ntwo\n", "blank2": b"one\ntwo\n\n",
-    "bin": b"a\0b\n", "bin2": b"a\0c\n", "tabs": b"a\tb\n", "spaces": b"a       b\n",
+    "uni": "café 日本 x\n".encode(), "bin": b"a\0b\n", "bin2": b"a\0c\n", "tabs": b"a\tb\n", "spaces": b"a       b\n",
     "da/f": b"1\n", "da/only": b"x\n", "da/s/g": b"g\n", "da/s/h": b"h1\n", "da/same": b"s\n",
     "da/t": b"file\n", "db/f": b"2\n", "db/s/g": b"g\n", "db/s/h": b"h2\n", "db/same": b"s\n",
     "db/t/x": b"dir\n", "db/new": b"n\n",
@@ -53,6 +53,11 @@ HAND = [
     "diff -C -1 a b", "diff -d a b", "diff --minimal -u a b", "diff --normal a b",
     "diff - b < a", "diff -u a - < b | sed 's/^+++ -\t.*/+++ -/'", "cat a | diff -q - same", "diff --help | head -3",
     "diff -u a b | head -3 | tail -1", "diff --text -u bin bin2", "diff -i -u case b",
+    "diff -y a b", "diff -y -W 40 a b", "diff -y --left-column a b",
+    "diff -y --suppress-common-lines a b", "diff -y nonl nonl2", "diff -y nonl a",
+    "diff -y tabs spaces", "diff -y -W 20 ws ws2", "diff -y -W 7 a b", "diff -y -W x a b",
+    "diff -y -u a b", "diff -y a same", "diff -W 50 -y blank blank2", "diff -y crlf a",
+    "diff -y bin bin2", "diff -y -W 131 a b", "diff -y -W 1 a b", "diff --side-by-side --width=60 uni a",
 ]
 
 
@@ -105,7 +110,8 @@ def _join(rng: random.Random, lines: list[bytes]) -> bytes:
 
 OPTIONS = [[], ["-u"], ["-c"], ["-U0"], ["-U1"], ["-C2"], ["-U5"], ["-i"], ["-w"], ["-b"],
            ["-B"], ["-E"], ["-Z"], ["--strip-trailing-cr"], ["-q"], ["-s"], ["-a"], ["-d"],
-           ["-u", "-b"], ["-c", "-i"], ["-u", "-B"], ["-U2", "-w"], ["-c", "-B", "-b"]]
+           ["-u", "-b"], ["-c", "-i"], ["-u", "-B"], ["-U2", "-w"], ["-c", "-B", "-b"],
+           ["-y"], ["-y", "-W", "50"], ["-y", "--suppress-common-lines"], ["-y", "-W", "33", "-b"]]
 
 
 def test_generated() -> None:
