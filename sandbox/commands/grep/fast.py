@@ -158,18 +158,30 @@ def grepbuf(g: "Grep", st: "_FileState", beg: int, lim: int) -> int | None:
     cfg = g.cfg
     buf = st.buf
     eol = g.eol
+    heads = cfg.line_numbers or g.show_names
+    if not g.dense and not (lit.words or cfg.only_matching or cfg.null_data
+                            or (cfg.invert and (cfg.max_count >= 0 or heads))):
+        # Sparse matches: RE2 jumps from match to match (its literal search beats bytes.find
+        # and it folds case exactly, so no block guard is needed here).
+        if heads:
+            n = _grepbuf_heads(g, st, beg, lim)
+        else:
+            n, runs = _matched_runs_regex(g, buf, beg, lim,
+                                          (1 << 62) if cfg.invert else st.outleft)
+            matched = n
+            n = _write_runs(g, st, beg, lim, buf[beg : lim - 1] if cfg.invert else b"", n,
+                            runs)
+            g.dense = matched * _DENSE_BYTES > lim - beg
+            return n
+        if n is not None:
+            g.dense = n * _DENSE_BYTES > lim - beg
+        return n
     block = buf[beg : lim - 1]
     for guard in lit.guards:
         if guard in block:
             return None
     plain = not (lit.words or lit.anchor_start or lit.anchor_end or cfg.only_matching
-                 or cfg.line_numbers or g.show_names or (cfg.invert and cfg.max_count >= 0))
-    if plain and not g.dense:
-        # Sparse matches: skip from match to match with bytes.find.
-        n = _grepbuf_runs(g, st, beg, lim, block)
-        if n is not None:
-            g.dense = n * _DENSE_BYTES > len(block)
-        return n
+                 or heads or (cfg.invert and cfg.max_count >= 0))
     lines = block.split(eol)
     keys = block.lower().split(eol) if lit.icase else lines
     text = lit.text
@@ -373,6 +385,65 @@ def _matched_runs_regex(g: "Grep", buf: bytes, beg: int, lim: int, most: int
         if n & 4095 == 0:
             check_time()
     return n, runs
+
+
+def _grepbuf_heads(g: "Grep", st: "_FileState", beg: int, lim: int) -> int | None:
+    """Selected lines with names and/or numbers, found one RE2 call each (sparse blocks)."""
+    cfg = g.cfg
+    buf = st.buf
+    n, runs = _matched_lines_regex(g, buf, beg, lim, st.outleft)
+    if n == 0:
+        return 0
+    if not st.out_quiet:
+        head = b""
+        if g.show_names:
+            head = st.name + (b"\0" if cfg.null_after_name else b":")
+        numbers = cfg.line_numbers
+        check = cfg.binary_files != "text"
+        parts = []
+        for k in range(0, len(runs), 2):
+            ls, end = runs[k], runs[k + 1]
+            line = buf[ls:end]
+            if check and not line.isascii():
+                try:
+                    line.decode("utf-8")
+                except UnicodeDecodeError:
+                    return None  # a line GNU would suppress: the general engine handles it
+            if numbers:
+                parts.append(head + b"%d:" % (st.line_count_at(ls) + 1) + line)
+            else:
+                parts.append(head + line)
+        g.out.write(b"".join(parts))
+        st.lastout = lim
+    st.outleft -= n
+    g.used = True
+    return n
+
+
+def _matched_lines_regex(g: "Grep", buf: bytes, beg: int, lim: int, most: int
+                         ) -> tuple[int, list[int]]:
+    """Matching lines of buf[beg:lim] as a flat list [start, end, ...] (absolute offsets,
+    ends after the eol), one RE2 call each."""
+    match = g.regex._re2.Match  # type: ignore[union-attr]
+    eol = g.eol
+    find = buf.find
+    rfind = buf.rfind
+    limit = lim - 1
+    out: list[int] = []
+    n = 0
+    p = beg
+    while n < most and p < lim:
+        s = match(_UNANCHORED, buf, p, limit)[0][0]
+        if s < 0:
+            break
+        ls = rfind(eol, p, s) + 1 if s > p else p
+        if ls < p:
+            ls = p
+        p = find(eol, s, lim) + 1
+        out.append(ls)
+        out.append(p)
+        n += 1
+    return n, out
 
 
 def grepbuf_regex(g: "Grep", st: "_FileState", beg: int, lim: int) -> int | None:
