@@ -378,6 +378,15 @@ def _check_file(d: _Digester, operand: str, o: _CheckOptions, fixed_bits: bool) 
             and not (o.strict and misformatted))
 
 
+def check_only_problem(flags: set[str], check: bool) -> str | None:
+    """GNU's message for the first verify-only option given without ``--check``, or None."""
+    for flag, name in (("ignore-missing", "ignore-missing"), ("status", "status"), ("strict", "strict"),
+                       ("w", "warn"), ("quiet", "quiet")):
+        if flag in flags and not check:
+            return f"the --{name} option is meaningful only when verifying checksums"
+    return None
+
+
 def run_digest(ctx: CommandContext, prog: str) -> int:
     """Run the ``*sum`` command ``prog`` (a key of ``ALGOS``)."""
     algo = ALGOS[prog]
@@ -424,12 +433,12 @@ def run_digest(ctx: CommandContext, prog: str) -> int:
         (tag and check, "the --tag option is meaningless when verifying checksums"),
         (binary >= 0 and check, "the --binary and --text options are meaningless when verifying checksums"),
     ]
-    for flag, name in (("ignore-missing", "ignore-missing"), ("status", "status"), ("strict", "strict"),
-                       ("w", "warn"), ("quiet", "quiet")):
-        problems.append((flag in flags and not check, f"the --{name} option is meaningful only when verifying checksums"))
     for bad, message in problems:
         if bad:
             return ctx.usage_error(message)
+    message = check_only_problem(flags, check)
+    if message:
+        return ctx.usage_error(message)
     operands = operands or ["-"]
     digester = _Digester(ctx, algo, bits)
     if not check:

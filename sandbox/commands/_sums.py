@@ -19,6 +19,17 @@ BLOCK = 1 << 20
 _REV = bytes(int(f"{i:08b}"[::-1], 2) for i in range(256))
 
 
+def _blocks(ctx: CommandContext, stream: BinaryIO, count: list[int]):
+    """The stream's blocks; ``count[0]`` accumulates their length."""
+    while True:
+        block = stream.read(BLOCK)
+        if not block:
+            return
+        count[0] += len(block)
+        yield block
+        ctx.budget.check_time()
+
+
 def _rev32(x: int) -> int:
     return int(f"{x:032b}"[::-1], 2)
 
@@ -26,15 +37,10 @@ def _rev32(x: int) -> int:
 def crc_posix(ctx: CommandContext, stream: BinaryIO) -> tuple[int, int]:
     """POSIX ``cksum`` CRC of the stream (length bytes appended), and its length."""
     z = 0xFFFFFFFF
-    total = 0
-    while True:
-        block = stream.read(BLOCK)
-        if not block:
-            break
-        total += len(block)
+    count = [0]
+    for block in _blocks(ctx, stream, count):
         z = zlib.crc32(block.translate(_REV), z)
-        ctx.budget.check_time()
-    n = total
+    total = n = count[0]
     tail = bytearray()
     while n:
         tail.append(n & 0xFF)
@@ -47,31 +53,21 @@ def crc_posix(ctx: CommandContext, stream: BinaryIO) -> tuple[int, int]:
 def bsd_sum(ctx: CommandContext, stream: BinaryIO) -> tuple[int, int]:
     """The BSD 16-bit rotating checksum, and the byte count."""
     checksum = 0
-    total = 0
-    while True:
-        block = stream.read(BLOCK)
-        if not block:
-            break
-        total += len(block)
+    count = [0]
+    for block in _blocks(ctx, stream, count):
         for c in block:
             checksum = ((checksum >> 1) + ((checksum & 1) << 15) + c) & 0xFFFF
-        ctx.budget.check_time()
-    return checksum, total
+    return checksum, count[0]
 
 
 def sysv_sum(ctx: CommandContext, stream: BinaryIO) -> tuple[int, int]:
     """The System V checksum, and the byte count."""
     s = 0
-    total = 0
-    while True:
-        block = stream.read(BLOCK)
-        if not block:
-            break
-        total += len(block)
+    count = [0]
+    for block in _blocks(ctx, stream, count):
         s += sum(block)
-        ctx.budget.check_time()
     r = (s & 0xFFFF) + ((s & 0xFFFFFFFF) >> 16)
-    return (r & 0xFFFF) + (r >> 16), total
+    return (r & 0xFFFF) + (r >> 16), count[0]
 
 
 def bsd_line(checksum: int, total: int) -> str:

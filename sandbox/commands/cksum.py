@@ -128,10 +128,9 @@ def run(ctx: CommandContext) -> int:
         return 1
     if zero and check:
         return ctx.usage_error("the --zero option is not supported when verifying checksums")
-    for flag, name in (("ignore-missing", "ignore-missing"), ("status", "status"), ("strict", "strict"),
-                       ("w", "warn"), ("quiet", "quiet")):
-        if flag in flags and not check:
-            return ctx.usage_error(f"the --{name} option is meaningful only when verifying checksums")
+    message = dg.check_only_problem(flags, check)
+    if message:
+        return ctx.usage_error(message)
     operands = operands or ["-"]
     if algo in LEGACY:
         return _legacy(ctx, algo, operands, zero, bool(parsed[1]))

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sandbox.commands._quoting import quote, quoteaf
+from sandbox.commands._writing import stat_operand
 from sandbox.commands.base import CommandContext
 from sandbox.commands.ls import human_size
 from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command_line
@@ -185,10 +186,8 @@ def run(ctx: CommandContext) -> int:
             walker.ok = False
             continue
         try:
-            st = ctx.stat(operand)
+            st = stat_operand(ctx, operand)
             vpath = ctx.path(operand)
-            if operand.endswith("/") and not st.is_dir:
-                raise FSError(20, operand)
         except FSError as e:
             ctx.error(f"cannot access {quoteaf(operand)}: {e}")
             walker.ok = False

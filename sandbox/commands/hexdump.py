@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from sandbox.commands._cnumbers import scan_number
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command_line
 from sandbox.fs.base import FSError
@@ -116,18 +117,9 @@ def parse_size(text: str) -> int:
     s = text.strip(" \t")
     if not s or s[0] == "-":
         raise _SizeError(text)
-    base, digits = 10, "0123456789"
-    if s[:2].lower() == "0x":
-        base, digits, s = 16, "0123456789abcdefABCDEF", s[2:]
-    elif s.startswith("0") and len(s) > 1:
-        base, digits = 8, "01234567"
-    j = 0
-    while j < len(s) and s[j] in digits:
-        j += 1
-    if j == 0:
+    value, rest = scan_number(s)
+    if value is None:
         raise _SizeError(text)
-    value = int(s[:j], base)
-    rest = s[j:]
     if rest:
         k = _SUFFIXES.find(rest[0].upper())
         if k < 0 or rest[1:] not in ("", "iB", "B", "ib", "b"):

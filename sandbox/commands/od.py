@@ -18,6 +18,7 @@ import struct
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
+from sandbox.commands._cnumbers import scan_number
 from sandbox.commands._numbers import CountError, parse_count
 from sandbox.commands._quoting import quote, quotef
 from sandbox.commands.base import CommandContext
@@ -164,22 +165,14 @@ def parse_offset(text: str, option: str) -> int:
     if s.startswith("-"):
         raise bad
     s = s[1:] if s.startswith("+") else s
-    base, digits = 10, "0123456789"
-    if s[:2].lower() == "0x" and len(s) > 2 and s[2] in "0123456789abcdefABCDEF":
-        base, digits, s = 16, "0123456789abcdefABCDEF", s[2:]
-    elif s.startswith("0"):
-        base, digits = 8, "01234567"
-    j = 0
-    while j < len(s) and s[j] in digits:
-        j += 1
-    if j == 0 and not s[:1]:
-        raise bad
-    try:
-        value = int(s[:j], base) if j else 1
-        if j == 0 and s[:1] not in "bEGKkMmPTYZ":
+    value, rest = scan_number(s)
+    if value is None:
+        if not s or s[0] not in "bEGKkMmPTYZ":
             raise bad
-        if s[j:]:
-            value *= parse_count("1" + s[j:], "bEGKkMmPTYZ0")
+        value = 1
+    try:
+        if rest:
+            value *= parse_count("1" + rest, "bEGKkMmPTYZ0")
     except CountError as e:
         if e.overflow:
             raise _Fatal(f"{option} argument '{text}' too large") from None

@@ -20,7 +20,10 @@ import time
 import zlib
 
 from sandbox.commands._quoting import quote, quoteaf
+from sandbox.commands._writing import stat_operand
 from sandbox.commands.base import CommandContext
+from sandbox.commands.ls import _blocks as allocated_blocks  # ls's block rule, shared
+from sandbox.commands.ls import _mode_string as mode_string
 from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command_line
 from sandbox.fs.base import FileStat, FSError
 
@@ -67,19 +70,6 @@ _ESCAPES = {"a": b"\a", "b": b"\b", "e": b"\x1b", "f": b"\f", "n": b"\n", "r": b
             "v": b"\v", '"': b'"', "\\": b"\\"}
 
 
-def _mode_string(st: FileStat) -> str:
-    chars = ["d" if st.is_dir else "-"]
-    for shift, special, special_char in ((6, 0o4000, "s"), (3, 0o2000, "s"), (0, 0o1000, "t")):
-        bits = (st.mode >> shift) & 7
-        chars.append("r" if bits & 4 else "-")
-        chars.append("w" if bits & 2 else "-")
-        if st.mode & special:
-            chars.append(special_char if bits & 1 else special_char.upper())
-        else:
-            chars.append("x" if bits & 1 else "-")
-    return "".join(chars)
-
-
 def _human_time(t: float, precision: int | None = None) -> str:
     sec = int(t // 1)
     ns = int(round((t - sec) * 1e9))
@@ -124,7 +114,7 @@ class _File:
         if conv == "s":
             return "d", st.size
         if conv == "b":
-            return "u", -(-st.size // 4096) * 8
+            return "u", allocated_blocks(st)
         if conv == "B":
             return "u", 512
         if conv == "o":
@@ -138,7 +128,7 @@ class _File:
         if conv == "a":
             return "o", st.mode & 0o7777
         if conv == "A":
-            return "s", _mode_string(st)
+            return "s", mode_string(st)
         if conv == "h":
             return "u", st.nlink
         if conv == "i":
@@ -334,10 +324,8 @@ def run(ctx: CommandContext) -> int:
     for operand in operands:
         ctx.budget.check_time()
         try:
-            st = ctx.stat(operand)
+            st = stat_operand(ctx, operand)
             vpath = ctx.path(operand)
-            if operand.endswith("/") and not st.is_dir:
-                raise FSError(20, operand)
         except FSError as e:
             ctx.error(f"cannot statx {quoteaf(operand)}: {e}")
             status = 1

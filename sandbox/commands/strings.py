@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from sandbox.commands._cnumbers import scan_number
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, UsageError, parse
 from sandbox.fs.base import FSError
@@ -68,15 +69,8 @@ def _usage(ctx: CommandContext, to_stdout: bool = False) -> int:
 
 
 def _strtoul(text: str) -> int | None:
-    s = text.lstrip(" \t\n\v\f\r")
-    base, digits = 10, "0123456789"
-    if s[:2].lower() == "0x":
-        base, digits, s = 16, "0123456789abcdefABCDEF", s[2:]
-    elif s.startswith("0") and len(s) > 1:
-        base, digits = 8, "01234567"
-    if not s or any(c not in digits for c in s):
-        return None
-    return int(s, base)
+    value, rest = scan_number(text.lstrip(" \t\n\v\f\r"))
+    return None if rest else value
 
 
 def run(ctx: CommandContext) -> int:

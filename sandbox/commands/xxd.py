@@ -13,6 +13,7 @@ from __future__ import annotations
 import errno
 from dataclasses import dataclass, field
 
+from sandbox.commands._cnumbers import scan_number
 from sandbox.commands.base import CommandContext
 from sandbox.fs.base import FSError
 
@@ -61,15 +62,7 @@ def strtol(text: str) -> int:
     sign = 1
     if s[:1] in "+-" and s:
         sign, s = (-1 if s[0] == "-" else 1), s[1:]
-    base, digits = 10, "0123456789"
-    if s[:2].lower() == "0x" and s[2:3] and s[2] in "0123456789abcdefABCDEF":
-        base, digits, s = 16, "0123456789abcdefABCDEF", s[2:]
-    elif s.startswith("0"):
-        base, digits = 8, "01234567"
-    j = 0
-    while j < len(s) and s[j] in digits:
-        j += 1
-    value = int(s[:j], base) if j else 0
+    value = scan_number(s)[0] or 0
     return max(min(sign * value, (1 << 63) - 1), -(1 << 63))
 
 
