@@ -1,7 +1,9 @@
 """``find``: search a directory tree (GNU findutils 4.9), inside the jail.
 
 Start points, then an expression: tests ``-name -iname -path -ipath -wholename -iwholename
--regex -iregex -type -size -empty -newer -mtime -mmin -atime -amin -ctime -cmin -true -false``,
+-regex -iregex -type -xtype -size -empty -newer -mtime -mmin -atime -amin -ctime -cmin -perm
+-links -user -group -uid -gid -samefile -readable -writable -executable -true -false`` (and
+``-nouser -nogroup -lname -ilname -used -inum``, false or 0 here),
 options ``-maxdepth -mindepth -depth -regextype -daystart -warn -nowarn`` (and the no-op
 ``-noleaf -xdev -mount -ignore_readdir_race``), actions ``-print -print0 -printf -ls -delete
 -exec -execdir -prune -quit``, operators ``! -not -a -and -o -or ( ) ,``. Messages and exit

@@ -378,3 +378,47 @@ def emacs_to_ere(pattern: str) -> str:
 def glob(pattern: str, icase: bool = False):  # type: ignore[no-untyped-def]
     """The compiled fnmatch pattern (re-exported for the walker)."""
     return compile_glob(pattern, icase)
+
+
+_WHO = {"u": 0o4700, "g": 0o2070, "o": 0o1007, "a": 0o7777}
+
+
+def parse_perm(value: str) -> tuple[str, int]:
+    """``-perm`` argument -> ("exact" | "all" | "any", mode bits); octal or symbolic."""
+    kind = "exact"
+    text = value
+    if text[:1] == "-":
+        kind, text = "all", text[1:]
+    elif text[:1] == "/":
+        kind, text = "any", text[1:]
+    if text and all(c in "01234567" for c in text):
+        n = int(text, 8)
+        if n <= 0o7777:
+            return kind, n
+    mode = 0
+    for clause in text.split(","):
+        m = re.fullmatch(r"([ugoa]*)([-+=])([rwxXst]*|[ugo])", clause)
+        if not clause or m is None:
+            raise FindError(f"invalid mode {quote(value)}")
+        who = 0
+        for c in m.group(1) or "a":
+            who |= _WHO[c]
+        perms = m.group(3)
+        bits = 0
+        if perms in ("u", "g", "o"):
+            src = {"u": 6, "g": 3, "o": 0}[perms]
+            trip = (mode >> src) & 7
+            bits = trip << 6 | trip << 3 | trip
+        else:
+            for c in perms:
+                bits |= {"r": 0o444, "w": 0o222, "x": 0o111, "X": 0o111, "s": 0o6000,
+                         "t": 0o1000}[c]
+        bits &= who
+        op = m.group(2)
+        if op == "+":
+            mode |= bits
+        elif op == "-":
+            mode &= ~bits
+        else:
+            mode = (mode & ~who) | bits
+    return kind, mode

@@ -153,6 +153,52 @@ class Walker:
             cmp, n = P.parse_number(args[0], name)
             unit = 86400 if name.endswith("time") else 60
             return self._time_test(cmp, n, unit)
+        if name in ("-perm",):
+            kind, bits = P.parse_perm(args[0])
+            def perm(e: Entry) -> bool:
+                m = e.stat(fs).mode & 0o7777
+                if kind == "all":
+                    return m & bits == bits
+                if kind == "any":
+                    return bits == 0 or m & bits != 0
+                return m == bits
+            return perm
+        if name in ("-links", "-inum"):
+            cmp, n = P.parse_number(args[0], name)
+            if name == "-inum":
+                return lambda e: _compare(cmp, 0, n)
+            return lambda e: _compare(cmp, e.stat(fs).nlink, n)
+        if name in ("-user", "-uid", "-group", "-gid"):
+            value = args[0]
+            ident = (_identity.USER, _identity.UID) if name in ("-user", "-uid") else (
+                _identity.GROUP, _identity.GID)
+            if name in ("-uid", "-gid"):
+                cmp, n = P.parse_number(value, name)
+                return lambda e: _compare(cmp, ident[1], n)
+            if value == ident[0] or value.isdigit():
+                ok = value == ident[0] or int(value) == ident[1]
+                return lambda e: ok
+            what = ("is not the name of a known user" if name == "-user"
+                    else "is not the name of an existing group")
+            raise P.FindError(f"{quote(value)} {what}")
+        if name in ("-nouser", "-nogroup", "-lname", "-ilname", "-used"):
+            if name == "-used":
+                P.parse_number(args[0], name)
+            return lambda e: False  # virtual owners always exist; no symbolic links
+        if name == "-readable":
+            return lambda e: True
+        if name == "-writable":
+            policy = self.ctx.policy
+            return lambda e: not policy.read_only and not policy.is_protected(e.vpath)
+        if name == "-executable":
+            return lambda e: e.stat(fs).is_dir or bool(e.stat(fs).mode & 0o111)
+        if name == "-samefile":
+            try:
+                target = self.ctx.path(args[0])
+                self.fs.stat(target)
+            except FSError as exc:
+                raise P.FindError(f"{quote(args[0])}: {exc}") from None
+            return lambda e: e.vpath == target
         if name in ("-print", "-print0"):
             end = b"\n" if name == "-print" else b"\0"
             def print_(e: Entry) -> bool:

@@ -80,6 +80,15 @@ HAND = [
     "find . -name '\\*'", "find . -name '.*'", "find . -name '?'", "find . -name '[a-c].txt'",
     "find . -empty -type d", "find . -type d -empty -o -type f -empty",
     "find . -printf '%P\\n' -name d -prune", "find . -ls | wc -l", "find --version | head -1",
+    "find d -perm 755", "find d -perm -u+x", "find d -perm /o+w", "find d -perm 0644",
+    "find d -perm -644", "find d -perm /111", "find d -perm g=r", "find d -perm u=rwx,go=rx",
+    "find d -perm x; echo $?", "find d -perm /u=w,g=w", "find d -perm -", "find d -links 2",
+    "find d -links +1", "find d -links x", "find . -readable", "find . -executable",
+    "find . -nouser", "find . -nogroup", "find . -lname x", "find . -samefile a.txt",
+    "find . -samefile nope", "find . -used 1", "find . -inum x", "find . -user nobodyx",
+    "find . -group nogroupx", "find . -uid x", "find . -xtype f",
+    # -ls with the inode and the owner masked (virtual: 0 and user)
+    "find d -ls | sed -E 's/^ *[0-9]+ +//; s/ (root|user) +(root|user) +/ U G /'",
 ]
 
 
