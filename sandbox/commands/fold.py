@@ -106,17 +106,18 @@ def fold_general(line: bytes, width: int, count_bytes: bool, spaces: bool) -> by
 
 def fold_plain(line: bytes, width: int, spaces: bool) -> bytes:
     """Fold a line in which every byte is one column wide."""
+    n = len(line)
+    if not spaces:
+        return b"\n".join([line[i : i + width] for i in range(0, n, width)])
     out: list[bytes] = []
     pos = 0
-    n = len(line)
     while n - pos > width:
         seg = line[pos : pos + width]
-        if spaces:
-            end = seg.rfind(b" ")
-            if end >= 0:
-                out.append(seg[: end + 1])
-                pos += end + 1
-                continue
+        end = seg.rfind(b" ")
+        if end >= 0:
+            out.append(seg[: end + 1])
+            pos += end + 1
+            continue
         out.append(seg)
         pos += width
     out.append(line[pos:])
@@ -136,18 +137,76 @@ class Folder:
         width = self.width
         if len(line) <= width and (self.count_bytes or b"\t" not in line):
             return line
-        plain = self.count_bytes or not (b"\t" in line or b"\b" in line or b"\r" in line)
-        if plain and (not self.spaces or b"\t" not in line):
+        if self.count_bytes:
+            if not self.spaces or b"\t" not in line:
+                return fold_plain(line, width, self.spaces)
+            return fold_general(line, width, True, self.spaces)
+        if b"\b" in line or b"\r" in line:
+            return fold_general(line, width, False, self.spaces)
+        if b"\t" not in line:
             return fold_plain(line, width, self.spaces)
-        return fold_general(line, width, self.count_bytes, self.spaces)
+        if len(line.expandtabs(8)) <= width:
+            return line
+        return fold_tabs(line, width, self.spaces)
 
     def block(self, block: bytes) -> bytes:
-        """Fold a block of whole lines (each ending with a newline)."""
+        """Fold a block of whole lines (each ending with a newline): only the lines that are
+        too wide are looked at, found from their (tab-expanded) lengths in C."""
+        width = self.width
         lines = block.split(b"\n")
         lines.pop()
-        if (self.count_bytes or b"\t" not in block) and max(map(len, lines)) <= self.width:
+        if self.count_bytes or b"\t" not in block:
+            widths = list(map(len, lines))
+        elif b"\b" not in block and b"\r" not in block:
+            expanded = block.expandtabs(8).split(b"\n")
+            expanded.pop()
+            widths = list(map(len, expanded))
+        else:
+            return b"\n".join([self.line(x) for x in lines]) + b"\n"
+        if max(widths) <= width:
             return block
-        return b"\n".join([self.line(x) for x in lines]) + b"\n"
+        spaces = self.spaces
+        for i in [i for i, w in enumerate(widths) if w > width]:  # a superset of the wide ones
+            text = lines[i]
+            if self.count_bytes:
+                wide_tab = spaces and b"\t" in text
+                lines[i] = fold_general(text, width, True, True) if wide_tab else fold_plain(text, width, spaces)
+            elif b"\b" in text or b"\r" in text:
+                lines[i] = fold_general(text, width, False, spaces)
+            elif b"\t" in text:
+                lines[i] = fold_tabs(text, width, spaces)
+            else:
+                lines[i] = fold_plain(text, width, spaces)
+        return b"\n".join(lines) + b"\n"
+
+
+def fold_tabs(line: bytes, width: int, spaces: bool) -> bytes:
+    """GNU's loop for a line whose only special bytes are tabs: each output line is the longest
+    prefix whose tab-expanded width fits (found by bisection with ``expandtabs``), cut after
+    its last blank with ``-s``; a lone character wider than the line goes on a line of its own."""
+    out: list[bytes] = []
+    rest = line
+    while len(rest.expandtabs(8)) > width:
+        lo, hi = 0, min(len(rest), width)
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if len(rest[:mid].expandtabs(8)) <= width:
+                lo = mid
+            else:
+                hi = mid - 1
+        if lo == 0:
+            piece = rest[:1]
+        else:
+            piece = rest[:lo]
+            if spaces:
+                end = max(piece.rfind(b" "), piece.rfind(b"\t"))
+                if end >= 0:
+                    piece = rest[: end + 1]
+        out.append(piece)
+        rest = rest[len(piece) :]
+    if rest or not out:  # GNU breaks a line only when another character follows
+        out.append(rest)
+    return b"\n".join(out)
 
 
 def run(ctx: CommandContext) -> int:

@@ -111,13 +111,45 @@ def _has_border(sep: bytes) -> bool:
 
 def reverse_fixed(data: bytes, sep: bytes, before: bool) -> bytes:
     """``data``'s records, split on the fixed string ``sep``, last first."""
+    return b"".join(reverse_fixed_pieces(data, sep, before))
+
+
+def reverse_fixed_pieces(data: bytes, sep: bytes, before: bool, block: int = 1 << 20):
+    """The output of ``reverse_fixed`` as a sequence of pieces, produced block by block from
+    the end (each block whole records, split and joined in C), so memory stays small."""
+    if not _has_border(sep) and not before:
+        last = data.rfind(sep)
+        if last < 0:
+            yield data
+            return
+        cut = last + len(sep)
+        if cut < len(data):
+            yield data[cut:]
+        pos = cut
+        while pos > 0:
+            start = 0
+            if pos > block:
+                start = data.rfind(sep, 0, pos - block) + len(sep)
+                if start < len(sep):
+                    start = 0
+            parts = data[start : pos - len(sep)].split(sep)
+            parts.reverse()
+            yield sep.join(parts)
+            yield sep
+            pos = start
+        return
     if not _has_border(sep):
         parts = data.split(sep)
         if len(parts) == 1:
-            return data
-        if before:
-            return sep + sep.join(reversed(parts[1:])) + parts[0]
-        return parts[-1] + sep.join(reversed(parts[:-1])) + sep
+            yield data
+            return
+        first = parts[0]
+        del parts[0]
+        parts.reverse()
+        yield sep
+        yield sep.join(parts)
+        yield first
+        return
     spans: list[tuple[int, int]] = []
     limit = len(data)
     while True:
@@ -126,7 +158,7 @@ def reverse_fixed(data: bytes, sep: bytes, before: bool) -> bytes:
             break
         spans.append((at, at + len(sep)))
         limit = at
-    return _assemble(data, spans, before)
+    yield _assemble(data, spans, before)
 
 
 def reverse_regex(ctx: CommandContext, data: bytes, regex: Regex, before: bool) -> bytes:
@@ -215,5 +247,7 @@ def run(ctx: CommandContext) -> int:
         if regex is not None:
             ctx.stdout.write(reverse_regex(ctx, data, regex, before))
         else:
-            ctx.stdout.write(reverse_fixed(data, sep, before))
+            for piece in reverse_fixed_pieces(data, sep, before):
+                ctx.stdout.write(piece)
+                ctx.budget.check_time()
     return status
