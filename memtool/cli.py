@@ -831,6 +831,8 @@ def add_mcp(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--read-only", action="store_true", help="both tools refuse every write")
     p.add_argument("--tools", default="memory,bash", metavar="LIST", help="tools offered (default memory,bash)")
     p.add_argument("--no-resource", action="store_true", help="do not offer core memory as a resource")
+    p.add_argument("--approve", action="store_true",
+                   help="ask the client's user (MCP elicitation) before any change to memory")
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:
@@ -844,7 +846,8 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     except ImportError as e:
         raise CliError(f"{e}") from None
     mem = open_memory(args, must_exist=False, read_only=args.read_only, tools=tools)
-    server = build_server(mem, resource=not args.no_resource, host=args.host, port=args.port)
+    server = build_server(mem, resource=not args.no_resource, host=args.host, port=args.port,
+                          elicit=args.approve)
     try:
         serve(server, transport=args.transport, host=args.host, port=args.port)
     except KeyboardInterrupt:

@@ -9,7 +9,13 @@ or from a shell: ``memtool mcp --path .memory [--scope KEY] [--read-only] [--too
 
 Works with the SDK's v2 (``mcp.server.mcpserver.MCPServer``) and v1 (``mcp.server.fastmcp.
 FastMCP``, ``mcp>=1.10``). Each tool returns exactly the string ``Memory.call`` returns, as text
-content; a refusal or failure (``tool_error``) is flagged ``isError: true``. The resource ``memory://core`` is core.md read at the moment the client reads it;
+content; a refusal or failure (``tool_error``) is flagged ``isError: true``.
+
+``build_server(mem, elicit=True)`` (``memtool mcp --approve``) asks the person at the client
+before any change: a call that would change a file (a dry run, ``Memory.preview``) sends an
+MCP elicitation with the command and the diff; accepted with ``approve: true`` it runs,
+otherwise nothing changes and the model reads why. A client without elicitation support gets
+a clear error (``isError``) and nothing changes. The resource ``memory://core`` is core.md read at the moment the client reads it;
 MCP clients decide themselves when to read resources, so core memory is fresh at every model
 call only if the client re-reads it (tool results are always current).
 """
@@ -67,6 +73,83 @@ def _result(name: str, text: str) -> Any:
         return CallToolResult(content=[TextContent(type="text", text=text)], isError=True)
 
 
+try:
+    from pydantic import BaseModel as _BaseModel
+except ImportError:  # pragma: no cover
+    _BaseModel = object  # type: ignore[assignment,misc]
+
+
+class ApprovalAnswer(_BaseModel):  # type: ignore[misc,valid-type]
+    """What the elicitation asks the person: allow the change, and why not."""
+
+    approve: bool
+    reason: str = ""
+
+
+NO_ELICITATION = ("Error: this change needs a person's approval, but this MCP client cannot ask "
+                  "for it (it does not support elicitation); nothing was changed.")
+
+
+async def approved_call(mem: Any, ctx: Any, name: str, args: dict[str, Any]) -> Any:
+    """Run a tool call, asking the client's person first (elicitation) if it would write."""
+    import asyncio
+
+    request = await asyncio.to_thread(mem.preview, name, args)
+    if request is None:  # a read: nothing to ask
+        return _result(name, await asyncio.to_thread(lambda: mem.call(name, args, approved=True)))
+    message = (f"Allow this change to memory?\n{request.tool}: {request.command}\n"
+               f"{request.diff[:8000]}")
+    try:
+        answer = await ctx.elicit(message=message, schema=ApprovalAnswer)
+    except Exception:  # the client has no elicitation (or it failed): never write unasked
+        return _result(name, NO_ELICITATION)
+    data = getattr(answer, "data", None)
+    if getattr(answer, "action", "") == "accept" and data is not None and data.approve:
+        return _result(name, await asyncio.to_thread(lambda: mem.call(name, args, approved=True)))
+    reason = (getattr(data, "reason", "") or "").strip() or f"the user answered {getattr(answer, 'action', 'no')}"
+    return _result(name, f"Error: this change was not approved: {reason[:500]}. Nothing was changed.")
+
+
+def _context_class() -> Any:
+    try:
+        from mcp.server.mcpserver import Context  # mcp >= 2
+    except ImportError:  # pragma: no cover - mcp 1.x
+        from mcp.server.fastmcp import Context  # type: ignore[no-redef]
+    return Context
+
+
+#: The SDK's tool context (resolved at module level: the SDK reads the annotations).
+Context = _context_class()
+
+
+def elicit_tool_functions(mem: Any) -> dict[str, Any]:
+    """``memory`` and ``bash`` as async functions that ask by elicitation before writing."""
+
+    async def memory(
+        command: MemoryCommand,
+        ctx: Context,  # type: ignore[valid-type]
+        path: Optional[str] = None,
+        content: Optional[str] = None,
+        file_text: Optional[str] = None,
+        mode: Optional[Literal["append", "overwrite"]] = None,
+        query: Optional[str] = None,
+        view_range: Optional[list[int]] = None,
+        old_str: Optional[str] = None,
+        new_str: Optional[str] = None,
+        insert_line: Optional[int] = None,
+        insert_text: Optional[str] = None,
+        old_path: Optional[str] = None,
+        new_path: Optional[str] = None,
+    ) -> str:
+        args = {k: v for k, v in locals().items() if v is not None and k not in ("mem", "ctx")}
+        return await approved_call(mem, ctx, "memory", args)
+
+    async def bash(command: str, ctx: Context) -> str:  # type: ignore[valid-type]
+        return await approved_call(mem, ctx, "bash", {"command": command})
+
+    return {"memory": memory, "bash": bash}
+
+
 def memory_tool_function(mem: Any):  # type: ignore[no-untyped-def]
     """The ``memory`` tool as a typed function (the SDK builds its JSON Schema from it)."""
 
@@ -108,11 +191,12 @@ def _add_tool(server: Any, fn: Any, name: str, description: str) -> None:
 
 
 def build_server(mem: Any, *, name: str = "memtool", resource: bool = True,
-                 host: str = "127.0.0.1", port: int = 8000) -> Any:
+                 host: str = "127.0.0.1", port: int = 8000, elicit: bool = False) -> Any:
     """An MCP server (``MCPServer`` on mcp 2, ``FastMCP`` on mcp 1) over ``mem``'s offered tools.
 
     ``resource``: also offer core.md as ``memory://core``. ``host``/``port`` are used by the
-    streamable-HTTP transport (mcp 1 takes them here, mcp 2 in ``serve``).
+    streamable-HTTP transport (mcp 1 takes them here, mcp 2 in ``serve``). ``elicit``: ask
+    the client's person before every change (see the module docstring).
     """
     instructions = ("Durable memory kept as plain files. Read core memory (resource "
                     f"{CORE_URI}, or memory view /memories/core.md) at the start of a task; store "
@@ -121,8 +205,12 @@ def build_server(mem: Any, *, name: str = "memtool", resource: bool = True,
         server = _ServerClass(name, instructions=instructions)
     else:  # pragma: no cover - mcp 1.x
         server = _ServerClass(name, instructions=instructions, host=host, port=port)
+    asking = elicit_tool_functions(mem) if elicit else None
     for definition in mem.tools.definitions():
-        fn = memory_tool_function(mem) if definition.name == "memory" else bash_tool_function(mem)
+        if asking is not None:
+            fn = asking[definition.name]
+        else:
+            fn = memory_tool_function(mem) if definition.name == "memory" else bash_tool_function(mem)
         _add_tool(server, fn, definition.name, definition.description)
     if resource:
         def core_memory() -> str:
