@@ -1,6 +1,6 @@
 """The signatures ``file`` knows, as file 5.44 describes them: JSON (its lenient parser,
 newline-delimited too), CSV (its field counter), PNG, JPEG (JFIF/segment walk), PDF, gzip,
-zip, and the text classes of ``encoding.c`` / ``ascmagic.c`` (ASCII, UTF-8 with or without
+zip, ``#!`` scripts of common interpreters, and the text classes of ``encoding.c`` / ``ascmagic.c`` (ASCII, UTF-8 with or without
 BOM, ISO-8859, non-ISO extended ASCII; line terminators, very long lines, escapes,
 overstriking). Anything else is ``data``.
 
@@ -404,6 +404,42 @@ def _zip(buf: bytes) -> str | None:
     return text
 
 
+#: Interpreters file 5.44 names (``#!`` prefixes, blanks after ``#!`` optional): description
+#: and mime type; ``{enc}`` is the text class.
+_SCRIPTS = [
+    (("/bin/sh",), "POSIX shell script, {enc} text executable", "text/x-shellscript"),
+    (("/bin/bash", "/usr/bin/bash", "/usr/local/bin/bash", "/usr/bin/env bash"),
+     "Bourne-Again shell script, {enc} text executable", "text/x-shellscript"),
+    (("/bin/zsh", "/usr/bin/zsh", "/usr/local/bin/zsh", "/usr/bin/env zsh"),
+     "Paul Falstad's zsh script, {enc} text executable", "text/x-shellscript"),
+    (("/usr/bin/python", "/usr/local/bin/python", "/usr/bin/env python"),
+     "Python script, {enc} text executable", "text/x-script.python"),
+    (("/usr/bin/ruby", "/usr/local/bin/ruby", "/usr/bin/env ruby"), "Ruby script, {enc} text executable",
+     "text/x-ruby"),
+    (("/usr/bin/awk", "/bin/awk"), "awk script, {enc} text executable", "text/x-awk"),
+    (("/usr/bin/perl", "/usr/local/bin/perl", "/usr/bin/env perl"), "Perl script text executable", "text/x-perl"),
+    (("/usr/bin/env node", "/usr/bin/node"), "Node.js script executable, {enc} text", "application/javascript"),
+]
+
+
+def _script(buf: bytes, enc: tuple[str, str, str]) -> tuple[str, str] | None:
+    """A ``#!`` text file: (description with the text notes, mime type), or None."""
+    if not buf.startswith(b"#!"):
+        return None
+    line = buf[2:].split(b"\n", 1)[0].lstrip(b" \t")
+    notes = text_notes(enc[2])
+    for prefixes, description, mime in _SCRIPTS:
+        if any(line.startswith(p.encode()) for p in prefixes):
+            if "{enc}" not in description:  # file's perl entry: no text class, no notes
+                return description, mime
+            return description.format(enc=enc[0]) + notes, mime
+    words = line.split()
+    if not words:
+        return None
+    name = words[1] if words[0] == b"/usr/bin/env" and len(words) > 1 else words[0]
+    return f"a {_chars(name)} script, {enc[0]} text executable{notes}", "text/plain"
+
+
 SIGNATURES = [(_png, "image/png"), (_jpeg, "image/jpeg"), (_pdf, "application/pdf"),
               (_gzip, "application/gzip"), (_zip, "application/zip")]
 
@@ -423,5 +459,8 @@ def describe(buf: bytes) -> tuple[str, str, str]:
         if found is not None:
             return found, mime, charset
     if enc:
+        script = _script(buf, enc)
+        if script is not None:
+            return script[0], script[1], charset
         return f"{enc[0]} text{text_notes(enc[2])}", "text/plain", charset
     return "data", "application/octet-stream", "binary"

@@ -191,6 +191,22 @@ def test_stdin_operand() -> None:
     assert run_command(["file", "-"], stdin=b"hello\n") == (0, b"/dev/stdin: ASCII text\n", b"")
 
 
+SHEBANGS = ["#!/bin/sh", "#! /bin/sh", "#!/bin/bash", "#!/usr/bin/env bash", "#!/usr/bin/env sh", "#!/usr/bin/python3",
+            "#!/usr/bin/env python3", "#!/usr/bin/env python", "#!/usr/bin/perl", "#!/usr/bin/env node", "#!/bin/zsh",
+            "#!/usr/bin/awk -f", "#!/bin/false", "#!/usr/bin/env ruby", "#!x", "#!/usr/bin/env perl"]
+
+
+@needs_file
+def test_scripts() -> None:
+    rng = random.Random(8)
+    files = {}
+    for i, line in enumerate(SHEBANGS * 3):
+        body = line.encode() + b"\n" + gen_text(rng)
+        files[f"s{i:02d}"] = body.replace(b"\n", b"\r\n") if i % 5 == 0 else body
+    for flags in ([], ["-i"]):
+        compare(files, flags)
+
+
 @needs_file
 def test_json_nesting_limit_and_sizes() -> None:
     files = {f"n{d}": b"[" * d + b"]" * d for d in (1, 250, 251, 252, 2000)}
