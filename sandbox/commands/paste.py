@@ -130,6 +130,10 @@ def run(ctx: CommandContext) -> int:
         if operand == "-":
             contents.append(None)
             continue
+        earlier = operands.index(operand)
+        if earlier < len(contents) and contents[earlier] is not None:
+            contents.append(contents[earlier])  # a file named twice is read once
+            continue
         try:
             contents.append(ctx.read_bytes(operand))
         except FSError as err:
@@ -170,8 +174,15 @@ def _parallel(ctx: CommandContext, contents: list[bytes | None], stdin_lines: li
               delims: list[bytes], eol: bytes) -> None:
     columns: list[list[bytes]] = []
     stdin_slots = [i for i, c in enumerate(contents) if c is None]
+    split_cache: dict[int, list[bytes]] = {}
     for data in contents:
-        columns.append([] if data is None else _lines(data, eol))
+        if data is None:
+            columns.append([])
+            continue
+        key = id(data)
+        if key not in split_cache:  # the same file named twice is split once (lists are not mutated)
+            split_cache[key] = _lines(data, eol)
+        columns.append(split_cache[key])
     if stdin_slots and stdin_lines:
         k = len(stdin_slots)
         for j, slot in enumerate(stdin_slots):
@@ -179,14 +190,11 @@ def _parallel(ctx: CommandContext, contents: list[bytes | None], stdin_lines: li
     rows = max((len(c) for c in columns), default=0)
     if rows == 0:
         return
-    for col in columns:
-        if len(col) < rows:
-            col.extend([b""] * (rows - len(col)))
+    columns = [col if len(col) == rows else col + [b""] * (rows - len(col)) for col in columns]
     n = len(columns)
     seps = [delims[i % len(delims)] for i in range(n - 1)]
-    if len(set(seps)) <= 1:
-        sep = seps[0] if seps else b""
-        ctx.stdout.write(eol.join(map(sep.join, zip(*columns))) + eol)
+    if n == 1:
+        ctx.stdout.write(eol.join(columns[0]) + eol)
         return
     streams: list = []
     for i, col in enumerate(columns):
