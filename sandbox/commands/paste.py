@@ -126,16 +126,17 @@ def run(ctx: CommandContext) -> int:
     operands = operands or ["-"]
     status = 0
     contents: list[bytes | None] = []
+    read_ok: dict[str, bytes] = {}
     for operand in operands:
         if operand == "-":
             contents.append(None)
             continue
-        earlier = operands.index(operand)
-        if earlier < len(contents) and contents[earlier] is not None:
-            contents.append(contents[earlier])  # a file named twice is read once
+        if operand in read_ok:
+            contents.append(read_ok[operand])  # a file named twice is read once
             continue
         try:
             contents.append(ctx.read_bytes(operand))
+            read_ok[operand] = contents[-1]
         except FSError as err:
             ctx.error(f"{quotef(operand)}: {err}")
             if err.errno != errno.EISDIR:
