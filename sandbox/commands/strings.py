@@ -130,7 +130,8 @@ def run(ctx: CommandContext) -> int:
         return 1
     cls = b"\\t\\x20-\\x7e" + (b"\\n\\r\\f\\v" if whitespace else b"") + (b"\\x80-\\xff" if eight_bit else b"")
     pattern = re.compile(b"[" + cls + b"]{%d,}" % min(min_len, 1 << 20)) if min_len <= (1 << 20) else None
-    tail_pattern = re.compile(b"[" + cls + b"]*\\Z")
+    in_class = re.compile(b"[" + cls + b"]")
+    tail_pattern = bytes(1 if in_class.match(bytes([c])) else 0 for c in range(256))
     status = 0
     if operands and all(name == "-" for name in operands):
         return _usage(ctx)  # "-" means --all: no file was given
@@ -160,9 +161,8 @@ def _scan(ctx: CommandContext, stream, pattern, tail_pattern, names: bool, shown
         data = carry + chunk
         if not chunk:
             end = len(data)
-        else:
-            tail = tail_pattern.search(data)
-            end = tail.start() if tail else len(data)
+        else:  # keep a run that may continue in the next chunk (found from the end, linear time)
+            end = data.translate(tail_pattern).rfind(b"\0") + 1
         out = []
         if pattern is not None:
             for m in pattern.finditer(data, 0, end):
