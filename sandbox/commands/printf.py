@@ -167,6 +167,8 @@ class _Printer:
                         prec = None
                 else:
                     prec = int(prec_s or "0")
+            # a width or precision past the string limit would build a string that large
+            self.ctx.budget.check_string(max(width or 0, prec or 0))
             arg = next_arg()
             body = self.convert(conv, flags, prec, arg)
             if self.stop and conv == "b":

@@ -466,7 +466,18 @@ class Shell:
             return getattr(e, "status", 0)
 
     def run_command(self, cmd: Command, io_: IO) -> int:
-        """Run one command of a pipeline."""
+        """Run one command of a pipeline. An expansion or arithmetic error that no inner
+        handler took ends the command with bash's message (never an internal error)."""
+        try:
+            return self._run_command(cmd, io_)
+        except ExpansionError as exc:
+            return self._expansion_failed(exc, io_)
+        except ArithError as exc:
+            self.diag(io_, str(exc))
+            self.status = 1
+            return 1
+
+    def _run_command(self, cmd: Command, io_: IO) -> int:
         if isinstance(cmd, SimpleCommand):
             return self.run_simple(cmd, io_)
         self.nesting += 1
@@ -549,7 +560,12 @@ class Shell:
         try:
             for item in items:
                 self.budget.count_iteration()
-                self.set_var(node.var, item)
+                try:
+                    self.set_var(node.var, item)
+                except ExpansionError as exc:  # `for X in ...` with X readonly: the loop ends
+                    self.diag(io_, str(exc))
+                    self.status = 1
+                    return 1
                 body_status = self._loop_body(node.body, io_)
                 if body_status is None:
                     status = 0

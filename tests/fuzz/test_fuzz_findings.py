@@ -26,7 +26,26 @@ FINDINGS = [
     "break $; echo \"st=$?\"",
     "for i in 1 2; do break x; echo in; done; echo \"st=$?\"",
     "f(){ local;};f|set \"${b}\"; echo $?",
+    "test -v 'arr]'; echo $?",                            # ValueError in test -v
+    "test -v '[{]'; echo $?",                             # ArithError from a subscript
+    "echo \"${a[&]}\"; echo next",                        # ArithError in ${a[...]}
+    "declare -r X=1; for X in a; do echo $X; done; echo st=$?",  # ExpansionError escaping
+    "printf '%5d|%-3s|%.2f\\n' 3 a 1.5",
 ]
+
+#: Findings whose right answer is a limit, not bash's output (bash builds the 2 GB string).
+LIMITED = [
+    ("printf '%*d' 9999999999999999999 5", 125, b"string length limit"),
+    ("printf '%.9999999999999999999d' 5", 125, b"string length limit"),
+    ("printf '%9999999999999999999u' 5", 125, b"string length limit"),
+]
+
+
+@pytest.mark.parametrize("script,status,message", LIMITED)
+def test_finding_ends_at_a_limit(script: str, status: int, message: bytes, tmp_path: Path) -> None:
+    r = Sandbox(mounts={"/": tmp_path}, policy=Policy(allow=frozenset(names()))).run(script)
+    assert b"internal error" not in r.stderr and b"Traceback" not in r.stderr, r
+    assert r.exit_code == status and message in r.stderr, r
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
