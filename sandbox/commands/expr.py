@@ -8,9 +8,9 @@ error), the same null values (empty string, ``0``, ``-0``, ``00``...), integers 
 (exact decimal arithmetic; ``/`` and ``%`` truncate toward zero), string comparison by code
 point (C.UTF-8's collation), ``length``/``index``/``substr`` counting characters.
 
-``STRING : REGEX`` matches a POSIX basic regular expression (through ``sandbox.regex`` in
-its GNU grep dialect, which like expr's RE_SYNTAX_POSIX_BASIC minus RE_CONTEXT_INVALID_DUP
-takes a leading ``*`` or ``\\{`` literally) anchored at the start; ``.`` matches a newline: the text of ``\\(...\\)`` if the pattern has one,
+``STRING : REGEX`` matches a POSIX basic regular expression (through ``sandbox.regex`` with
+glibc's syntax; where that refuses a leading repetition, which expr's RE_SYNTAX_POSIX_BASIC
+minus RE_CONTEXT_INVALID_DUP takes literally, with grep's dialect) anchored at the start; ``.`` matches a newline: the text of ``\\(...\\)`` if the pattern has one,
 else the number of characters matched.
 
 Exit status: 0 when the result is neither null nor 0, 1 when it is, 2 for an invalid
@@ -280,9 +280,18 @@ class _Parser:
     def colon(self, subject: "decimal.Decimal | str", pattern: "decimal.Decimal | str") -> "decimal.Decimal | str":
         """GNU ``docolon``: anchored BRE match of ``pattern`` against ``subject``."""
         text = to_text(subject).encode("utf-8", "surrogateescape")
+        raw = to_text(pattern).encode("utf-8", "surrogateescape")
+        if _empty_interval(raw):
+            raise ExprError("Invalid content of \\{\\}")
         try:
-            rx = compile_regex(to_text(pattern).encode("utf-8", "surrogateescape"), glibc_syntax=False,
-                               dot_newline=True, budget=self.ctx.budget)
+            try:
+                rx = compile_regex(raw, glibc_syntax=True, dot_newline=True, budget=self.ctx.budget)
+            except RegexError as err:
+                if str(err) != "Invalid preceding regular expression":
+                    raise
+                # expr drops RE_CONTEXT_INVALID_DUP: a leading repetition is literal, as in
+                # grep's dialect
+                rx = compile_regex(raw, glibc_syntax=False, dot_newline=True, budget=self.ctx.budget)
         except RegexError as err:
             raise ExprError(str(err)) from None
         m = rx.match(text, 0)
@@ -292,6 +301,30 @@ class _Parser:
             group = m.group(1)
             return "" if group is None else group.decode("utf-8", "surrogateescape")
         return _number(len(text[: m.end()].decode("utf-8", "surrogateescape")))
+
+
+def _empty_interval(pattern: bytes) -> bool:
+    """True if the BRE holds ``\\{\\}`` after something it could repeat, outside brackets
+    (glibc: invalid content; at the start, or after ``\\(`` or ``\\|``, it is literal)."""
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == 0x5C:
+            starts = i == 0 or pattern[i - 2:i] in (b"\\(", b"\\|")
+            if pattern[i + 1:i + 4] == b"{\\}" and not starts:
+                return True
+            i += 2
+        elif c == 0x5B:
+            j = i + 1
+            if pattern[j:j + 1] == b"^":
+                j += 1
+            if pattern[j:j + 1] == b"]":
+                j += 1
+            close = pattern.find(b"]", j)
+            i = n if close < 0 else close + 1
+        else:
+            i += 1
+    return False
 
 
 _SIZE_MAX = (1 << 64) - 1

@@ -97,3 +97,16 @@ def test_backtracking_regex_is_bounded() -> None:
     from sandbox.errors import LimitExceeded
     with pytest.raises(LimitExceeded):
         run_command(["expr", "a" * 40 + "b", ":", "\\(a*\\)*\\1b\\1c"], limits=Limits(seconds=0.5))
+
+
+REGEX_PIECES = ["a", "b", ".", "*", "\\(", "\\)", "\\{1,2\\}", "[ab]", "[^a]", "^", "$", "\\+", "\\?", "\\|",
+                "\\1", "é", "x", "[[:digit:]]", "\\.", "[", "]", "\\{", "\\}"]
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_generated_matches(seed: int) -> None:
+    rng = random.Random(100 + seed)
+    for _ in range(60):
+        subject = "".join(rng.choice(["a", "b", "ab", "é", "1", "x", "\n", ".", ""]) for _ in range(rng.randint(0, 6)))
+        pattern = "".join(rng.choice(REGEX_PIECES) for _ in range(rng.randint(1, 5)))
+        check([subject, ":", pattern] if rng.random() < 0.7 else ["match", subject, pattern])
