@@ -182,6 +182,32 @@ class Memory:
                 return self._call_approved("bash", {"command": command}, ("bash",))
             return self.bash_tool.run(command)
 
+    def shell(self, command: str) -> tuple[str, str, int]:
+        """Run a shell command as the bash tool does, with stdout, stderr and the exit status
+        apart (for native shell tools: Claude's ``bash_20250124``, OpenAI's ``shell``). With
+        ``approve`` set, the call asks first; a denial is stderr with status 1."""
+        self.notice_edits()
+        with acting("bash", command if isinstance(command, str) else ""):
+            if self.approve is not None:
+                from memtool.approval import ApprovalConflict, apply, denial
+
+                overlay, _result, request = self._dry_run("bash", {"command": command}, ("bash",))
+                if request is not None:
+                    try:
+                        answer = self.approve(request)
+                    except Exception as e:
+                        answer = f"the approval check failed ({type(e).__name__})"
+                    reason = denial(answer)
+                    if reason is not None:
+                        return "", f"Error: this change was not approved: {reason}. Nothing was changed.\n", 1
+                    try:
+                        apply(overlay, self.tool_store, request.changes)
+                    except ApprovalConflict as e:
+                        return "", f"Error: {e} changed while this call waited for approval; nothing was changed.\n", 1
+                    # the dry run's own output is what the model sees
+                    return _split_result(_result)
+            return self.bash_tool.run_parts(command)
+
     def _dry_run(self, name: str, arguments: Any, offered: tuple[str, ...]) -> tuple[Any, str, Any]:
         """(overlay, result, ApprovalRequest or None): the call run on an overlay that keeps
         its changes in memory; the request is None when it would change nothing."""
@@ -281,6 +307,18 @@ def _rel_path(path: str | None) -> str | None:
 
         raise HistoryError(f"{e.path}: {e.reason}") from None
     return rel or None
+
+
+def _split_result(text: str) -> tuple[str, str, int]:
+    """A bash tool result string split back into (output, "", status) (``[exit code N]``)."""
+    import re
+
+    m = re.search(r"\n?\[exit code (\d+)\]$", text.split("\n[core.md:")[0])
+    code = int(m.group(1)) if m else 0
+    out = text[:m.start()] + text[m.end():] if m else text
+    if out == "(no output)":
+        out = ""
+    return out, "", code
 
 
 def _arguments(arguments: Any) -> dict[str, Any]:

@@ -124,15 +124,44 @@ class AsyncMemtoolMemoryTool(BetaAsyncAbstractMemoryTool):
         return "Error: clearing all memory is not supported; delete files one by one."
 
 
+#: Claude's native bash tool (input ``command``, or ``restart: true``), backed here by the
+#: sandbox over the memory directory.
+BASH_TOOL: dict[str, str] = {"type": "bash_20250124", "name": "bash"}
+
+
+def native_tools(mem: Any) -> list[dict[str, Any]]:
+    """Claude's native ``memory_20250818`` and ``bash_20250124`` together, for ``tools=``."""
+    return [MemtoolMemoryTool(mem).to_dict(), dict(BASH_TOOL)]
+
+
 def request_params(mem: Any, instructions: str = "You are a helpful assistant.", *,
-                   bash: bool = False) -> dict[str, Any]:
+                   bash: bool | str = False) -> dict[str, Any]:
     """``system`` (instructions + core memory read now), ``tools`` (the native memory tool,
-    plus memtool's ``bash`` tool if ``bash``) and ``betas`` for ``client.beta.messages.create``.
-    Call it before every model call."""
+    plus a bash tool: ``bash=True`` memtool's own definition, ``bash="native"`` Claude's
+    ``bash_20250124``) and ``betas`` for ``client.beta.messages.create``. Call it before every
+    model call."""
     tools: list[Any] = [MemtoolMemoryTool(mem).to_dict()]
-    if bash:
+    if bash == "native":
+        tools.append(dict(BASH_TOOL))
+    elif bash:
         tools += [d.anthropic() for d in mem.tools.definitions() if d.name == "bash"]
     return {"system": mem.system_prompt(instructions), "tools": tools, "betas": [MEMORY_BETA]}
+
+
+def bash_result(mem: Any, tool_input: Any) -> dict[str, Any]:
+    """Run one native ``bash_20250124`` call: ``{"content": text, "is_error": bool}``. The
+    shell keeps no state between calls (each command starts at /.memory), so ``restart``
+    only says so."""
+    data = tool_input if isinstance(tool_input, dict) else _arguments(tool_input)
+    if data.get("restart"):
+        return {"content": "The bash tool has been restarted.", "is_error": False}
+    command = data.get("command")
+    if not isinstance(command, str) or not command.strip():
+        return {"content": "Error: `command` is required (or `restart: true`).", "is_error": True}
+    from memtool.tools import is_error
+
+    text = mem.call("bash", {"command": command})
+    return {"content": text, "is_error": is_error("bash", text)}
 
 
 def tool_results(mem: Any, message: Any) -> list[dict[str, Any]]:
@@ -146,7 +175,9 @@ def tool_results(mem: Any, message: Any) -> list[dict[str, Any]]:
         if name == "memory":
             text = tool.execute(block.input if isinstance(block.input, dict) else _arguments(block.input))
         elif name == "bash":
-            text = mem.call("bash", block.input)
+            answer = bash_result(mem, block.input)
+            results.append({"type": "tool_result", "tool_use_id": block.id, **answer})
+            continue
         else:
             text = f"Error: unknown tool {str(name)[:40]!r}."
         results.append({"type": "tool_result", "tool_use_id": block.id, "content": text})

@@ -45,20 +45,10 @@ MemoryCommand = Literal["view", "create", "update", "search", "str_replace", "in
 
 
 def tool_error(name: str, result: str) -> bool:
-    """True if a tool result reports a failure the client should flag (``isError``): a
-    refused or invalid call, a memory-tool error, a bash command the guard refused (126) or
-    that does not exist (127). A command's own non-zero status (grep finding nothing) is not."""
-    import re
+    """True if a tool result reports a failure the client should flag (``memtool.tools.is_error``)."""
+    from memtool.tools import is_error
 
-    first = result.split("\n", 1)[0]
-    if first.startswith("Error"):
-        return True
-    if name == "bash":
-        m = re.search(r"\[exit code (\d+)\]\s*$", result.split("\n[core.md:")[0])
-        return bool(m and m.group(1) in ("126", "127")) or "\nError: " in result
-    if first.startswith("No replacement was performed"):
-        return True
-    return first.startswith("The path ") and first.endswith("does not exist. Please provide a valid path.")
+    return is_error(name, result)
 
 
 def _result(name: str, text: str) -> Any:

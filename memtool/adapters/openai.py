@@ -11,6 +11,11 @@ The helpers that build definitions and run tool calls need only the standard lib
 accept the SDK's objects or plain dicts); ``run_chat``/``run_responses`` take an ``openai``
 client (``memtool[openai]``) and re-render the system prompt (core memory read fresh) before
 every model call of the turn.
+
+``responses_tools(mem, shell=True)`` offers OpenAI's native ``{"type": "shell"}`` tool in place
+of memtool's ``bash`` function: each ``shell_call`` (``action.commands``, ``timeout_ms``,
+``max_output_length``) runs in the sandbox over the memory and is answered with a
+``shell_call_output`` (stdout, stderr and the outcome of every command).
 """
 
 from __future__ import annotations
@@ -24,9 +29,51 @@ def chat_tools(mem: Any) -> list[dict[str, Any]]:
     return mem.tools.openai_chat()
 
 
-def responses_tools(mem: Any) -> list[dict[str, Any]]:
-    """The offered tools for the Responses API (``tools=``)."""
-    return mem.tools.openai_responses()
+#: OpenAI's native shell tool, as a Responses API ``tools`` entry.
+SHELL_TOOL: dict[str, str] = {"type": "shell"}
+
+
+def responses_tools(mem: Any, *, shell: bool = False) -> list[dict[str, Any]]:
+    """The offered tools for the Responses API (``tools=``); ``shell``: the native shell tool
+    instead of the ``bash`` function."""
+    tools = mem.tools.openai_responses()
+    if shell:
+        tools = [t for t in tools if t.get("name") != "bash"] + [dict(SHELL_TOOL)]
+    return tools
+
+
+def _cut(text: str, room: int | None) -> tuple[str, int | None]:
+    if room is None:
+        return text, None
+    return text[:max(room, 0)], max(room - len(text), 0)
+
+
+def shell_outputs(mem: Any, commands: Iterable[str], timeout_ms: int | None = None,
+                  max_output_length: int | None = None) -> list[dict[str, Any]]:
+    """Run each command (``Memory.shell``); one ``{stdout, stderr, outcome}`` per command. The
+    sandbox's own time limit applies (``timeout_ms`` is reported, never raised above it); a
+    run ended by it is the outcome ``timeout``; ``max_output_length`` caps each command's
+    stdout plus stderr."""
+    out = []
+    for command in commands:
+        stdout, stderr, code = mem.shell(str(command))
+        stdout, room = _cut(stdout, max_output_length)
+        stderr, _ = _cut(stderr, room)
+        outcome = {"type": "timeout"} if code == 124 else {"type": "exit", "exit_code": code}
+        out.append({"stdout": stdout, "stderr": stderr, "outcome": outcome})
+    return out
+
+
+def shell_call_output(mem: Any, item: Any) -> dict[str, Any]:
+    """The ``shell_call_output`` input item answering one ``shell_call`` output item."""
+    action = _get(item, "action") or {}
+    limit = _get(action, "max_output_length")
+    output: dict[str, Any] = {"type": "shell_call_output", "call_id": _get(item, "call_id"),
+                              "output": shell_outputs(mem, _get(action, "commands") or [],
+                                                      _get(action, "timeout_ms"), limit)}
+    if limit is not None:
+        output["max_output_length"] = limit
+    return output
 
 
 def _get(obj: Any, key: str, default: Any = None) -> Any:
@@ -56,10 +103,13 @@ def chat_tool_messages(mem: Any, response_or_message: Any) -> list[dict[str, Any
 
 
 def responses_tool_outputs(mem: Any, response: Any) -> list[dict[str, Any]]:
-    """Run the ``function_call`` items of a Responses API response; the
-    ``function_call_output`` items to send back."""
+    """Run the ``function_call`` (and native ``shell_call``) items of a Responses API
+    response; the ``function_call_output`` (``shell_call_output``) items to send back."""
     out = []
     for item in _get(response, "output") or []:
+        if _get(item, "type") == "shell_call":
+            out.append(shell_call_output(mem, item))
+            continue
         if _get(item, "type") != "function_call":
             continue
         result = mem.call(_get(item, "name", ""), _get(item, "arguments") or "{}")
@@ -100,7 +150,7 @@ def run_chat(client: Any, mem: Any, user_message: str, *, model: str,
 
 def run_responses(client: Any, mem: Any, user_message: str, *, model: str,
                   instructions: str = "You are a helpful assistant.", max_steps: int = 20,
-                  record: bool = True, **create_options: Any) -> str:
+                  record: bool = True, shell: bool = False, **create_options: Any) -> str:
     """One user turn over the Responses API; ``instructions`` (with core memory read now) are
     sent with every call, the conversation is chained with ``previous_response_id``."""
     if record:
@@ -113,7 +163,7 @@ def run_responses(client: Any, mem: Any, user_message: str, *, model: str,
         if previous is not None:
             options["previous_response_id"] = previous
         response = client.responses.create(model=model, instructions=mem.system_prompt(instructions),
-                                           input=pending, tools=responses_tools(mem), **options)
+                                           input=pending, tools=responses_tools(mem, shell=shell), **options)
         answer = _get(response, "output_text") or ""
         pending = responses_tool_outputs(mem, response)
         previous = _get(response, "id")

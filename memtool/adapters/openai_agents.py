@@ -19,6 +19,9 @@ worker thread, returning memtool's model-facing strings.
 human-in-the-loop: a call that would change a file (found by a dry run, ``Memory.preview``)
 interrupts the run (``result.interruptions``); ``state.approve(item)`` or ``state.reject(item)``
 then ``Runner.run(agent, state)`` continues. Reads never interrupt.
+
+``memory_shell_tool(mem)`` is the SDK's native ``ShellTool`` (OpenAI's ``shell`` tool type)
+backed by the sandbox over the memory: use it with ``memory_function_tools(mem, bash=False)``.
 """
 
 from __future__ import annotations
@@ -48,14 +51,36 @@ def _approval_check(mem: Any, name: str) -> Callable[[Any, dict, str], Any]:
     return needs_approval
 
 
-def memory_function_tools(mem: Any, *, needs_approval: bool = False) -> list[FunctionTool]:
+def memory_function_tools(mem: Any, *, needs_approval: bool = False,
+                          bash: bool = True) -> list[FunctionTool]:
     """One ``FunctionTool`` per offered memtool tool; ``needs_approval``: a call that would
-    change memory waits for the SDK's approval (see the module docstring)."""
+    change memory waits for the SDK's approval (see the module docstring); ``bash=False``:
+    leave the bash tool out (when ``memory_shell_tool`` offers the shell)."""
     return [FunctionTool(name=d.name, description=d.description, params_json_schema=d.parameters,
                          on_invoke_tool=_invoker(mem, d.name, approved=needs_approval),
                          strict_json_schema=False,
                          needs_approval=_approval_check(mem, d.name) if needs_approval else False)
-            for d in mem.tools.definitions()]
+            for d in mem.tools.definitions() if bash or d.name != "bash"]
+
+
+def memory_shell_tool(mem: Any) -> Any:
+    """The Agents SDK's ``ShellTool`` running each command in memtool's sandbox (the same
+    allowlist, jail, limits, versions and approval as the bash tool)."""
+    from agents import ShellTool
+    from agents.tool import ShellCallOutcome, ShellCommandOutput, ShellResult
+
+    from memtool.adapters.openai import shell_outputs
+
+    async def executor(request: Any) -> ShellResult:
+        action = request.data.action
+        chunks = await asyncio.to_thread(shell_outputs, mem, action.commands, action.timeout_ms,
+                                         action.max_output_length)
+        return ShellResult(output=[ShellCommandOutput(stdout=c["stdout"], stderr=c["stderr"], command=cmd,
+                                                      outcome=ShellCallOutcome(**c["outcome"]))
+                                   for c, cmd in zip(chunks, action.commands)],
+                           max_output_length=action.max_output_length)
+
+    return ShellTool(executor=executor)
 
 
 def memory_instructions(mem: Any, instructions: str = "") -> Callable[[Any, Any], str]:

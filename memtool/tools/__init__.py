@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -139,3 +140,18 @@ class Toolset:
         if name == "memory":
             return self.memory_tool.run(args)  # type: ignore[arg-type]
         return self.bash_tool.run(args.command)  # type: ignore[attr-defined]
+
+
+def is_error(name: str, result: str) -> bool:
+    """True if a tool result reports a failure the client should flag (``isError``): a
+    refused or invalid call, a memory-tool error, a bash command the guard refused (126) or
+    that does not exist (127). A command's own non-zero status (grep finding nothing) is not."""
+    first = result.split("\n", 1)[0]
+    if first.startswith("Error"):
+        return True
+    if name == "bash":
+        m = re.search(r"\[exit code (\d+)\]\s*$", result.split("\n[core.md:")[0])
+        return bool(m and m.group(1) in ("126", "127")) or "\nError: " in result
+    if first.startswith("No replacement was performed"):
+        return True
+    return first.startswith("The path ") and first.endswith("does not exist. Please provide a valid path.")

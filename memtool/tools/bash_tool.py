@@ -112,6 +112,33 @@ class BashTool:
             return None, None
         return version, self.core.text()
 
+    def run_parts(self, command: str) -> tuple[str, str, int]:
+        """Run one script with the same rules as ``run``; (stdout, stderr, exit status) apart,
+        for native shell tools that report them separately (refusals: stderr and 126; a core
+        budget undo or report: on stderr)."""
+        if not isinstance(command, str) or not command.strip():
+            return "", "Error: `command` is empty; give a shell command such as: cat /.memory/core.md\n", 2
+        found = self.scanner.find(command)
+        if found:
+            return "", (f"Error: refused to run a command containing a secret ({found[0].kind}); "
+                        f"memory must not hold secrets. Nothing was run.\n"), GUARD_EXIT
+        try:
+            sb = self.sandbox()
+        except Exception as e:
+            return "", f"Error: the bash tool could not start ({type(e).__name__}).\n", 1
+        if sb is None:
+            return "", "Error: the bash tool is not available in this installation (no sandbox).\n", 1
+        before_version, before_text = self._core_state()
+        try:
+            result = sb.run(command)
+        except Exception as e:  # the sandbox promises no exceptions; never let one reach the model
+            return "", f"Error: the command could not run ({type(e).__name__}).\n", 1
+        err = result.stderr.decode("utf-8", "replace")
+        note = self._after_core_change(before_version, before_text).strip()
+        if note:
+            err += note + "\n"
+        return result.stdout.decode("utf-8", "replace"), err, result.exit_code
+
     def run(self, command: str) -> str:
         """Run one script; always returns the model-facing string."""
         if not isinstance(command, str) or not command.strip():
