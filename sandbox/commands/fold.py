@@ -112,14 +112,10 @@ def fold_plain(line: bytes, width: int, spaces: bool) -> bytes:
     out: list[bytes] = []
     pos = 0
     while n - pos > width:
-        seg = line[pos : pos + width]
-        end = seg.rfind(b" ")
-        if end >= 0:
-            out.append(seg[: end + 1])
-            pos += end + 1
-            continue
-        out.append(seg)
-        pos += width
+        end = line.rfind(b" ", pos, pos + width)
+        cut = end + 1 if end >= 0 else pos + width
+        out.append(line[pos:cut])
+        pos = cut
     out.append(line[pos:])
     return b"\n".join(out)
 
@@ -166,7 +162,13 @@ class Folder:
         if max(widths) <= width:
             return block
         spaces = self.spaces
-        for i in [i for i, w in enumerate(widths) if w > width]:  # a superset of the wide ones
+        wide = [i for i, w in enumerate(widths) if w > width]  # a superset of the wide lines
+        if not self.count_bytes and b"\b" not in block and b"\r" not in block:
+            for i in wide:
+                text = lines[i]
+                lines[i] = fold_tabs(text, width, spaces) if b"\t" in text else fold_plain(text, width, spaces)
+            return b"\n".join(lines) + b"\n"
+        for i in wide:
             text = lines[i]
             if self.count_bytes:
                 wide_tab = spaces and b"\t" in text
@@ -181,31 +183,59 @@ class Folder:
 
 
 def fold_tabs(line: bytes, width: int, spaces: bool) -> bytes:
-    """GNU's loop for a line whose only special bytes are tabs: each output line is the longest
-    prefix whose tab-expanded width fits (found by bisection with ``expandtabs``), cut after
-    its last blank with ``-s``; a lone character wider than the line goes on a line of its own."""
+    """GNU's loop for a line whose only special bytes are tabs, run over the segments between
+    tabs with index arithmetic (a segment of plain bytes is cut with slices)."""
     out: list[bytes] = []
-    rest = line
-    while len(rest.expandtabs(8)) > width:
-        lo, hi = 0, min(len(rest), width)
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if len(rest[:mid].expandtabs(8)) <= width:
-                lo = mid
-            else:
-                hi = mid - 1
-        if lo == 0:
-            piece = rest[:1]
-        else:
-            piece = rest[:lo]
+    start = 0  # where the current output line begins
+    pos = 0
+    col = 0
+    segments = line.split(b"\t")
+    last = len(segments) - 1
+    for k, seg in enumerate(segments):
+        n = len(seg)
+        while n:
+            room = width - col
+            if n <= room:
+                col += n
+                pos += n
+                break
+            room = max(0, room)
+            cut = pos + room
             if spaces:
-                end = max(piece.rfind(b" "), piece.rfind(b"\t"))
-                if end >= 0:
-                    piece = rest[: end + 1]
-        out.append(piece)
-        rest = rest[len(piece) :]
-    if rest or not out:  # GNU breaks a line only when another character follows
-        out.append(rest)
+                blank = max(line.rfind(b" ", start, cut), line.rfind(b"\t", start, cut))
+                if blank >= 0:
+                    out.append(line[start : blank + 1])
+                    start = blank + 1
+                    col = len(line[start:cut].expandtabs(8))
+                    n -= room
+                    pos = cut
+                    continue
+            out.append(line[start:cut])
+            start = pos = cut
+            n -= room
+            col = 0
+        if k == last:
+            break
+        while True:  # the tab at pos
+            nxt = col + 8 - col % 8
+            if nxt <= width:
+                col = nxt
+                break
+            if spaces:
+                blank = max(line.rfind(b" ", start, pos), line.rfind(b"\t", start, pos))
+                if blank >= 0:
+                    out.append(line[start : blank + 1])
+                    start = blank + 1
+                    col = len(line[start:pos].expandtabs(8))
+                    continue
+            if start == pos:
+                col = nxt
+                break
+            out.append(line[start:pos])
+            start = pos
+            col = 0
+        pos += 1
+    out.append(line[start:])
     return b"\n".join(out)
 
 
