@@ -16,8 +16,8 @@ from sandbox.fs.base import FSError
 from sandbox.fs.paths import normalize
 from sandbox.parse.ast import (
     DQ, AndOr, ArithCmd, ArithFor, ArithSub, BraceGroup, Case, CmdSub, Command, CondAndOr,
-    CondBinary, CondNot, CondUnary, CondWord, DBracket, DeclAssign, For, FunctionDef, If, Param, Pipeline,
-    Redirect, Script, SimpleCommand, Subshell, While, Word,
+    CondBinary, CondNot, CondUnary, CondWord, DBracket, DeclAssign, For, FunctionDef, If, Param,
+    Pipeline, ProcSub, Redirect, Script, SimpleCommand, Subshell, While, Word,
 )
 from sandbox.policy import Policy
 
@@ -43,10 +43,7 @@ FORBIDDEN: dict[str, str] = {
     "ulimit": "resource limits are fixed by the sandbox",
     "umask": "file modes are fixed by the sandbox",
     "hash": "there is no PATH in the sandbox",
-    "type": "`type` is not supported",
     "getopts": "getopts is not supported; parse arguments with a for loop",
-    "mapfile": "arrays are not supported; read lines with `while read -r line`",
-    "readarray": "arrays are not supported; read lines with `while read -r line`",
     "history": "there is no history in the sandbox",
     "fc": "there is no history in the sandbox",
     "pushd": "use cd instead",
@@ -217,6 +214,9 @@ class _Walker:
             self.add(head.pos, f"command name `{head.text}` is not a literal word; write the "
                      "command name out (variables and substitutions can't name commands)")
             return
+        if name == "command" and len(node.words) > 1 and node.words[1].literal() in (
+                "-v", "-V", "-pv", "-vp", "-pV", "-Vp"):
+            return  # command -v / -V only report (sandbox.interpreter.typecmd)
         if name in FORBIDDEN:
             self.add(head.pos, f"`{name}` is not allowed: {FORBIDDEN[name]}")
             return
@@ -326,6 +326,8 @@ class _Walker:
         elif isinstance(p, DQ):
             for q in p.parts:
                 self.part(q)
+        elif isinstance(p, ProcSub):
+            self.script(p.body)
         elif isinstance(p, DeclAssign):
             self.word(p.assign.value)
             self.word(p.assign.index)

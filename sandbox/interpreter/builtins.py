@@ -299,7 +299,7 @@ def b_read(sh: "Shell", argv: list[str], io_: "IO") -> int:
     """``read [-r] [-d delim] [-n n] [-p prompt] [name...]`` (default variable REPLY)."""
     from sandbox.commands.options import OptionSpec, UsageError, parse
     try:
-        opts, names = parse(OptionSpec("rsd:n:N:p:t:u:", permute=False), argv[1:])
+        opts, names = parse(OptionSpec("rsa:d:n:N:p:t:u:", permute=False), argv[1:])
     except UsageError as exc:
         _err(sh, io_, "read", str(exc).replace("invalid option -- '", "-").rstrip("'") + ": invalid option"
              if "invalid option" in str(exc) else str(exc))
@@ -309,9 +309,15 @@ def b_read(sh: "Shell", argv: list[str], io_: "IO") -> int:
     delim = b"\n"
     nchars: int | None = None
     exact = False
+    array: str | None = None
     for key, value in opts:
         if key == "r":
             raw = True
+        elif key == "a":
+            array = value or ""
+            if not _NAME_RE.match(array):
+                _err(sh, io_, "read", f"`{array}': not a valid identifier")
+                return 1
         elif key == "d":
             delim = (value or "").encode("utf-8", "surrogateescape")[:1] or b"\x00"
         elif key in ("n", "N"):
@@ -366,7 +372,15 @@ def b_read(sh: "Shell", argv: list[str], io_: "IO") -> int:
     if not raw:
         text = re.sub(r"\\(.)", r"\1", text, flags=re.DOTALL)
     targets = names or ["REPLY"]
-    if not names:
+    if array is not None:
+        from sandbox.interpreter import state
+        ifs = sh.get_var("IFS")
+        ifs = " \t\n" if ifs is None else ifs
+        fields = _split_read(text, ifs, len(text) + 1) if text else []
+        fields = [f for f in fields]
+        sh.assoc.discard(array)
+        state.assign(sh, array, [(None, f) for f in fields], False)
+    elif not names:
         sh.set_var("REPLY", text)
     else:
         ifs = sh.get_var("IFS")
@@ -586,7 +600,9 @@ class _TestEval:
 
 
 from sandbox.interpreter.declare import b_declare, b_readonly  # noqa: E402
+from sandbox.interpreter.mapfile import b_mapfile  # noqa: E402
 from sandbox.interpreter.shopt import b_shopt  # noqa: E402
+from sandbox.interpreter.typecmd import b_command, b_type  # noqa: E402
 
 TABLE: dict[str, Callable[["Shell", list[str], "IO"], int]] = {
     "cd": b_cd, "pwd": b_pwd, "test": b_test, "[": b_test, "true": b_true, ":": b_true,
@@ -594,7 +610,8 @@ TABLE: dict[str, Callable[["Shell", list[str], "IO"], int]] = {
     "read": b_read, "shift": b_shift, "set": b_set, "return": b_return, "exit": b_exit,
     "break": _loop("break"), "continue": _loop("continue"), "let": b_let,
     "shopt": b_shopt, "declare": b_declare, "typeset": b_declare, "local": b_declare,
-    "readonly": b_readonly,
+    "readonly": b_readonly, "mapfile": b_mapfile, "readarray": b_mapfile,
+    "type": b_type, "command": b_command,
 }
 
 

@@ -9,6 +9,7 @@ one thread per extra stage; the last stage runs in the calling thread.
 from __future__ import annotations
 
 import io
+import re
 import threading
 from dataclasses import dataclass
 from typing import BinaryIO
@@ -19,6 +20,7 @@ from sandbox.errors import BrokenPipe, LimitExceeded
 from sandbox.fs.base import FSError
 from sandbox.fs.vfs import VirtualFS
 from sandbox.interpreter import conditional, shopt, state
+from sandbox.interpreter.procsub import FIRST_FD, FdView
 from sandbox.interpreter.arith import ArithError, ArithUnbound, evaluate
 from sandbox.interpreter.expand import ExpansionError, Expander
 from sandbox.interpreter.pipes import FileWriter, NullWriter, Pipe, RunBudget, pipe_reader
@@ -32,7 +34,7 @@ from sandbox.policy import Policy
 #: Commands the interpreter implements itself (always available).
 BUILTINS = frozenset(
     "cd pwd echo printf test [ true false export unset local read shift set return exit "
-    "break continue : let shopt declare typeset readonly".split()
+    "break continue : let shopt declare typeset readonly mapfile readarray type command".split()
 )
 #: Builtins that are commands in the registry too (we run the registry module).
 _REGISTRY_BUILTINS = frozenset({"echo", "printf"})
@@ -40,6 +42,10 @@ _REGISTRY_BUILTINS = frozenset({"echo", "printf"})
 _PROGRAM_BUILTINS = frozenset({"true", "false", "test", "[", "echo", "printf", "pwd"})
 #: Names no sub-command may be (they would run a string as code or change the shell).
 _FORBIDDEN_RUN = frozenset({"eval", "source", ".", "exec", "command", "builtin"})
+
+
+#: A variable ``printf -v`` may assign: a name or ``name[subscript]``.
+_VAR_TARGET_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[.+\])?")
 
 
 class ExitShell(Exception):
@@ -140,6 +146,8 @@ class Shell:
         self.declared: set[str] = set()
         #: Attributes hidden by ``local``/``declare`` per function depth (restored on return).
         self.local_attrs: dict[int, dict[str, set[str] | None]] = {}
+        #: Outputs of the process substitutions of the command being run: /dev/fd/N -> bytes.
+        self.procsubs: dict[str, bytes] = {}
         #: The elements of ``declare a=(...)`` arguments being run (see ``declare.py``).
         self.decl_arrays: dict[str, list[tuple[str | None, str]]] = {}
         self.errexit = False
@@ -177,6 +185,7 @@ class Shell:
         sub.declared = set(self.declared)
         sub.local_attrs = {k: dict(v) for k, v in self.local_attrs.items()}
         sub.decl_arrays = {}
+        sub.procsubs = dict(self.procsubs)
         sub.locals = [dict(f) for f in self.locals]
         sub.loop_depth = 0
         sub.expander = Expander(sub)
@@ -682,6 +691,8 @@ class Shell:
     def run_simple(self, cmd: SimpleCommand, io_: IO) -> int:
         """Expand, redirect and dispatch one simple command."""
         self.budget.check_time()
+        if self.procsubs:  # the previous command's /dev/fd/N are gone
+            self.procsubs = {}
         self.status_before = self.status
         self._sub_status = None
         self._current_stdin = io_.stdin
@@ -782,6 +793,8 @@ class Shell:
                 except ArithError as exc:  # a bad subscript (`test -v 'a[{]'`): status 1
                     self.diag(io_, str(exc))
                     return 1
+            if name == "printf" and len(argv) > 1 and argv[1].startswith("-v"):
+                return self.printf_to_var(argv, io_)
             return self.run_external(argv, io_, {a.name for a, _ in assigns})
         finally:
             for k, old in saved.items():
@@ -789,6 +802,27 @@ class Shell:
                     self.vars.pop(k, None)
                 else:
                     self.vars[k] = old
+
+    def printf_to_var(self, argv: list[str], io_: IO) -> int:
+        """``printf -v NAME FORMAT ARGS``: the output assigned to ``NAME`` (or ``a[i]``)."""
+        rest = argv[1:]
+        var = rest[0][2:] or (rest[1] if len(rest) > 1 else "")
+        rest = rest[1:] if rest[0] != "-v" else rest[2:]
+        if not var:
+            self.diag(io_, "printf: -v: option requires an argument")
+            io_.stderr.write(b"printf: usage: printf [-v var] format [arguments]\n")
+            return 2
+        if not _VAR_TARGET_RE.fullmatch(var):
+            self.diag(io_, f"printf: `{var}': not a valid identifier")
+            return 2
+        out = _BufferWriter(self.budget)
+        status = self.run_external(["printf", *rest], IO(io_.stdin, out, io_.stderr), set())
+        try:
+            self.set_var(var, bytes(out.buf).decode("utf-8", "surrogateescape"))
+        except (ExpansionError, state.SubscriptError) as exc:
+            self.diag(io_, f"printf: {exc}")
+            return 1
+        return status
 
     def run_external(self, argv: list[str], io_: IO, temp_env: set[str]) -> int:
         """Run a command module from the registry."""
@@ -807,8 +841,9 @@ class Shell:
         for k in temp_env:
             if k in self.vars:
                 env[k] = self.vars[k]
+        fs = FdView(self.fs, self.procsubs) if self.procsubs else self.fs
         ctx = CommandContext(argv=list(argv), stdin=io_.stdin, stdout=io_.stdout,
-                             stderr=io_.stderr, fs=self.fs, cwd=self.cwd, env=env,
+                             stderr=io_.stderr, fs=fs, cwd=self.cwd, env=env,  # type: ignore[arg-type]
                              budget=self.budget, policy=self.policy, runner=self.run_subcommand)
         try:
             status = cmd.run(ctx)
@@ -903,6 +938,26 @@ class Shell:
 
     # -- command substitution ---------------------------------------------------------------
 
+    def process_substitution(self, body: Script) -> str:
+        """Run ``<(body)`` to completion; its output becomes ``/dev/fd/N`` (returned)."""
+        if self.nesting > self.limits.recursion_depth * 2:
+            raise LimitExceeded("recursion_depth", "nesting limit exceeded in process "
+                                "substitution; nest fewer commands")
+        out = _BufferWriter(self.budget)
+        sub = self.copy()
+        sub.nesting += 1
+        try:
+            sub.run_script(body, IO(io.BytesIO(b""), out, self._current_stderr))
+        except ExitShell:
+            pass
+        except BrokenPipe:
+            pass
+        except (LoopControl, ReturnFromFunction):
+            pass
+        path = f"/dev/fd/{FIRST_FD - len(self.procsubs)}"
+        self.procsubs[path] = bytes(out.buf)
+        return path
+
     def command_substitution(self, body: Script) -> str:
         """Run ``body`` in a subshell and return its output without trailing newlines."""
         if self.nesting > self.limits.recursion_depth * 2:
@@ -996,6 +1051,9 @@ class Shell:
             ctx = self._ctx(io_)
             if ctx.path(target) == "/dev/stdin":
                 fds[fd] = io_.stdin
+                return True
+            if target in self.procsubs:
+                fds[fd] = io.BytesIO(self.procsubs[target])
                 return True
             stat = ctx.stat(target)
             if stat.is_dir:

@@ -12,7 +12,7 @@ from sandbox.fs.paths import normalize
 from sandbox.interpreter import patterns, state, strops
 from sandbox.interpreter.arith import ArithError, ArithUnbound, evaluate
 from sandbox.parse.ast import (
-    DQ, ArithSub, Assign, CmdSub, DeclAssign, Lit, Param, Part, Quoted, Tilde, Word,
+    DQ, ArithSub, Assign, CmdSub, DeclAssign, Lit, Param, Part, ProcSub, Quoted, Tilde, Word,
 )
 
 if TYPE_CHECKING:
@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 Chunk = tuple[str, bool]  # (text, quoted)
 #: Parameter operators handled by ``Expander._param_extended``.
 _EXTENDED_OPS = frozenset({":", "^", "^^", ",", ",,", "@", "!keys", "!prefix"})
+#: Pattern operators, applied to each element of ``$@`` and ``${a[@]}``.
+_PATTERN_OPS = frozenset({"#", "##", "%", "%%", "/", "//", "/#", "/%"})
 #: What ``${!v}`` accepts as the value of ``v``: a name, ``name[sub]``, or a special parameter.
 _INDIRECT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[.*\])?|[0-9]+|[@*#?$!-]")
 
@@ -322,6 +324,8 @@ class Expander:
                 self._part(q, fb, split, in_dq=True)
         elif isinstance(p, Tilde):
             fb.literal(self.sh.get_var("HOME") or "/", True)
+        elif isinstance(p, ProcSub):
+            fb.literal(self.sh.process_substitution(p.body), True)
         elif isinstance(p, CmdSub):
             text = self.sh.command_substitution(p.body)
             if in_dq or not split:
@@ -342,7 +346,8 @@ class Expander:
 
     def _param(self, p: Param, fb: _Fields, split: bool, in_dq: bool) -> None:
         sh = self.sh
-        if p.indirect or p.index is not None or p.op in _EXTENDED_OPS:
+        if p.indirect or p.index is not None or p.op in _EXTENDED_OPS or (
+                p.op in _PATTERN_OPS and (p.name in ("@", "*") or p.name.endswith("]"))):
             p = self._param_extended(p, fb, split, in_dq)  # type: ignore[assignment]
             if p is None:
                 return
@@ -467,9 +472,20 @@ class Expander:
         if p.index is not None:
             p = Param(f"{p.name}[{self.word(p.index)}]", p.op, p.arg, p.repl, p.pos)
         name, op = p.name, p.op
+        is_list = name in ("@", "*") or name.endswith(("[@]", "[*]"))
+        if op in _PATTERN_OPS and is_list:
+            values = sh.list_var(name) or []
+            pat = self.pattern(p.arg)
+            check = sh.budget.check_time
+            if op[0] == "/":
+                repl = self.pattern(p.repl) if p.repl is not None else ()
+                values = [patterns.substitute(v, pat, repl, op, check) for v in values]
+            else:
+                values = [patterns.remove_affix(v, pat, op, check) for v in values]
+            self._emit_list(values, name == "@" or name.endswith("[@]"), fb, split, in_dq)
+            return None
         if op not in _EXTENDED_OPS:
             return p
-        is_list = name in ("@", "*") or name.endswith(("[@]", "[*]"))
         at = name == "@" or name.endswith("[@]")
         if op == "!keys":
             base = name[:-3]

@@ -86,7 +86,10 @@ def quote(value: str) -> str:
 
 
 def dquote(value: str) -> str:
-    """A value as ``declare -p`` prints array elements: double quotes, ``\\ " $ `` escaped."""
+    """A value as ``declare -p`` prints array elements: double quotes, ``\\ " $ `` escaped
+    (``$'...'`` when it holds control characters)."""
+    if not _printable(value):
+        return quote(value)
     return '"' + "".join("\\" + c if c in '\\"$`' else c for c in value) + '"'
 
 

@@ -85,7 +85,15 @@ class DeclAssign:
     assign: "Assign"
 
 
-Part = Union[Lit, Quoted, DQ, Param, CmdSub, ArithSub, Tilde, DeclAssign]
+@dataclass
+class ProcSub:
+    """Process substitution ``<(body)``: the body's output, readable as ``/dev/fd/N``."""
+
+    body: "Script"
+    pos: int = 0
+
+
+Part = Union[Lit, Quoted, DQ, Param, CmdSub, ArithSub, Tilde, DeclAssign, ProcSub]
 
 
 @dataclass

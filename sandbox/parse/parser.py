@@ -16,7 +16,7 @@ from typing import Callable
 from sandbox.errors import UnsupportedSyntax
 from sandbox.parse.ast import (
     DQ, AndOr, ArithCmd, ArithFor, ArithSub, Assign, BraceGroup, Case, CaseArm, CmdSub, Command,
-    DeclAssign,
+    DeclAssign, ProcSub,
     CondAndOr, CondBinary, CondExpr, CondNot, CondUnary, CondWord, DBracket, For, FunctionDef, If,
     Lit, Param, Part, Pipeline, Quoted, Redirect, Script, SimpleCommand, Subshell, Tilde, While,
     Word,
@@ -684,7 +684,7 @@ class Parser:
         if op in ("<", ">") and self.s.startswith("(", self.i):
             raise unsupported("procsub")
         self.skip_ws()
-        if self.peek_op() is not None:
+        if self.peek_op() is not None and not self.s.startswith(("<(", ">("), self.i):
             raise self.syntax_error()
         target = self.parse_word()
         red = Redirect(op, fd, target, pos)
@@ -701,6 +701,8 @@ class Parser:
         redirects: list[Redirect] = []
         while True:
             op = self.peek_op()
+            if op == "<" and self.s.startswith("<(", self.i):
+                op = None  # a process substitution: a word
             if op == "FDREDIR" or op in _REDIR_OPS:
                 redirects.append(self.parse_redirect())
                 continue
@@ -833,6 +835,19 @@ class Parser:
         while self.i < n:
             c = s[self.i]
             if c in _META:
+                if c == "<" and s.startswith("<(", self.i):
+                    flush()
+                    ppos = self.i + self.offset
+                    self.i += 2
+                    body = self.parse_list(close_paren=True)
+                    if self.i >= n or s[self.i] != ")":
+                        raise UnsupportedSyntax("unexpected EOF while looking for matching `)'")
+                    self.i += 1
+                    parts.append(ProcSub(body, ppos))
+                    continue
+                if c == ">" and s.startswith(">(", self.i):
+                    raise UnsupportedSyntax("process substitution >( ) is not supported; write "
+                                            "to a temporary file or use a pipeline instead")
                 if c == "(" and buf and buf[-1][-1:] in ("?", "*", "+", "@", "!"):
                     self._extglob_group(buf)
                     continue

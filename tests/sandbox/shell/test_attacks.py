@@ -118,7 +118,7 @@ ATTACKS: list[Attack] = [
     Attack("violation in heredoc", "cat <<EOF\n$(eval x)\nEOF", (126,), "eval"),
     Attack("violation in function body", "f() { exec cat; }", (126,), "exec"),
     Attack("violation in param default", "echo ${x:-$(source a.txt)}", (126,), "source"),
-    Attack("process substitution", "cat <(cat /etc/passwd)", (2,), "process substitution"),
+    Attack("process substitution", "cat <(cat /etc/passwd)", (0,), "No such file"),
     Attack("obsolete arith", "echo $[1+2]", (2,), "use $(( )) instead"),
     # -- limits ---------------------------------------------------------------------------------
     Attack("busy loop", "while true; do :; done", (125,), "limit"),

@@ -149,3 +149,57 @@ def test_indirection_is_one_level() -> None:
 def test_readonly_assignment_is_fatal_like_bash() -> None:
     r, _ = _run("readonly r=1; r=2; echo after")
     assert r.exit_code == 1 and r.stdout == b"" and b"r: readonly variable" in r.stderr
+
+
+# -- process substitution, mapfile, read -a, printf -v -------------------------------------
+
+
+@pytest.mark.parametrize("script", [
+    "cat <(rm a)",
+    "diff <(cat x) <(rm a)",
+    "while read l; do :; done < <(rm a)",
+    "cat <(cat <(rm a))",
+    "mapfile -t a < <(rm a)",
+    "printf -v x %s $(rm a)",
+    "read -a a <<< $(rm a)",
+])
+def test_walks_process_substitution(script: str) -> None:
+    v = violations(script)
+    assert any("`rm` is not an allowed command" in m for m in v), v
+
+
+def test_output_process_substitution_refused() -> None:
+    r = Sandbox({}).run("echo x > >(cat)")
+    assert r.exit_code == 2 and b">( )" in r.stderr
+
+
+def test_process_substitution_is_internal(tmp_path) -> None:
+    box = Sandbox({"/w": tmp_path}, cwd="/w", policy=Policy(allow=frozenset({"cat", "sort"})))
+    r = box.run("echo <(echo x); cat <(printf 'b\\na\\n' | sort)")
+    assert r.stdout == b"/dev/fd/63\na\nb\n" and list(tmp_path.iterdir()) == []
+
+
+def test_mapfile_from_endless_pipe_ends_at_the_limit() -> None:
+    box = Sandbox({}, policy=Policy(allow=frozenset({"yes", "seq"})), limits=Limits(seconds=10))
+    t = time.monotonic()
+    r = box.run("seq 1 999999999 | mapfile a; echo ${#a[@]}")
+    assert time.monotonic() - t < 10
+    assert b"limit" in r.stderr, r
+
+
+
+# -- type / command -v: reporting only --------------------------------------------------------
+
+
+@pytest.mark.parametrize("script", ["command rm a", "command cat a", "command -p cat a",
+                                    "command -- cat a", "x=-v; command $x cat"])
+def test_command_runs_nothing(script: str) -> None:
+    v = violations(script)
+    assert any("`command` is not allowed" in m for m in v), v
+
+
+def test_command_v_and_type_only_report() -> None:
+    assert violations("command -v jq cat rm; command -V ls; type -t rm") == []
+    box = Sandbox({}, policy=Policy(allow=frozenset({"cat"})))
+    r = box.run("command -v cat rm nosuch; echo $?; type -t cat rm")
+    assert r.stdout == b"/usr/bin/cat\n1\nfile\n", r
