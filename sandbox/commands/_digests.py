@@ -146,6 +146,9 @@ class _Digester:
         self.algo = algo
         self.bits = bits
         self.bsd_reversed = -1
+        #: ``cksum -c`` without ``-a``: tag -> Algo; each tagged line selects its algorithm
+        #: (and it stays selected for the messages that follow, as in GNU).
+        self.auto_tags: dict[str, Algo] | None = None
 
     def new(self, bits: int | None = None) -> "hashlib._Hash":
         bits = bits or self.bits
@@ -236,6 +239,28 @@ def _split_bsd(d: _Digester, s: bytes, escaped: bool, hex_len: int) -> tuple[byt
     return digest, name
 
 
+#: cksum's algorithm tags, in GNU's order (the first three cannot be checked).
+CKSUM_TAGS = ["BSD", "SYSV", "CRC", "MD5", "SHA1", "SHA224", "SHA256", "SHA384", "SHA512", "BLAKE2b", "SM3"]
+
+
+def _select_by_tag(d: _Digester, s: bytes) -> bool:
+    """GNU ``algorithm_from_tag``: pick the algorithm named exactly by the tag that starts
+    ``s``; False when there is none or it is a legacy one."""
+    limit = max(len(t) for t in CKSUM_TAGS)
+    j = 0
+    while j <= limit and j < len(s) and s[j] not in b" \t-(" and s[j] != 0:
+        j += 1
+    if j > limit:
+        return False
+    word = s[:j].decode("latin-1")
+    matches = [t for t in CKSUM_TAGS if t == word]
+    if len(matches) != 1 or matches[0] in ("BSD", "SYSV", "CRC") or d.auto_tags is None:
+        return False
+    d.algo = d.auto_tags[matches[0]]
+    d.bits = d.algo.bits
+    return True
+
+
 def _split_line(d: _Digester, s: bytes, fixed_bits: bool) -> tuple[bytes, bytes, int] | None:
     """(hex digest, file name, bits) of a checksum line, or None if it is improperly formatted."""
     i = 0
@@ -245,6 +270,8 @@ def _split_line(d: _Digester, s: bytes, fixed_bits: bool) -> tuple[bytes, bytes,
     if s[i : i + 1] == b"\\":
         i += 1
         escaped = True
+    if d.auto_tags is not None and not _select_by_tag(d, s[i:]):
+        return None
     tag = _enc(d.algo.tag)
     bits = d.bits
     if s[i : i + len(tag)] == tag:

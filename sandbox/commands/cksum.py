@@ -5,8 +5,8 @@
 algorithms print BSD-tagged lines unless ``--untagged``, take ``-z`` and verify with ``-c`` and
 its ``--quiet --status --strict -w --ignore-missing`` (see ``_digests``).
 
-Not supported: ``-c`` without ``-a`` (GNU guesses each line's algorithm from its tag), refused
-in one line: name the algorithm with ``-a``. ``--debug`` is accepted and prints nothing.
+``-c`` without ``-a`` reads only tagged lines, each naming its algorithm (GNU's
+``algorithm_from_tag``). ``--debug`` is accepted and prints nothing.
 """
 
 from __future__ import annotations
@@ -120,11 +120,9 @@ def run(ctx: CommandContext) -> int:
     if bits and algo != "blake2b":
         ctx.error("--length is only supported with --algorithm=blake2b")
         return 1
-    if check and algo in LEGACY:
-        if any(k == "a" for k, _ in opts):
-            ctx.error("--check is not supported with --algorithm={bsd,sysv,crc}")
-        else:
-            ctx.error("--check without --algorithm is not supported in the sandbox; name it, e.g. cksum -a sha256 -c")
+    chosen = any(k == "a" for k, _ in opts)
+    if check and algo in LEGACY and chosen:
+        ctx.error("--check is not supported with --algorithm={bsd,sysv,crc}")
         return 1
     if zero and check:
         return ctx.usage_error("the --zero option is not supported when verifying checksums")
@@ -132,9 +130,13 @@ def run(ctx: CommandContext) -> int:
     if message:
         return ctx.usage_error(message)
     operands = operands or ["-"]
-    if algo in LEGACY:
+    if algo in LEGACY and not check:
         return _legacy(ctx, algo, operands, zero, bool(parsed[1]))
-    d = dg._Digester(ctx, _DIGEST_ALGOS[algo], bits or _DIGEST_ALGOS[algo].bits)
+    if check and not chosen:  # each tagged line names its algorithm
+        d = dg._Digester(ctx, dg.Algo("cksum", "CRC", 32, hashlib.md5), 32)
+        d.auto_tags = {name.upper() if name != "blake2b" else "BLAKE2b": a for name, a in _DIGEST_ALGOS.items()}
+    else:
+        d = dg._Digester(ctx, _DIGEST_ALGOS[algo], bits or _DIGEST_ALGOS[algo].bits)
     if not check:
         return dg._print_digests(d, operands, tag, False, zero)
     o = dg._CheckOptions(quiet="quiet" in flags, status="status" in flags, strict="strict" in flags,

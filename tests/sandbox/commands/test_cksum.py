@@ -54,3 +54,27 @@ def test_generated_checks() -> None:
             ref += b"garbage line\n"
         flags = rng.choice([[], ["--quiet"], ["--status"], ["-w"], ["--strict"]])
         gts.compare(["cksum", "-a", algo, "-c", *flags, "list"], files={**files, "list": ref})
+
+
+def test_generated_checks_without_algorithm() -> None:
+    """cksum -c without -a: each tagged line names its algorithm; untagged and legacy lines are
+    improperly formatted (and the warning names the last algorithm seen, as GNU's does)."""
+    gts.need("cksum")
+    rng = random.Random("cksum-auto")
+    for _ in range(40):
+        files = {f"f{i}": gts.gen_input(rng) for i in range(3)}
+        lines: list[bytes] = []
+        for _ in range(rng.randint(1, 6)):
+            algo = rng.choice(["md5", "sha1", "sha224", "sha256", "sha384", "sha512", "blake2b", "sm3"])
+            extra = ["-l", str(rng.choice([8, 64, 256]))] if algo == "blake2b" and rng.random() < 0.4 else []
+            name = rng.choice(list(files) + ["missing"])
+            out = gts.reference(["cksum", "-a", algo, *extra, name], files=files)[1]
+            lines += out.splitlines()
+        k = rng.random()
+        if k < 0.2:
+            lines.append(rng.choice([b"garbage", b"SHA2 (f0) = 00", b"CRC (f0) = 1", b"MD (f0) = 1", b"d41d8cd98f00b204e9800998ecf8427e  f0"]))
+        elif k < 0.4 and lines:
+            lines[0] = lines[0][:-1] + (b"0" if lines[0][-1:] != b"0" else b"1")
+        rng.shuffle(lines)
+        flags = rng.choice([[], ["-w"], ["--strict"], ["--quiet"], ["--ignore-missing"]])
+        gts.compare(["cksum", "-c", *flags, "list"], files={**files, "list": b"\n".join(lines) + b"\n"})

@@ -54,3 +54,23 @@ def test_generated() -> None:
 def test_huge_extension_hits_write_limit() -> None:
     with pytest.raises(LimitExceeded):
         run_command(["truncate", "-s", "1G", "f"], files={"f": b""})
+
+
+def test_read_only_guard_refuses_every_writer() -> None:
+    """The guard sees the declared writes of truncate, mktemp, rmdir and xxd's output file and
+    refuses them under a read-only policy before anything runs; readers still run."""
+    import os
+    import tempfile
+
+    from sandbox import Policy, Sandbox
+
+    with tempfile.TemporaryDirectory() as d:
+        Path(d, "f").write_bytes(b"x")
+        os.mkdir(Path(d, "e"))
+        sb = Sandbox(mounts={"/w": d}, cwd="/w", policy=Policy(
+            allow={"truncate", "mktemp", "rmdir", "xxd", "md5sum"}, read_only=True))
+        for script in ("truncate -s 0 f", "mktemp -p /w", "rmdir e", "xxd f out", "xxd -r f f"):
+            result = sb.run(script)
+            assert result.exit_code == 126 and b"read-only" in result.stderr, (script, result)
+        assert sb.run("md5sum f").exit_code == 0 and sb.run("xxd f").exit_code == 0
+        assert sorted(os.listdir(d)) == ["e", "f"] and Path(d, "f").read_bytes() == b"x"
