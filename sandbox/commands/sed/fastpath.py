@@ -1,4 +1,6 @@
-"""A fast path for the scripts agents run most on big files: one ``s`` command, one
+"""Fast paths for the scripts agents run most on big files. Whole-block transforms:
+``s/LITERAL/LITERAL/g`` is ``bytes.replace`` on blocks, ``y///`` with single-byte mappings is
+``bytes.translate`` and ``-n '$='`` counts newlines (``_whole_block``). Then: one ``s`` command, one
 ``p``/``d`` under a regex address (``sed -n '/WORD/p'``, ``sed 's/WORD/X/g'``), or a whole
 script of the form ``/re/{ ... }`` whose body neither reads lines, uses the hold space nor
 tests ``$``.
@@ -87,8 +89,98 @@ def _block_regex(ex: Executor) -> SedRegex | None:
     return rx
 
 
+def _whole_block(ex: Executor):  # type: ignore[no-untyped-def]
+    """A transformation of whole blocks of lines that is exactly the script's effect, or
+    None: ``s/LITERAL/LITERAL/g`` (``bytes.replace``), ``y/SRC/DST/`` with single-byte
+    mappings (``bytes.translate``) and ``-n '$='`` (count the lines)."""
+    opts = ex.opts
+    if (opts.separate or opts.in_place or opts.null_data or opts.unbuffered or opts.posix
+            or len(opts.files) > 1 or len(ex.cmds) != 1):
+        return None
+    cmd = ex.cmds[0]
+    if cmd.bang or cmd.a2 is not None:
+        return None
+    if cmd.name == "=" and ex.quiet and cmd.a1 is not None and cmd.a1.kind == "last":
+        return "count"
+    if cmd.a1 is not None:
+        return None
+    if cmd.name == "y" and cmd.ytable is not None and cmd.ymap is None and not ex.quiet:
+        table = cmd.ytable
+        if table[10] != 10:
+            return None  # a newline in the source set: lines hold none, blocks do
+        return lambda block: block.translate(table)
+    if cmd.name != "s" or ex.quiet:
+        return None
+    sub = cmd.subst
+    if (sub is None or not sub.global_ or sub.print_ or sub.occurrence != 1
+            or sub.wfile is not None or sub.replacement.literal is None):
+        return None
+    rx = sub.regex
+    if rx.pattern is None or rx.icase or rx.multiline or rx.compiled is None:
+        return None
+    text = _literal_text(getattr(rx.compiled, "parsed", None))
+    if not text or b"\n" in text:
+        return None
+    rep = sub.replacement.literal
+    return lambda block: block.replace(text, rep)
+
+
+def _literal_text(parsed) -> bytes | None:  # type: ignore[no-untyped-def]
+    """The bytes a parsed regex matches if it is a plain string of valid characters."""
+    if parsed is None or parsed.has_backrefs:
+        return None
+    ast = parsed.ast
+    nodes = ast[1] if ast[0] == "cat" else [ast]
+    chars = []
+    for node in nodes:
+        if node[0] != "char" or 0xD800 <= ord(node[1]) <= 0xDFFF:
+            return None
+        chars.append(node[1])
+    return "".join(chars).encode()
+
+
+def _scan_blocks(ex: Executor, inp: Input, transform) -> None:  # type: ignore[no-untyped-def]
+    """Copy the input through ``transform`` a block at a time (or count its lines)."""
+    stream = inp.stream
+    assert stream is not None
+    budget = ex.ctx.budget
+    out = ex.out
+    data = inp.take_buffer()
+    lines = 0
+    last = b""
+    rest = b""
+    while True:
+        if data:
+            if transform == "count":
+                lines += data.count(b"\n")
+                last = data[-1:]
+            else:
+                buf = rest + data if rest else data
+                cut = buf.rfind(b"\n") + 1  # whole lines only: a match cannot span blocks
+                rest = buf[cut:]
+                if cut:
+                    _emit(out, transform(buf[:cut]))
+        budget.check_time()
+        data = stream.read(BLOCK)
+        if not data:
+            break
+    if rest:
+        _emit(out, transform(rest))  # the last line, without its newline
+    if transform == "count" and (lines or last):
+        if last != b"\n":
+            lines += 1  # a last line without its newline still counts
+        out.raw(b"%d\n" % lines)
+
+
 def try_fast_path(ex: Executor, inp: Input) -> bool:
     """Process the whole input with the block scan if the program allows; False otherwise."""
+    transform = _whole_block(ex)
+    if transform is not None:
+        ex.input = inp
+        ex.line_number = 0
+        if not inp.at_end():
+            _scan_blocks(ex, inp, transform)
+        return True
     rx = _eligible_regex(ex)
     if rx is None:
         return False

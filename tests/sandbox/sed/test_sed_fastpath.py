@@ -25,6 +25,11 @@ SCRIPTS = [
     ["/f/{s/f/F/;t;s/o/O/}"], ["/o/{/f/,/z/s/o/_/}"], ["-n", "/^$/{p;p}"], ["/foo/{z}"],
     ["/qux/{w out.txt\n}"], ["/t/{r in.txt\n}"], ["/f/I{s/o/0/2}"], ["-n", "/o/{=;p}"],
     ["/a/{3,5d;2~2s/a/A/}"], ["-n", "/o/{l;F}"], ["/o/{0,/f/s/o/Q/}"], ["-n", "/o/{4,+1=}"],
+    # whole-block transforms (bytes.replace, bytes.translate, counting newlines)
+    ["s/foo/F/g"], ["s/oo/o/g"], ["s/o/oo/g"], ["s/foo/a\\nb/g"], ["s/\xe9/e/g"],
+    ["s/baz q/|/g"], ["s/\\./!/g"], ["y/abo/xyz/"], ["y/o/\\n/"], ["-n", "$="], ["$="],
+    ["-n", "$=", "in.txt"], ["s/foo/X/g", "in.txt", "missing.txt"], ["-s", "-n", "$="],
+    ["s/foo/&&/g"], ["s/foo/\\U&/g"], ["-n", "s/foo/X/g"], ["s/\xe9t/?/g"],
 ]
 WORDS = [b"foo", b"bar", b"baz qux", b"", b"\xc3\xa9t\xc3\xa9", b"foofoo", b"FOO\r", b"\xff"]
 
@@ -44,7 +49,7 @@ def _cases(seed: int, n: int) -> list[Case]:
 @pytest.mark.parametrize("block", [1, 7, 64, 1 << 20])
 def test_fast_path_matches_gnu(monkeypatch, block: int) -> None:
     monkeypatch.setattr(fastpath, "BLOCK", block)
-    total, failures = check_cases(_cases(block, 300))
+    total, failures = check_cases(_cases(block, int(os.environ.get("SED_FAST_CASES", "300"))))
     assert not failures, "\n\n".join(failures)
 
 
@@ -54,9 +59,13 @@ def test_fast_path_is_taken_for_the_common_scripts(monkeypatch) -> None:
 
     calls = []
     real_scan = fastpath._scan
+    real_blocks = fastpath._scan_blocks
     monkeypatch.setattr(fastpath, "_scan", lambda *a: (calls.append(1), real_scan(*a)))
+    monkeypatch.setattr(fastpath, "_scan_blocks",
+                        lambda *a: (calls.append(2), real_blocks(*a)))
     for argv in (["sed", "-n", "/pricing/p"], ["sed", "s/pricing/X/g"],
-                 ["sed", "-E", "s/(budget|deadline)/[\\1]/g"], ["sed", "-n", "/pricing/{p;}"]):
+                 ["sed", "-E", "s/(budget|deadline)/[\\1]/g"], ["sed", "-n", "/pricing/{p;}"],
+                 ["sed", "-n", "$="], ["sed", "y/ab/AB/"]):
         code, out, _ = run_command(argv, stdin=b"a pricing budget\nb\n")
         assert code == 0 and out
-    assert len(calls) == 4
+    assert calls == [1, 2, 1, 1, 2, 2]
