@@ -1,7 +1,7 @@
 """``diff``: compare files line by line (GNU diffutils 3.8), inside the jail.
 
 Formats: normal, ``-c``/``-C N``/``--context[=N]``, ``-u``/``-U N``/``--unified[=N]``, ``-q``,
-``-s``, ``-y``/``-W N`` (with ``--left-column``, ``--suppress-common-lines``); ``-r`` and plain directory comparison (``Only in``, ``Common subdirectories``, the
+``-s``, ``-x``/``-X`` (directory entries), ``-y``/``-W N`` (with ``--left-column``, ``--suppress-common-lines``); ``-r`` and plain directory comparison (``Only in``, ``Common subdirectories``, the
 ``diff OPTIONS a/x b/x`` line before each pair), ``-N``; comparison options ``-i -w -b -Z -E -B
 -a --strip-trailing-cr -d``; ``--label``; ``--color=never|auto``. Hunks are GNU's: the same
 algorithm (``sandbox.commands.diff.analyze``). Timestamps in headers are the files' mtimes in
@@ -16,13 +16,15 @@ from __future__ import annotations
 import re
 import time
 
+from sandbox.commands._quoting import _needs_quotes, _shell_always
 from sandbox.commands.base import CommandContext
 from sandbox.commands.diff import output
 from sandbox.commands.diff.analyze import compare
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, UsageError, parse
 from sandbox.fs.base import FSError
 
-SPEC = OptionSpec("qscC:uU:rNiwbZEBadyW:", {
+SPEC = OptionSpec("qscC:uU:rNiwbZEBadyW:x:X:", {
+    "exclude": (REQUIRED, "x"), "exclude-from": (REQUIRED, "X"),
     "side-by-side": (NO_ARG, "y"), "width": (REQUIRED, "W"),
     "left-column": (NO_ARG, "left-column"),
     "suppress-common-lines": (NO_ARG, "suppress-common-lines"),
@@ -58,6 +60,8 @@ Mandatory arguments to long options are mandatory for short options too.
   -b, --ignore-space-change     ignore changes in the amount of white space
   -w, --ignore-all-space        ignore all white space
   -B, --ignore-blank-lines      ignore changes where lines are all blank
+  -x, --exclude=PAT             exclude files that match PAT
+  -X, --exclude-from=FILE       exclude files that match any pattern in FILE
   -a, --text                    treat all files as text
       --strip-trailing-cr       strip trailing carriage return on input
   -d, --minimal                 try hard to find a smaller set of changes
@@ -92,6 +96,7 @@ class Options:
         self.switches = ""
         self.width = 130
         self.left_column = self.suppress_common = False
+        self.exclude: list[str] = []
 
 
 def _context_number(ctx: CommandContext, value: str) -> int:
@@ -137,6 +142,16 @@ def _parse(ctx: CommandContext) -> tuple[Options, list[str]] | int:
                     ctx.error("Try 'diff --help' for more information.")
                     return 2
                 o.width = int(value or "0")
+            elif key == "x":
+                o.exclude.append(value or "")
+            elif key == "X":
+                try:
+                    data = ctx.read_bytes(value or "")
+                except FSError as exc:
+                    ctx.error(f"{value}: {exc}")
+                    return 2
+                o.exclude.extend(p.decode("utf-8", "surrogateescape")
+                                 for p in data.split(b"\n") if p)
             elif key == "left-column":
                 o.left_column = True
             elif key == "suppress-common-lines":
@@ -203,7 +218,7 @@ def _parse(ctx: CommandContext) -> tuple[Options, list[str]] | int:
             if words[k] == operand:
                 del words[k]
                 break
-    o.switches = "".join(" " + w for w in words if w != "--")
+    o.switches = "".join(" " + _shell_word(w) for w in words if w != "--")
     return o, operands
 
 
@@ -272,7 +287,7 @@ class Differ:
         if ns >= 1_000_000_000:
             sec, ns = sec + 1, ns - 1_000_000_000
         stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(sec)) + f".{ns:09d} +0000"
-        return (mark + b" " + f.name.encode("utf-8", "surrogateescape") + b"\t"
+        return (mark + b" " + _c_maybe(f.name).encode("utf-8", "surrogateescape") + b"\t"
                 + stamp.encode() + b"\n")
 
     def files(self, f0: _File, f1: _File, banner: bool) -> None:
@@ -322,7 +337,8 @@ class Differ:
         self.status = max(self.status, 1)
         out: list[bytes] = []
         if banner:
-            out.append(f"diff{o.switches} {f0.name} {f1.name}\n".encode("utf-8", "surrogateescape"))
+            out.append(f"diff{o.switches} {_c_maybe(f0.name)} {_c_maybe(f1.name)}\n".encode(
+                "utf-8", "surrogateescape"))
         if o.style == "normal":
             out.append(output.normal(changes, a, b))
         elif o.style == "side":
@@ -358,6 +374,11 @@ class Differ:
             return
         names0 = set(ctx.listdir(d0))
         names1 = set(ctx.listdir(d1))
+        if o.exclude:
+            from sandbox.commands.find.glob import compile_glob
+            patterns = [compile_glob(p) for p in o.exclude]
+            names0 = {n for n in names0 if not any(p.match(n) for p in patterns)}
+            names1 = {n for n in names1 if not any(p.match(n) for p in patterns)}
         for name in sorted(names0 | names1, key=lambda s: s.encode("utf-8", "surrogateescape")):
             p0, p1 = _join(d0, name), _join(d1, name)
             k0 = self.kind(p0) if name in names0 else None
@@ -389,11 +410,14 @@ class Differ:
 
     def top(self, n0: str, n1: str) -> None:
         k0, k1 = self.kind(n0), self.kind(n1)
+        bad = False
         if k0 is None and not (self.o.new_file and k1 == "file"):
             self.trouble(f"{n0}: No such file or directory")
-            return
+            bad = True
         if k1 is None and not (self.o.new_file and k0 == "file"):
             self.trouble(f"{n1}: No such file or directory")
+            bad = True
+        if bad:
             return
         if k0 == "dir" and k1 == "dir":
             if self.ctx.path(n0) == self.ctx.path(n1):
@@ -413,6 +437,33 @@ class Differ:
         f0 = self.read(n0) if k0 is not None else _File(n0, None, 0.0)
         f1 = self.read(n1) if k1 is not None else _File(n1, None, 0.0)
         self.files(f0, f1, False)
+
+
+def _shell_word(word: str) -> str:
+    """An option word as GNU's banner line shows it (shell quoting when needed)."""
+    data = word.encode("utf-8", "surrogateescape")
+    return word if not _needs_quotes(data, colon=False) else _shell_always(data)
+
+
+_C_ESCAPES = {7: "\\a", 8: "\\b", 12: "\\f", 10: "\\n", 13: "\\r", 9: "\\t", 11: "\\v",
+              34: '\\"', 92: "\\\\"}
+
+
+def _c_maybe(name: str) -> str:
+    """A file name in banner and header lines: gnulib's c-maybe quoting (double quotes, C
+    escapes, octal for every byte outside printable ASCII) when anything needs it."""
+    data = name.encode("utf-8", "surrogateescape")
+    if all(33 <= c <= 126 and c not in _C_ESCAPES for c in data):
+        return name
+    out = []
+    for c in data:
+        if c in _C_ESCAPES:
+            out.append(_C_ESCAPES[c])
+        elif 32 <= c <= 126:
+            out.append(chr(c))
+        else:
+            out.append("\\%03o" % c)
+    return '"' + "".join(out) + '"'
 
 
 def _join(d: str, name: str) -> str:

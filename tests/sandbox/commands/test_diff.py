@@ -30,7 +30,8 @@ TREE = {
     "uni": "café 日本 x\n".encode(), "bin": b"a\0b\n", "bin2": b"a\0c\n", "tabs": b"a\tb\n", "spaces": b"a       b\n",
     "da/f": b"1\n", "da/only": b"x\n", "da/s/g": b"g\n", "da/s/h": b"h1\n", "da/same": b"s\n",
     "da/t": b"file\n", "db/f": b"2\n", "db/s/g": b"g\n", "db/s/h": b"h2\n", "db/same": b"s\n",
-    "db/t/x": b"dir\n", "db/new": b"n\n",
+    "db/t/x": b"dir\n", "db/new": b"n\n", "qa/x y": b"1\n", "qb/x y": b"2\n",
+    "qa/é\tt": b"1\n", "qb/é\tt": b"3\n",
 }
 
 HAND = [
@@ -57,7 +58,9 @@ HAND = [
     "diff -y --suppress-common-lines a b", "diff -y nonl nonl2", "diff -y nonl a",
     "diff -y tabs spaces", "diff -y -W 20 ws ws2", "diff -y -W 7 a b", "diff -y -W x a b",
     "diff -y -u a b", "diff -y a same", "diff -W 50 -y blank blank2", "diff -y crlf a",
-    "diff -y bin bin2", "diff -y -W 131 a b", "diff -y -W 1 a b", "diff --side-by-side --width=60 uni a",
+    "diff -r -x f da db", "diff -r -x s -x only da db", "diff -r --exclude='*' da db",
+    "diff -r -x '[a-f]*' -u da db", "diff -X nope da db", "diff -x f da/f db/f",
+    "diff -r qa qb", "diff -ru qa qb", "diff -c 'qa/x y' 'qb/x y'", "diff -q qa/é\\tt qb/é\\tt", "diff -u qa/é* qb/é*", "diff nope1 nope2", "diff -y bin bin2", "diff -y -W 131 a b", "diff -y -W 1 a b", "diff --side-by-side --width=60 uni a",
 ]
 
 
