@@ -3,7 +3,8 @@
 Formats: one name a line (the default off a terminal, ``-1``), ``-C`` (columns), ``-x``
 (across), ``-m`` (commas), ``-l`` and ``-o -g -n`` (long), ``--format=WORD``; line width from
 ``-w`` or ``COLUMNS`` (else 80), tab stops from ``-T`` or ``TABSIZE`` (8; GNU pads columns
-with tabs). Entries: ``-a -A -d -R -f``. Order: ``-t -S -X -v -U -r``, ``--sort=WORD``,
+with tabs). Entries: ``-a -A -d -R -f``, ``-I PATTERN`` / ``--ignore``, ``--hide`` (not with
+``-a``/``-A``), ``-B`` (``*~``). Order: ``-t -S -X -v -U -r``, ``--sort=WORD``,
 ``-c``/``-u`` (sort by that time unless ``-l``), ``--group-directories-first``. Columns and
 decorations: ``-i -s -k -h --si --block-size=SIZE``, ``-F -p --file-type
 --indicator-style=WORD``, ``-b -q -N -Q --quoting-style=WORD --show-control-chars``
@@ -36,6 +37,7 @@ from sandbox.commands._identity import GID, GROUP, UID, USER
 from sandbox.commands._quoting import quote, quoteaf
 from sandbox.commands._writing import join
 from sandbox.commands.base import CommandContext
+from sandbox.commands.find.glob import compile_glob
 from sandbox.commands.ls import layout, names
 from sandbox.commands.ls.layout import Cell, Scale
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, UsageError, parse
@@ -46,7 +48,7 @@ from sandbox.fs.paths import normalize
 __all__ = ["run", "human_size"]
 
 SPEC = OptionSpec(
-    "1aAbcCdfFgGhHiklLmnNopqQrRsStT:uUvw:xX",
+    "1aAbBcCdfFgGhHiI:klLmnNopqQrRsStT:uUvw:xX",
     {
         "all": (NO_ARG, "a"), "almost-all": (NO_ARG, "A"), "escape": (NO_ARG, "b"),
         "directory": (NO_ARG, "d"), "classify": (OPTIONAL, "classify"), "file-type": (NO_ARG, "file-type"),
@@ -60,6 +62,7 @@ SPEC = OptionSpec(
         "recursive": (NO_ARG, "R"), "size": (NO_ARG, "s"), "sort": (REQUIRED, "sort"),
         "time": (REQUIRED, "time"), "time-style": (REQUIRED, "time-style"),
         "tabsize": (REQUIRED, "T"), "width": (REQUIRED, "w"), "block-size": (REQUIRED, "block-size"),
+        "ignore": (REQUIRED, "I"), "hide": (REQUIRED, "hide"), "ignore-backups": (NO_ARG, "B"),
         "color": (OPTIONAL, "color"), "dereference": (NO_ARG, "L"),
         "dereference-command-line": (NO_ARG, "H"),
         "help": (NO_ARG, "help"), "version": (NO_ARG, "version"),
@@ -92,6 +95,10 @@ Sort entries alphabetically if none of -cftuvSUX nor --sort is specified.
   -H, -L                     accepted (there are no symbolic links)
       --indicator-style=WORD  none, slash (-p), file-type (--file-type), classify (-F)
   -i, --inode                print the index number of each file
+  -I, --ignore=PATTERN       do not list implied entries matching shell PATTERN
+      --hide=PATTERN         do not list implied entries matching shell PATTERN
+                               (overridden by -a or -A)
+  -B, --ignore-backups       do not list implied entries ending with ~
   -k, --kibibytes            default to 1024-byte blocks for file system usage
   -l                         use a long listing format
   -m                         fill width with a comma separated list of entries
@@ -197,6 +204,8 @@ class _Options:
     width: int = 80
     tabsize: int = 8
     time_formats: tuple[str, str] = ("%b %e  %Y", "%b %e %H:%M")
+    ignore: list[str] = field(default_factory=list)  # -I, -B: always applied
+    hide: list[str] = field(default_factory=list)  # --hide: only without -a/-A
 
     @property
     def long(self) -> bool:
@@ -263,6 +272,12 @@ def _options(ctx: CommandContext, opts: list[tuple[str, str | None]]) -> _Option
             time_given = True
         elif key == "gdf":
             o.dirs_first = True
+        elif key == "I":
+            o.ignore.append(value or "")
+        elif key == "B":
+            o.ignore += ["*~", ".*~"]
+        elif key == "hide":
+            o.hide.append(value or "")
         elif key == "i":
             o.inode = True
         elif key == "s":
@@ -577,6 +592,8 @@ class _Lister:
         for name in listed:
             if name.startswith(".") and not self.opts.all and name not in (".", ".."):
                 continue
+            if self.ignored(name):
+                continue
             child = normalize(name, vpath)
             st = None
             try:
@@ -586,6 +603,11 @@ class _Lister:
                 self.status = max(self.status, 1)
             entries.append(_Entry(name, child, st))
         return entries
+
+    def ignored(self, name: str) -> bool:
+        """GNU's ``file_ignored`` for the pattern options (``fnmatch`` with FNM_PERIOD)."""
+        patterns = self.opts.ignore + ([] if self.opts.all else self.opts.hide)
+        return any(_fnmatch_period(p, name) for p in patterns)
 
     def list_dir(self, vpath: str, shown: str, header: bool, top: bool = False) -> None:
         entries = self.read_dir(vpath, shown, top)
@@ -603,6 +625,16 @@ class _Lister:
                 if entry.stat is not None and entry.stat.is_dir and entry.name not in (".", ".."):
                     self.ctx.budget.check_time()
                     self.list_dir(entry.vpath, _join(shown, entry.name), True)
+
+
+def _fnmatch_period(pattern: str, name: str) -> bool:
+    """glibc ``fnmatch(pattern, name, FNM_PERIOD)``: a leading ``.`` only matches a ``.``."""
+    if name.startswith("."):
+        if pattern.startswith("\\."):
+            pattern = pattern[1:]
+        if not pattern.startswith("."):
+            return False
+    return compile_glob(pattern).match(name) is not None
 
 
 def _now() -> float:

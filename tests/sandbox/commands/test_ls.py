@@ -46,7 +46,8 @@ NOW = int(time.time())
 
 
 def sample_tree(rng: random.Random) -> fsup.Tree:
-    names = ["a", "B", "b.txt", ".hidden", "é", "Z", "a b", "-dash", "x\ny", "\udcff", "_u", "10", "9", "a.b.c"]
+    names = ["a", "B", "b.txt", ".hidden", "é", "Z", "a b", "-dash", "x\ny", "\udcff", "_u", "10", "9", "a.b.c",
+             "old~", ".rc~"]
     tree: fsup.Tree = {}
     for name in rng.sample(names, rng.randint(1, len(names))):
         body = rng.choice([b"", b"x", b"y" * rng.randint(1, 20000), b"z" * rng.choice([1023, 1024, 4096, 4097, 1048577])])
@@ -149,6 +150,7 @@ NEW_FLAGS = [
     "--quoting-style=locale", "--quoting-style=clocale", "--quoting-style=literal", "--show-control-chars",
     "--quoting-style=c-maybe",
     "-T 4", "-T 0", "-T 1", "-w 0", "-w 1", "-w 20", "-w 40", "-w 100", "-w 7",
+    "-I *.txt", "-I d*", "-I .*", "--ignore=[a-c]*", "--hide=*.c", "--hide=?", "-B", "-I \\.h*",
 ]
 
 
@@ -188,7 +190,8 @@ HAND_FLAGS = [
     "-T 1 -C", "-ld --full-time . d1", "-C d1 .", "-m . d1", "-Cd d1 a b.txt",
     "--format=across", "--format=commas", "--format=vertical", "--format=verbose", "-l1", "-1l", "-l -C",
     "-C -l", "-lm", "-ml", "-x -1", "-R -m", "--indicator-style=file-type", "--classify=auto", "-f", "-fl",
-    "-ls -f",
+    "-ls -f", "-I *.txt", "-I .* -a", "-I . -a", "-I .. -a", "-I * -d .", "--hide=d* -A", "--hide=d*",
+    "-B -a", "-I [!a]*", "-I [^a]*", "-I \\.hd -a", "-I *.b.* -R", "--ignore=a --ignore=B",
 ]
 
 
