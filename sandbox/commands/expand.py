@@ -49,7 +49,8 @@ VERSION = "expand (GNU coreutils) 9.1"
 class Expander:
     """The state of one expand run: the column carries across inputs, as in GNU."""
 
-    def __init__(self, tabs: TabStops, initial: bool):
+    def __init__(self, tabs: TabStops, initial: bool, budget=None):
+        self.budget = budget
         self.tabs = tabs
         self.initial = initial
         self.column = 0
@@ -70,7 +71,7 @@ class Expander:
             if piece:
                 self._advance_plain(piece)
             return piece
-        size = self.tabs.size
+        size = self.tabs.size if self.tabs.size < (1 << 20) else 0  # expandtabs takes a C int
         if size and self.column == 0 and self.convert and b"\b" not in piece and b"\r" not in piece:
             if not self.initial:
                 out = piece.expandtabs(size)
@@ -97,6 +98,8 @@ class Expander:
                 nxt, self.index, last = self.tabs.next_column(self.column, self.index)
                 if last:
                     nxt = self.column + 1
+                if self.budget is not None:
+                    self.budget.check_string(nxt - self.column)  # a tab stop far away: bounded
                 out += b" " * (nxt - self.column)
                 self.column = nxt
                 continue
@@ -160,5 +163,5 @@ def run(ctx: CommandContext) -> int:
     tabs = parse_tabs(ctx, opts)
     if isinstance(tabs, int):
         return tabs
-    expander = Expander(tabs, any(key == "i" for key, _ in opts))
+    expander = Expander(tabs, any(key == "i" for key, _ in opts), ctx.budget)
     return each_stream(ctx, operands, expander.text)

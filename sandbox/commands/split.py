@@ -167,7 +167,10 @@ class Namer:
 
     def _name(self) -> str:
         assert self.index is not None
-        return self.base + "".join(self.alphabet[i] for i in self.index) + self.extra
+        name = self.base + "".join(self.alphabet[i] for i in self.index) + self.extra
+        if len(name.rsplit("/", 1)[-1].encode("utf-8", "surrogateescape")) > 255:
+            raise SplitError(f"{quotef(name)}: File name too long")
+        return name
 
 
 def _settings(opts: list[tuple[str, str | None]]) -> dict:
@@ -239,6 +242,7 @@ def run(ctx: CommandContext) -> int:
         s = _settings(opts)
         if len(operands) > 2:
             raise SplitError(f"extra operand {quote(operands[2])}", usage=True)
+        ctx.budget.check_string(s["length"])
         namer = _namer(s, operands[1] if len(operands) > 1 else "x")
         source = operands[0] if operands else "-"
         try:
