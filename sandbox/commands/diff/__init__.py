@@ -76,6 +76,7 @@ Exit status is 0 if inputs are the same, 1 if different, 2 if trouble.
 """
 
 BINARY_PROBE = 32768
+MAX_WIDTH = 1 << 16
 _WS = re.compile(rb"[ \t\n\v\f\r]+")
 
 
@@ -141,7 +142,9 @@ def _parse(ctx: CommandContext) -> tuple[Options, list[str]] | int:
                     ctx.error(f"invalid width '{value}'")
                     ctx.error("Try 'diff --help' for more information.")
                     return 2
-                o.width = int(value or "0")
+                # Wider than this is only padding past any output limit: clamp it, so a
+                # hostile -W 999999999 cannot build gigabytes of tabs per line.
+                o.width = min(int(value or "0"), MAX_WIDTH)
             elif key == "x":
                 o.exclude.append(value or "")
             elif key == "X":

@@ -21,6 +21,8 @@ _NUMERIC = set("sdkbnmUGiD")
 _STRING = set("pfhPHugyYlMtacF")
 _NS_KINDS = set("STX+")
 STOP = object()
+#: Largest field width / precision honoured (larger ones are clamped).
+MAX_FIELD = 1 << 20
 
 
 def compile_format(ctx: CommandContext, fmt: str) -> list:
@@ -78,6 +80,12 @@ def compile_format(ctx: CommandContext, fmt: str) -> list:
             i = j + 1
             continue
         flags, width, prec = m.group(1), m.group(2), m.group(3)
+        # A field wider than this is only padding past any output limit: clamp it so a
+        # hostile %999999999p cannot allocate gigabytes.
+        if width and int(width) > MAX_FIELD:
+            width = str(MAX_FIELD)
+        if prec and int(prec) > MAX_FIELD:
+            prec = str(MAX_FIELD)
         spec = "%" + flags + width + (("." + prec) if prec is not None else "")
         if d in "TAC":
             if j + 1 >= n:
