@@ -3,7 +3,8 @@
 Options: ``-a`` (hidden names too), ``-d`` (directories only), ``-L LEVEL``, ``-f`` (full
 paths), ``-i`` (no indentation lines), ``-F`` (``/`` after directories, ``*`` after
 executables), ``-I PATTERN`` (leave out matching names), ``-P PATTERN`` (list only files that
-match; directories are kept), ``--dirsfirst``, ``--noreport``, ``--``. Patterns are tree's own
+match; directories are kept), ``-t`` (oldest first), ``-r``, ``--dirsfirst``, ``--filesfirst``,
+``-n`` (no colour: always so), ``--noreport``, ``--``. Patterns are tree's own
 wildcards, matched byte by byte against the name: ``*``, ``?``, ``[...]`` (``^`` negates),
 ``\\`` escapes, ``|`` separates alternatives; each ``-I``/``-P`` adds alternatives.
 
@@ -115,7 +116,8 @@ class _Tree:
     def __init__(self, ctx: CommandContext):
         self.ctx = ctx
         self.all = self.dirs_only = self.full = self.no_indent = self.classify = False
-        self.dirs_first = self.noreport = False
+        self.dirs_first = self.files_first = self.noreport = False
+        self.reverse = self.by_time = False
         self.level = -1  # tree's Level: deepest level shown below the top is level + 1
         self.include: list[str] = []
         self.exclude: list[str] = []
@@ -138,6 +140,8 @@ class _Tree:
                     options = False
                 elif arg == "--dirsfirst":
                     self.dirs_first = True
+                elif arg == "--filesfirst":
+                    self.files_first = True
                 elif arg == "--noreport":
                     self.noreport = True
                 elif arg == "--help":
@@ -159,9 +163,12 @@ class _Tree:
                             raise TreeExit("tree: Invalid level, must be greater than 0.")
                     else:
                         (self.include if letter == "P" else self.exclude).append(value)
-                elif letter in "adfiF":
-                    attr = {"a": "all", "d": "dirs_only", "f": "full", "i": "no_indent", "F": "classify"}[letter]
+                elif letter in "adfiFrt":
+                    attr = {"a": "all", "d": "dirs_only", "f": "full", "i": "no_indent", "F": "classify",
+                            "r": "reverse", "t": "by_time"}[letter]
                     setattr(self, attr, True)
+                elif letter == "n":
+                    pass  # no colour: output is never coloured
                 else:
                     raise TreeExit(f"tree: Invalid argument -`{letter}'.", 1, usage=True)
 
@@ -219,9 +226,13 @@ class _Tree:
             if not st.is_dir and (self.dirs_only or include is not None and not include.match(key)):
                 continue
             entries.append((key, name, child, st))
-        entries.sort(key=lambda e: e[0])
+        entries.sort(key=(lambda e: (e[3].mtime, e[0])) if self.by_time else (lambda e: e[0]))
+        if self.reverse:
+            entries.reverse()
         if self.dirs_first:
             entries.sort(key=lambda e: not e[3].is_dir)
+        elif self.files_first:
+            entries.sort(key=lambda e: e[3].is_dir)
         for i, (_, name, child, st) in enumerate(entries):
             last = i == len(entries) - 1
             path = (shown.rstrip("/") if shown != "/" else "") + "/" + name if self.full else name

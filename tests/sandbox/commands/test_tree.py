@@ -40,20 +40,23 @@ def random_tree(rng: random.Random) -> fsup.Tree:
     """Directories and files with hostile names, under the working directory ``t``."""
     tree: fsup.Tree = {"t": None}
     dirs = [d for d in rng.sample(DIRS, rng.randint(0, len(DIRS)))]
+    times = [fsup.BASE_MTIME, fsup.BASE_MTIME - 100, fsup.BASE_MTIME + 5000]
     for d in sorted(dirs):
         if "/" in d and d.rsplit("/", 1)[0] not in dirs:
             continue
-        tree["t/" + d] = None
+        tree["t/" + d] = (None, rng.choice(times))
     parents = [""] + [k[2:] + "/" for k in tree if k != "t"]
     for _ in range(rng.randint(0, 12)):
-        tree["t/" + rng.choice(parents) + rng.choice(NAMES)] = b"x"
+        tree["t/" + rng.choice(parents) + rng.choice(NAMES)] = (b"x", rng.choice(times))
     # a name may be both a file and a directory prefix: keep directories
-    return {k: v for k, v in tree.items() if not (v is not None and any(o.startswith(k + "/") for o in tree))}
+    return {k: v for k, v in tree.items()
+            if not (isinstance(v, tuple) and v[0] is not None and any(o.startswith(k + "/") for o in tree))}
 
 
 FLAGS = [["-a"], ["-d"], ["-L", "1"], ["-L", "2"], ["-L", "3"], ["-f"], ["-i"], ["-F"], ["--dirsfirst"],
          ["--noreport"], ["-I", "d"], ["-I", "*.txt|b*"], ["-P", "*.txt"], ["-P", "[a-c]*"], ["-P", "?"],
-         ["-I", "[^a]"], ["-P", "*e*|z"], ["-af"], ["-di"], ["-fi"], ["-aF"], ["-L", "0x2"], ["-L", "1x"]]
+         ["-I", "[^a]"], ["-P", "*e*|z"], ["-af"], ["-di"], ["-fi"], ["-aF"], ["-L", "0x2"], ["-L", "1x"],
+         ["-r"], ["-t"], ["-tr"], ["--filesfirst"], ["-n"], ["-rn"]]
 
 
 @needs_tree
@@ -78,7 +81,8 @@ HAND = [[], ["-a"], ["-d"], ["-L", "1"], ["-f"], ["-i"], ["-F"], ["--dirsfirst"]
         ["-P", "a\\.txt"], ["-I", "su?", "-I", "e"], [".", "d"], ["nope"], ["--noreport", "nope"], ["--", "-a"],
         ["-f", "."], ["-f", "./"], ["-f", ".//"], ["-fi", "d"], ["-L", "0"], ["-L", "x"], ["-L", "-1"],
         ["-L", "4294967297"], ["-L"], ["-I"], ["-P"], ["-L1"], ["-Z"], ["--foo"], ["-aZ"], ["a.txt"],
-        ["-F", "d"], ["-ad"], ["--dirsfirst", "-d"], ["-d", "-P", "x"], ["-a", "-I", ".*"], ["-", "d"]]
+        ["-F", "d"], ["-ad"], ["--dirsfirst", "-d"], ["-d", "-P", "x"], ["-a", "-I", ".*"], ["-", "d"],
+        ["-t"], ["-r"], ["-tr"], ["--filesfirst"], ["--dirsfirst", "-r"], ["--filesfirst", "-t"], ["-n"]]
 
 
 @needs_tree
