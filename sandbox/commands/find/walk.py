@@ -141,9 +141,17 @@ class Walker:
                 return st.size == 0
             return empty
         if name in ("-newer", "-anewer", "-cnewer") or name.startswith("-newer"):
-            if name.startswith("-newer") and len(name) == 8 and name[6:] not in (
-                    "mm", "ma", "mc", "am", "aa", "ac", "cm", "ca", "cc"):
-                raise P.FindError(f"unknown predicate `{name}'")
+            if name.startswith("-newer") and len(name) == 8:
+                x, y = name[6], name[7]
+                if x not in "acmB" or y not in "acmtB":
+                    raise P.FindError(f"invalid predicate `{name}'")
+                if "B" in (x, y):
+                    self.ctx.error("This system does not provide a way to find the birth "
+                                   "time of a file.")
+                    raise P.FindError(f"invalid predicate `{name}'")
+                if y == "t":
+                    ref_t = self._date(args[0])
+                    return lambda e: e.stat(fs).mtime > ref_t
             try:
                 ref = self.fs.stat(self.ctx.path(args[0])).mtime
             except FSError as exc:
@@ -218,6 +226,19 @@ class Walker:
         if name in ("-exec", "-execdir"):
             return self._exec(args[0], args[1], name == "-execdir")
         raise P.FindError(f"{name}: not supported in the sandbox")
+
+    def _date(self, text: str) -> float:
+        """``-newerXt``'s date string, as GNU date reads it (UTC)."""
+        from datetime import timezone
+        from sandbox.commands.date import DateError, Moment, parse_date
+        sec = math.floor(self.now)
+        try:
+            moment = Moment(sec, int((self.now - sec) * 1e9), timezone.utc, "UTC")
+            seconds, nanos = parse_date(text, moment, timezone.utc)
+        except DateError:
+            raise P.FindError(f"I cannot figure out how to interpret {quote(text)} as a date "
+                              "or time") from None
+        return seconds + nanos / 1e9
 
     def _regex(self, pattern: str, icase: bool) -> Callable[[Entry], bool]:
         from sandbox.regex import RegexError, compile_regex

@@ -87,6 +87,9 @@ HAND = [
     "find . -nouser", "find . -nogroup", "find . -lname x", "find . -samefile a.txt",
     "find . -samefile nope", "find . -used 1", "find . -inum x", "find . -user nobodyx",
     "find . -group nogroupx", "find . -uid x", "find . -xtype f",
+    "find . -newermt '2021-03-04 05:00'", "find . -newermt '2021-03-04 05:07'", "find . -newermt bogus",
+    "find . -newermt @1614834000", "find . -newermt '2026-01-01'", "find . -newerBt x", "find . -newerXt x",
+    "find . -newertm x", "find . -newermm old.txt", "find . -newerma a.txt", "find . -newermt '1 day ago'",
     # -ls with the inode and the owner masked (virtual: 0 and user)
     "find d -ls | sed -E 's/^ *[0-9]+ +//; s/ (root|user) +(root|user) +/ U G /'",
 ]
