@@ -1,6 +1,6 @@
 """The signatures ``file`` knows, as file 5.44 describes them: JSON (its lenient parser,
 newline-delimited too), CSV (its field counter), PNG, JPEG (JFIF/segment walk), PDF, gzip,
-zip, ``#!`` scripts of common interpreters, and the text classes of ``encoding.c`` / ``ascmagic.c`` (ASCII, UTF-8 with or without
+zip, ``#!`` scripts of common interpreters, HTML, and the text classes of ``encoding.c`` / ``ascmagic.c`` (ASCII, UTF-8 with or without
 BOM, ISO-8859, non-ISO extended ASCII; line terminators, very long lines, escapes,
 overstriking). Anything else is ``data``.
 
@@ -440,6 +440,19 @@ def _script(buf: bytes, enc: tuple[str, str, str]) -> tuple[str, str] | None:
     return f"a {_chars(name)} script, {enc[0]} text executable{notes}", "text/plain"
 
 
+#: file's sgml magic: any of these (case-insensitive) in the first 4096 bytes of a text makes
+#: it an HTML document.
+_HTML_TOKENS = (b"<!doctype html", b"<head>", b"<head ", b"<title>", b"<title ", b"<html>", b"<html ",
+                b"<script>", b"<script ", b"<style>", b"<style ", b"<table>", b"<table ", b"<a href=")
+
+
+def _html(buf: bytes, enc: tuple[str, str, str]) -> tuple[str, str] | None:
+    head = buf[:4096].lower()
+    if any(token in head for token in _HTML_TOKENS):
+        return f"HTML document, {enc[0]} text{text_notes(enc[2])}", "text/html"
+    return None
+
+
 SIGNATURES = [(_png, "image/png"), (_jpeg, "image/jpeg"), (_pdf, "application/pdf"),
               (_gzip, "application/gzip"), (_zip, "application/zip")]
 
@@ -459,7 +472,7 @@ def describe(buf: bytes) -> tuple[str, str, str]:
         if found is not None:
             return found, mime, charset
     if enc:
-        script = _script(buf, enc)
+        script = _script(buf, enc) or _html(buf, enc)
         if script is not None:
             return script[0], script[1], charset
         return f"{enc[0]} text{text_notes(enc[2])}", "text/plain", charset

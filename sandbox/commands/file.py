@@ -3,14 +3,14 @@ signatures (see ``sandbox.commands._filemagic``): empty, directory, very short f
 (ASCII, UTF-8 with or without BOM, ISO-8859, non-ISO extended ASCII, with file's notes on
 line terminators, very long lines, escapes and overstriking), JSON and newline-delimited
 JSON, CSV, PNG, JPEG, PDF, gzip, zip, ``#!`` scripts (sh, bash, zsh, python, ruby, awk, perl,
-node, and file's generic ``a NAME script``); anything else is ``data``.
+node, and file's generic ``a NAME script``), HTML; anything else is ``data``.
 
 Options: ``-b --brief``, ``-i --mime``, ``--mime-type``, ``--mime-encoding``, ``-E`` (a missing
 file is an error, exit 1), ``-N --no-pad``, ``-L -h`` (accepted: no symbolic links), ``--``.
 Names are padded to one column as file pads them; unprintable characters show as ``\\ooo``.
 The first 1 MiB of a file is examined (file 5.44's default ``bytes`` limit is 7 MiB).
 
-Deviations: file's other thousands of magic entries (source code, XML/HTML, mail, UTF-16,
+Deviations: file's other thousands of magic entries (source code, XML, SGML, mail, UTF-16,
 archives other than gzip/zip, executables...) are not known: such files get the text or
 ``data`` description.
 """

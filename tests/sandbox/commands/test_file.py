@@ -207,6 +207,23 @@ def test_scripts() -> None:
         compare(files, flags)
 
 
+HTML_PIECES = ["<!DOCTYPE html>", "<html>", "<HTML lang=en>", "<head>", "<title>x</title>", "<body>", "<p>hi</p>",
+               "<div>", "<script>", "<style>", "<table>", "<a href=\"x\">", "<tr>", "<b>", "text", "<!doctype html>"]
+
+
+@needs_file
+def test_html() -> None:
+    rng = random.Random(9)
+    files = {}
+    for i in range(60):
+        lines = [" ".join(rng.choice(HTML_PIECES + WORDS) for _ in range(rng.randint(1, 5)))
+                 for _ in range(rng.randint(1, 6))]
+        body = "\n".join(lines).encode() + rng.choice([b"\n", b"\r\n", b""])
+        files[f"h{i:02d}"] = rng.choice([b"", "é ".encode(), b"  "]) + body
+    for flags in ([], ["-i"]):
+        compare(files, flags)
+
+
 @needs_file
 def test_json_nesting_limit_and_sizes() -> None:
     files = {f"n{d}": b"[" * d + b"]" * d for d in (1, 250, 251, 252, 2000)}
