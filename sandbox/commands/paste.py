@@ -197,8 +197,12 @@ def _parallel(ctx: CommandContext, contents: list[bytes | None], stdin_lines: li
     if n == 1:
         ctx.stdout.write(eol.join(columns[0]) + eol)
         return
-    streams: list = []
-    for i, col in enumerate(columns):
-        streams.append(col)
-        streams.append(itertools.repeat(seps[i] if i < n - 1 else eol, rows))
-    ctx.stdout.write(b"".join(itertools.chain.from_iterable(zip(*streams))))
+    step = 1 << 15  # rows per write: small joins stay in cache
+    for start in range(0, rows, step):
+        streams: list = []
+        end = min(rows, start + step)
+        for i, col in enumerate(columns):
+            streams.append(col[start:end])
+            streams.append(itertools.repeat(seps[i] if i < n - 1 else eol, end - start))
+        ctx.stdout.write(b"".join(itertools.chain.from_iterable(zip(*streams))))
+        ctx.budget.check_time()
