@@ -151,7 +151,9 @@ def _tree(rng: random.Random) -> dict:
         path = f"{parent}/{name}" if parent else name
         if path in tree or any(k.startswith(path + "/") for k in tree):
             continue
-        mtime = NOW - rng.choice([0.3, 1.5, 3.5, 10.5, 40.5]) * 86400 - rng.choice([0, 1, 5, 30]) * 60 - 20
+        # relative to the moment the case runs, half a minute away from -mmin boundaries
+        mtime = int(time.time()) - rng.choice([0.3, 1.5, 3.5, 10.5, 40.5]) * 86400 \
+            - rng.choice([0, 1, 5, 30]) * 60 - 30
         mtime = int(mtime)
         if rng.random() < 0.3:
             tree[path] = (None, mtime)
