@@ -2,8 +2,8 @@
 
 Start points, then an expression: tests ``-name -iname -path -ipath -wholename -iwholename
 -regex -iregex -type -xtype -size -empty -newer -mtime -mmin -atime -amin -ctime -cmin -perm
--links -user -group -uid -gid -samefile -readable -writable -executable -true -false`` (and
-``-nouser -nogroup -lname -ilname -used -inum``, false or 0 here),
+-newerXY -links -user -group -uid -gid -samefile -readable -writable -executable -true -false``
+(and ``-nouser -nogroup -lname -ilname -used -inum``, false or 0 here),
 options ``-maxdepth -mindepth -depth -regextype -daystart -warn -nowarn`` (and the no-op
 ``-noleaf -xdev -mount -ignore_readdir_race``), actions ``-print -print0 -printf -ls -delete
 -exec -execdir -prune -quit``, operators ``! -not -a -and -o -or ( ) ,``. Messages and exit
