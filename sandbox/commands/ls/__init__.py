@@ -30,6 +30,7 @@ Deviations, by design of the jail:
 from __future__ import annotations
 
 import functools
+import time
 import zlib
 from dataclasses import dataclass, field
 
@@ -638,7 +639,6 @@ def _fnmatch_period(pattern: str, name: str) -> bool:
 
 
 def _now() -> float:
-    import time
     return time.time()
 
 

@@ -5,7 +5,6 @@ which has no warning)."""
 from __future__ import annotations
 
 import random
-import subprocess
 import sys
 from pathlib import Path
 
