@@ -56,3 +56,12 @@ def test_generated() -> None:
 
 def test_context_needs_selinux() -> None:
     assert run_command(["id", "-Z"]) == (1, b"", b"id: --context (-Z) works only on an SELinux-enabled kernel\n")
+
+
+def test_never_the_host_user() -> None:
+    import getpass
+    me = getpass.getuser()
+    for argv in (["id"], ["id", "-un"], ["whoami"], ["id", "-Gn"]):
+        out = run_command(argv)[1]
+        assert me == "user" or me.encode() not in out, argv
+    assert run_command(["id", "-u"])[1] == b"1000\n"

@@ -58,3 +58,15 @@ def test_generated() -> None:
         if rng.random() < 0.3:
             args = ["-" + "".join(a[1] for a in args if not a.startswith("--"))] if args else args
         check([a for a in args if a != "-"])
+
+
+def test_never_the_host_values() -> None:
+    import os
+    import socket
+    host = os.uname()
+    code, out, _ = run_command(["uname", "-a"])
+    for value in (host.nodename, host.release, socket.gethostname()):
+        if value and value not in ident.__dict__.values():
+            assert value.encode() not in out
+    for argv in (["hostname"], ["hostname", "-f"], ["uname", "-n"]):
+        assert run_command(argv)[1] == b"sandbox\n"
