@@ -390,6 +390,9 @@ class Walker:
             self.error(f"{quote(start)}: {exc}")
             return
         root = Entry(start, vpath, 0, start, base_name(start), st)
+        # A filesystem may offer ``scandir(path)`` -> sorted (name, FileStat) pairs (one
+        # directory read instead of a stat per entry); the protocol's listdir+stat otherwise.
+        scandir = getattr(self.fs, "scandir", None)
         # stack items: (entry, children_done)
         stack: list[tuple[Entry, bool]] = [(root, False)]
         while stack:
@@ -413,12 +416,15 @@ class Walker:
             if not descend:
                 continue
             try:
-                names = self.fs.listdir(e.vpath)
+                if scandir is not None:  # (name, FileStat) pairs: no stat per entry
+                    found = list(scandir(e.vpath))
+                else:
+                    found = [(n, None) for n in self.fs.listdir(e.vpath)]
             except FSError as exc:
                 self.error(f"{quote(e.path)}: {exc}")
                 continue
             prefix = e.path if e.path.endswith("/") else e.path + "/"
             vprefix = e.vpath.rstrip("/") + "/"
-            for name in reversed(names):
-                stack.append((Entry(prefix + name, vprefix + name, e.depth + 1, e.start, name),
-                              False))
+            for name, st in reversed(found):
+                stack.append((Entry(prefix + name, vprefix + name, e.depth + 1, e.start, name,
+                                    st), False))

@@ -233,3 +233,23 @@ def test_generated() -> None:
         if report is not None:
             failures.append(report)
     assert not failures, f"{len(failures)}/{count} differ:\n\n" + "\n\n".join(failures[:4])
+
+
+def test_scandir_hook_gives_the_same_walk() -> None:
+    """A filesystem offering ``scandir`` (name, FileStat pairs) walks exactly as listdir+stat."""
+    from sandbox.commands.testing import run_command
+    from sandbox.fs.memory import MemoryFS
+    from sandbox.fs.vfs import VirtualFS
+    files = {"a.txt": b"x", "d/b.md": b"yy", "d/e/c": b"", "z": b"zzz"}
+    plain = VirtualFS({"/": MemoryFS(dict(files))})
+    fast = VirtualFS({"/": MemoryFS(dict(files))})
+    calls = []
+
+    def scandir(path: str):  # type: ignore[no-untyped-def]
+        calls.append(path)
+        return [(n, fast.stat(path.rstrip("/") + "/" + n)) for n in fast.listdir(path)]
+
+    fast.scandir = scandir  # type: ignore[attr-defined]
+    argv = ["find", "/", "-path", "/dev", "-prune", "-o", "-printf", "%p %s %y %d\\n"]
+    assert run_command(argv, fs=plain) == run_command(argv, fs=fast)
+    assert calls
