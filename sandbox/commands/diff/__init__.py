@@ -241,6 +241,7 @@ class Differ:
         self.ctx = ctx
         self.o = o
         self.status = 0
+        self._stdin: bytes | None = None
 
     def trouble(self, message: str) -> None:
         self.ctx.error(message)
@@ -248,7 +249,9 @@ class Differ:
 
     def read(self, name: str) -> _File:
         if name == "-":
-            return _File(name, self.ctx.stdin.read(), time.time())
+            if self._stdin is None:  # both operands '-': the same data, read once
+                self._stdin = self.ctx.stdin.read()
+            return _File(name, self._stdin, time.time())
         st = self.ctx.stat(name)
         return _File(name, self.ctx.read_bytes(name), st.mtime)
 

@@ -52,7 +52,7 @@ HAND = [
     "diff --color=bogus a b", "diff a", "diff", "diff a b c", "diff nope a", "diff a nope",
     "diff -N nope a", "diff -N -u a nope", "diff --foo a b", "diff -c -u a b", "diff -U x a b",
     "diff -C -1 a b", "diff -d a b", "diff --minimal -u a b", "diff --normal a b",
-    "diff - b < a", "diff -u a - < b | sed 's/^+++ -\t.*/+++ -/'", "cat a | diff -q - same", "diff --help | head -3",
+    "diff - b < a", "diff -u a - < b | sed 's/^+++ -\t.*/+++ -/'", "cat a | diff -q - same", "cat a | diff - -; echo $?", "cat a | diff -s - -", "diff --help | head -3",
     "diff -u a b | head -3 | tail -1", "diff --text -u bin bin2", "diff -i -u case b",
     "diff -y a b", "diff -y -W 40 a b", "diff -y --left-column a b",
     "diff -y --suppress-common-lines a b", "diff -y nonl nonl2", "diff -y nonl a",
