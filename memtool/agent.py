@@ -131,8 +131,16 @@ class Agent:
             self.observer(event, payload)
 
     def prepare_call(self) -> str:
-        """The system prompt for the next model call, with core memory read now."""
-        return self.memory.system_prompt(self.instructions)
+        """The system prompt for the next model call, with core memory read now and the
+        memories most relevant to the last user message recalled after it."""
+        return self.memory.system_prompt(self.instructions, query=self.last_user_message())
+
+    def last_user_message(self) -> str | None:
+        """The text of the last user message of this conversation (None: there is none)."""
+        for message in reversed(self.messages):
+            if message.get("role") == "user" and isinstance(message.get("content"), str):
+                return message["content"]
+        return None
 
     def run(self, user_message: str) -> str:
         """Answer one user message, using tools as the model asks; return the answer."""

@@ -21,6 +21,7 @@ from memtool.conversations import Conversations
 from memtool.approval import Approver
 from memtool.history import History, Retention, VersionedStore, VersionLog, acting, open_log
 from memtool.core import DEFAULT_BUDGET, CoreMemory
+from memtool.recall.block import DEFAULT_RECALL_BUDGET
 from memtool.layout import bootstrap, ensure_gitignored
 from memtool.scopes import scope_prefix, validate_scope
 from memtool.secrets import SecretScanner
@@ -59,6 +60,7 @@ class Memory:
     ``retention`` (``Retention(count=, age=)``); see ``history()``, ``restore()``, ``diff()``.
     ``approve``: ``callback(ApprovalRequest) -> True | False | "reason"``, asked before either
     tool changes a file (``memtool.approval``); reads never ask, a denied call changes nothing.
+    ``recall_budget``: tokens of the recalled block ``system_prompt(query=...)`` adds.
     """
 
     def __init__(
@@ -83,6 +85,7 @@ class Memory:
         versions: bool | VersionLog = True,
         retention: Retention | None = None,
         approve: Approver | None = None,
+        recall_budget: int = DEFAULT_RECALL_BUDGET,
     ):
         if path_or_store is not None and store is not None:
             raise TypeError("give either a path/store or store=, not both")
@@ -135,15 +138,52 @@ class Memory:
         self.tools = Toolset(self.memory_tool, self.bash_tool, tuple(tools))
         #: The approval callback (None: every write goes ahead).
         self.approve: Approver | None = approve
+        #: Tokens (chars / 4) of the recalled block ``system_prompt(query=...)`` may add.
+        self.recall_budget = recall_budget
 
     def __repr__(self) -> str:
         return f"Memory({self.base_store!r}, scope={self.scope!r})"
 
     # -- core -----------------------------------------------------------------------------
 
-    def system_prompt(self, instructions: str = "") -> str:
-        """``instructions``, today's date and core.md (read now) in ``<memory name="core">``."""
-        return self.core.system_prompt(instructions)
+    def system_prompt(self, instructions: str = "", query: str | None = None,
+                      recall_budget: int | None = None) -> str:
+        """``instructions``, today's date and core.md (read now) in ``<memory name="core">``.
+
+        With ``query`` (the user's message), a ``<memory name="recalled">`` block follows: the
+        notes and past turns most relevant to it, dated, labelled as possibly out of date,
+        within ``recall_budget`` tokens (default ``Memory(recall_budget=800)``). A recall that
+        fails leaves the block out; it never fails the call. Nothing is recorded."""
+        if query is None:
+            return self.core.system_prompt(instructions)
+        prompt = self.core.system_prompt(instructions)
+        try:
+            from memtool.recall import recall_block
+
+            budget = self.recall_budget if recall_budget is None else recall_budget
+            block = recall_block(self.store, query, budget) if isinstance(query, str) else ""
+        except Exception:  # recall is a bonus: a broken store or file never breaks the prompt
+            block = ""
+        if not block:
+            return prompt
+        return prompt.rstrip("\n") + "\n\n" + block + "\n"
+
+    def search(self, query: str, k: int = 10, paths: Iterable[str] | None = None) -> list:
+        """The ``k`` most relevant units (note entries, paragraphs, conversation turns) of
+        every memory file for ``query``, best first: ``Hit``s with ``file``, ``line``,
+        ``date``, ``role``, ``snippet``, ``score`` (``memtool.recall``). ``paths``: files or
+        directories relative to the memory (default: all of it, archives included)."""
+        from memtool.recall import search
+
+        return search(self.store, query, k=k, paths=paths).hits
+
+    def evaluate(self, fixture: Any) -> Any:
+        """Recall figures (hit@1/3/5, MRR, recalled block tokens) on a fixture (a path, JSON
+        text or dict; see ``memtool.eval``), loaded into a scratch in-memory store with this
+        memory's recall settings; this memory is not touched."""
+        from memtool.eval import evaluate
+
+        return evaluate(fixture, recall_budget=self.recall_budget)
 
     def core_text(self) -> str:
         """The current content of core.md."""

@@ -435,45 +435,22 @@ class MemoryTool:
         st = self._stat(p)
         if st is None:
             return MESSAGES["view_missing"].format(path=p.display)
-        files = list(self._iter_files(p.rel)) if st.is_dir else [p.rel]
-        # On an ASCII line, bytes.lower() and str.casefold() agree, so an ASCII line without
-        # any ASCII term is skipped without decoding (other lines take the full path).
-        ascii_terms = [t.encode() for t in terms] if all(t.isascii() for t in terms) else None
-        heap: list[tuple[int, int, str]] = []
-        total = 0
-        order = 0
+        from memtool.recall.search import search
+
+        # Ranked units (memtool.recall): BM25 over stems, phrase bonus, newest first on ties;
+        # each hit is shown as its best-matching line.
         limit = max(1, self.config.search_limit)
-        for rel in files:
-            try:
-                f = self.store.open_read(rel)
-            except FSError:
-                continue
-            with f:
-                for lineno, raw in enumerate(f, 1):
-                    order += 1
-                    if ascii_terms is not None and raw.isascii():  # cheap test before decoding
-                        low = raw.lower()
-                        if not any(t in low for t in ascii_terms):
-                            continue
-                    line = raw.decode("utf-8", "replace").rstrip("\r\n")
-                    folded = line.casefold()
-                    hits = sum(1 for t in terms if t in folded)
-                    if not hits:
-                        continue
-                    total += 1
-                    if len(line) > SEARCH_LINE_CHARS:
-                        line = line[:SEARCH_LINE_CHARS] + "…"
-                    item = (hits, -order, f"{rel}:{lineno}:{line}")
-                    if len(heap) < limit:
-                        heapq.heappush(heap, item)
-                    else:
-                        heapq.heappushpop(heap, item)
-        if not total:
+        result = search(self.store, a.query, k=limit, paths=[p.rel])
+        if not result.total:
             return f"No matches for {', '.join(terms)} in {p.display}."
-        best = sorted(heap, key=lambda it: (-it[0], -it[1]))
-        out = [text for _, _, text in best]
-        if total > len(out):
-            out.append(f"... {total - len(out)} more matching lines not shown; use more specific words or a path.")
+        out = []
+        for hit in result.hits:
+            line = hit.raw
+            if len(line) > SEARCH_LINE_CHARS:
+                line = line[:SEARCH_LINE_CHARS] + "…"
+            out.append(f"{hit.file}:{hit.line}:{line}")
+        if result.total > len(out):
+            out.append(f"... {result.total - len(out)} more matching lines not shown; use more specific words or a path.")
         return "\n".join(out)
 
     # -- Anthropic editing commands -------------------------------------------------------

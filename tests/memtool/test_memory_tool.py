@@ -265,13 +265,15 @@ def test_rename_formats(mem):
 
 def test_search_ranking_format_and_cap(store):
     mem = Memory(store, search_limit=3)
-    put(mem, "notes.md", "budget only\npricing and budget\nnothing\nPRICING\n")
+    # Ranked units (memtool.recall): each paragraph is a unit, shown as its best line; the
+    # two one-word paragraphs tie on score and the newer (later) one goes first.
+    put(mem, "notes.md", "budget only\n\npricing and budget\n\nnothing\n\nPRICING\n")
     put(mem, "topics/t.md", "budget pricing meeting\n")
     out = call(mem, command="search", query="pricing budget meeting")
     assert out.split("\n") == [
         "topics/t.md:1:budget pricing meeting",
-        "notes.md:2:pricing and budget",
-        "notes.md:1:budget only",
+        "notes.md:3:pricing and budget",
+        "notes.md:7:PRICING",
         "... 1 more matching lines not shown; use more specific words or a path.",
     ]
     assert call(mem, command="search", query="pricing", path="/memories/topics") == (
@@ -366,6 +368,11 @@ def test_missing_parents(mem, args, expected):
 
 
 def test_search_is_case_insensitive_beyond_ascii(mem):
-    put(mem, "u.md", "ſecret plan\nStraße\nKELVIN\n")
+    put(mem, "u.md", "ſecret plan\n\nStraße\n\nKELVIN\n")
     out = call(mem, command="search", query="secret strasse kelvin")
-    assert out.split("\n") == ["u.md:1:ſecret plan", "u.md:2:Straße", "u.md:3:KELVIN"]
+    # one term each: the shorter units score higher, the newer first on a tie
+    assert out.split("\n") == ["u.md:5:KELVIN", "u.md:3:Straße", "u.md:1:ſecret plan"]
+    mem.record("user", "the ſecret is in the Straße")
+    assert call(mem, command="search", query="secret strasse").split("\n")[0] == (
+        'conversations.jsonl:1:{"role": "user", "content": "the ſecret is in the Straße", "timestamp": '
+        + mem.recent(1)[0]["timestamp"].join('""') + "}")

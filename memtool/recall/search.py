@@ -1,0 +1,275 @@
+"""Ranked search over every file of a memory: BM25 with stemming, stop words, a phrase
+bonus, and recency as the tie-breaker.
+
+There is no index: each search streams the files once. A JSONL log (the big file) is
+prefiltered on its bytes: ``bytes.find`` of each query term's stem key in the lower-cased
+file (C speed) names the few lines worth decoding; only those are parsed, tokenised and
+scored. BM25's corpus figures come from the same pass: N is the number of units (lines of a
+log, entries and paragraphs of other files), a term's document frequency is the number of
+candidate units that contain it (exact: a unit without the key cannot contain the term), and
+the average unit length is the candidates' tokens per byte times the corpus's bytes.
+
+A term whose key is on most lines of a log (``user``, ``content``: the JSON keys and roles)
+is not used to find candidates when rarer terms are there; its frequency is estimated from
+its byte count. Hidden files and directories (names starting with ``.``) and
+``node_modules`` are never searched, so a cache kept beside the files is not either.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from sandbox.fs.base import FileSystem, FSError
+
+from memtool.recall.text import prefilter_key, stem, terms, words
+from memtool.recall.units import Unit, text_units, turn_unit
+
+K1 = 1.2
+B = 0.75
+#: Bonus for each adjacent pair of query terms found adjacent in a unit, times their mean idf.
+PHRASE_WEIGHT = 0.5
+#: A key found on more than this share of a log's lines is not used to find candidates.
+COMMON_SHARE = 0.3
+SNIPPET_CHARS = 240
+HIDDEN_DIRS = ("node_modules",)
+#: Characters whose case folding is ASCII (or ``ß`` -> ``ss``), raw or as JSON ``\\u``
+#: escapes: lines holding one are candidates of every ASCII search, since ``bytes.lower()``
+#: does not fold them.
+_FOLD_SPECIAL = tuple(form for c in "ſKßİﬀﬁﬂﬃﬄﬅﬆ"
+                      for form in (c.encode(), json.dumps(c)[1:-1].lower().encode()))
+
+
+@dataclass
+class Hit:
+    """One ranked result: the unit's file and line (its best-matching line), its date and
+    role (turns), a snippet, its score; ``text`` is the unit's whole text and ``raw`` the
+    file's line at ``line``."""
+
+    file: str
+    line: int
+    date: str
+    role: str
+    snippet: str
+    score: float
+    text: str
+    raw: str
+
+
+@dataclass
+class SearchResult:
+    """The best ``hits`` (ranked) and the number of units that matched at all."""
+
+    hits: list[Hit]
+    total: int
+
+
+def query_terms(query: str) -> list[str]:
+    """The distinct stemmed terms of a query, in order."""
+    out: list[str] = []
+    for t in terms(query):
+        if t not in out:
+            out.append(t)
+    return out
+
+
+def iter_files(store: FileSystem, rel: str = "") -> Iterator[str]:
+    """Every visible file below ``rel`` (sorted; hidden names and node_modules skipped)."""
+    try:
+        st = store.stat(rel)
+    except FSError:
+        return
+    if not st.is_dir:
+        yield rel
+        return
+    try:
+        names = sorted(store.listdir(rel))
+    except FSError:
+        return
+    for name in names:
+        if name.startswith(".") or name in HIDDEN_DIRS:
+            continue
+        yield from iter_files(store, f"{rel}/{name}" if rel else name)
+
+
+class _Corpus:
+    """Candidate units and corpus figures gathered in one pass."""
+
+    def __init__(self, qterms: list[str]):
+        self.qterms = qterms
+        self.keys = [prefilter_key(t) for t in qterms]
+        self.units = 0
+        self.bytes = 0
+        self.cand_bytes = 0
+        self.cand_tokens = 0
+        #: (unit, its term list, recency sequence)
+        self.candidates: list[tuple[Unit, list[str], int]] = []
+        #: estimated document frequency of terms not used for candidates
+        self.df_estimate: dict[str, int] = {}
+        self.seq = 0
+
+    def consider(self, unit: Unit, size: int, seq: int) -> None:
+        """Score-relevant figures of a unit already known to hold a key (``seq``: its place
+        in reading order, for recency)."""
+        uterms = terms(unit.text)
+        self.cand_bytes += size
+        self.cand_tokens += len(uterms)
+        if unit.context:
+            uterms = uterms + terms(unit.context)
+        if any(t in uterms for t in self.qterms):
+            self.candidates.append((unit, uterms, seq))
+
+    def add_text_file(self, rel: str, text: str) -> None:
+        """Entries and paragraphs of a text file."""
+        self.bytes += len(text)
+        for unit in text_units(rel, text):
+            self.units += 1
+            self.seq += 1
+            fold = unit.text.casefold()
+            if unit.context:
+                fold += "\n" + unit.context.casefold()
+            if any(k in fold for k in self.keys):
+                self.consider(unit, len(unit.text), self.seq)
+
+    def add_log(self, rel: str, data: bytes) -> None:
+        """Lines of a JSONL log, found by the byte prefilter."""
+        n_lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+        base = self.seq
+        self.units += n_lines
+        self.bytes += len(data)
+        low = data.lower()
+        keys: list[tuple[str, list[bytes]]] = []
+        for term, key in zip(self.qterms, self.keys):
+            forms = {key.encode()}
+            if not key.isascii():  # bytes.lower() folds ASCII only; JSON may hold \\u escapes
+                for variant in (key, key.upper(), key.title()):
+                    forms |= {variant.encode(), json.dumps(variant)[1:-1].lower().encode()}
+            keys.append((term, sorted(forms)))
+        counts = {term: sum(low.count(f) for f in forms) for term, forms in keys}
+        limit = max(50, int(n_lines * COMMON_SHARE))
+        rare = [(t, f) for t, f in keys if counts[t] <= limit]
+        used = rare or keys
+        for term, _forms in keys:
+            if (term, _forms) not in used:
+                self.df_estimate[term] = self.df_estimate.get(term, 0) + min(counts[term], n_lines)
+        patterns = [f for _t, forms in used for f in forms]
+        if any(k.isascii() for k in self.keys):
+            patterns.extend(_FOLD_SPECIAL)
+        starts: set[int] = set()
+        size = len(low)
+        for pat in patterns:
+            pos = low.find(pat)
+            while pos != -1:
+                s = low.rfind(b"\n", 0, pos) + 1
+                e = low.find(b"\n", pos)
+                if e == -1:
+                    e = size
+                starts.add(s)
+                pos = low.find(pat, e)
+        lineno = 1
+        prev = 0
+        for s in sorted(starts):
+            lineno += data.count(b"\n", prev, s)
+            prev = s
+            e = data.find(b"\n", s)
+            raw = data[s:e if e != -1 else size]
+            if not raw.strip():
+                continue
+            unit = turn_unit(rel, lineno, raw.decode("utf-8", "replace").rstrip("\r"))
+            self.consider(unit, len(raw), base + lineno)
+        self.seq = base + n_lines
+
+
+def _is_binary(data: bytes) -> bool:
+    return b"\0" in data[:8192]
+
+
+def search(store: FileSystem, query: str, k: int = 10, paths: Iterable[str] | None = None,
+           exclude: Iterable[str] = ()) -> SearchResult:
+    """The ``k`` best units for ``query`` in the files under ``paths`` (relative to the
+    store; default: the whole memory), minus ``exclude``. Units matching no query term
+    (after stemming and stop words) never appear."""
+    qterms = query_terms(query)
+    if not qterms or k <= 0:
+        return SearchResult([], 0)
+    corpus = _Corpus(qterms)
+    skip = set(exclude)
+    seen: set[str] = set()
+    for root in (list(paths) if paths is not None else [""]):
+        for rel in iter_files(store, root):
+            if rel in skip or rel in seen:
+                continue
+            seen.add(rel)
+            try:
+                data = store.read_bytes(rel)
+            except FSError:
+                continue
+            if _is_binary(data):
+                continue
+            if rel.endswith(".jsonl"):
+                corpus.add_log(rel, data)
+            else:
+                corpus.add_text_file(rel, data.decode("utf-8", "replace"))
+    return _rank(corpus, query, k)
+
+
+def _rank(corpus: _Corpus, query: str, k: int) -> SearchResult:
+    qterms = corpus.qterms
+    n = max(corpus.units, 1)
+    ratio = corpus.cand_tokens / corpus.cand_bytes if corpus.cand_bytes else 0.15
+    avgdl = max(corpus.bytes * ratio / n, 1.0)
+    df = {t: corpus.df_estimate.get(t, 0) for t in qterms}
+    for _unit, uterms, _seq in corpus.candidates:
+        for t in set(uterms).intersection(qterms):
+            df[t] += 1
+    idf = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in qterms}
+    pairs = [(a, b) for a, b in zip(qterms, qterms[1:])]
+    scored: list[tuple[float, str, int, Unit, list[str]]] = []
+    for unit, uterms, seq in corpus.candidates:
+        dl = len(uterms)
+        norm = K1 * (1 - B + B * dl / avgdl)
+        score = 0.0
+        for t in qterms:
+            tf = uterms.count(t)
+            if tf:
+                score += idf[t] * tf * (K1 + 1) / (tf + norm)
+        if pairs:
+            adjacent = set(zip(uterms, uterms[1:]))
+            for a, b in pairs:
+                if (a, b) in adjacent:
+                    score += PHRASE_WEIGHT * (idf[a] + idf[b]) / 2
+        scored.append((round(score, 9), unit.date, seq, unit, uterms))
+    scored.sort(key=lambda s: (s[0], s[1], s[2]), reverse=True)
+    hits = [_hit(unit, score, qterms) for score, _d, _s, unit, _u in scored[:k]]
+    return SearchResult(hits, len(scored))
+
+
+def _hit(unit: Unit, score: float, qterms: list[str]) -> Hit:
+    """A ranked unit as a hit: its best line and a snippet around the first match."""
+    line, raw = unit.line, unit.lines[0] if unit.lines else unit.text
+    if len(unit.lines) > 1:
+        best = -1
+        for i, text in enumerate(unit.lines):
+            found = len(set(terms(text)).intersection(qterms))
+            if found > best:
+                best, line, raw = found, unit.line + i, text
+    return Hit(unit.file, line, unit.date, unit.role, snippet(unit.text, qterms), score,
+               unit.text, raw)
+
+
+def snippet(text: str, qterms: list[str], width: int = SNIPPET_CHARS) -> str:
+    """``text`` on one line, cut to ``width`` characters around its first query term."""
+    flat = " ".join(text.split())
+    if len(flat) <= width:
+        return flat
+    at = 0
+    fold = flat.casefold()
+    for w in words(flat):
+        if stem(w) in qterms:
+            at = max(fold.find(w), 0)
+            break
+    start = max(0, min(at - width // 4, len(flat) - width))
+    out = flat[start:start + width]
+    return ("…" if start else "") + out + ("…" if start + width < len(flat) else "")

@@ -1,0 +1,58 @@
+"""Words for ranking: case folding, a Snowball (Porter 2) English stemmer, stop words.
+
+``terms(text)`` is the sequence of index terms of a text: ``\\w+`` words of the case-folded
+text, stop words dropped, words of one letter dropped (digits kept), each stemmed
+(``budgets`` -> ``budget``). The stemmer is PyStemmer (the Snowball project's C stemmers); its
+results are cached per word.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import Stemmer
+
+_WORD = re.compile(r"\w+")
+_STEMMER = Stemmer.Stemmer("english")
+
+#: Common English function words (and a few chat fillers), ignored in queries and documents.
+STOP_WORDS: frozenset[str] = frozenset("""
+a about above after again against all am an and any are aren as at be because been before
+being below between both but by can cannot could couldn did didn do does doesn doing don down
+during each few for from further had hadn has hasn have haven having he her here hers herself
+him himself his how i if in into is isn it its itself just let me more most mustn my myself
+no nor not now of off on once only or other ought our ours ourselves out over own same shan
+she should shouldn so some such than that the their theirs them themselves then there these
+they this those through to too under until up very was wasn we were weren what when where
+which while who whom why will with won would wouldn you your yours yourself yourselves
+ll re ve d s t m also again ever tell remind know please hey hi ok okay yes yeah
+""".split())
+
+
+@lru_cache(maxsize=200_000)
+def stem(word: str) -> str:
+    """The Snowball English stem of one case-folded word."""
+    return _STEMMER.stemWord(word)
+
+
+def words(text: str) -> list[str]:
+    """The case-folded words of ``text`` that count (no stop words, no single letters)."""
+    out = []
+    for w in _WORD.findall(text.casefold()):
+        if w in STOP_WORDS or (len(w) < 2 and not w.isdigit()):
+            continue
+        out.append(w)
+    return out
+
+
+def terms(text: str) -> list[str]:
+    """The stemmed index terms of ``text``, in order."""
+    return [stem(w) for w in words(text)]
+
+
+def prefilter_key(term: str) -> str:
+    """A case-folded substring that (nearly) every word stemming to ``term`` contains: the
+    stem without its last letter when it is longer than three (``happ`` for happy/happiness,
+    ``hop`` for hope/hoping). Snowball's few irregular forms (dying -> die) are missed."""
+    return term[:-1] if len(term) > 3 else term
