@@ -17,6 +17,8 @@ therefore exactly those of the slow path.
 
 from __future__ import annotations
 
+import re
+
 from sandbox.commands.sed.execute import Executor
 from sandbox.commands.sed.io import Input
 from sandbox.commands.sed.script import SedRegex
@@ -91,25 +93,77 @@ def _block_regex(ex: Executor) -> SedRegex | None:
 
 def _whole_block(ex: Executor):  # type: ignore[no-untyped-def]
     """A transformation of whole blocks of lines that is exactly the script's effect, or
-    None: ``s/LITERAL/LITERAL/g`` (``bytes.replace``), ``y/SRC/DST/`` with single-byte
-    mappings (``bytes.translate``) and ``-n '$='`` (count the lines)."""
+    None. ``-n '$='`` alone counts the lines. Otherwise (without -n) every command must be
+    one of: ``s/LITERAL/LITERAL/g`` (``bytes.replace``), ``s/XX*/LITERAL/g`` or ``s/X\\+/../g``
+    for a character X (Python's ``re.sub``: greedy equals longest for one repeated
+    character), ``y/SRC/DST/`` with single-byte mappings (``bytes.translate``), ``/^$/d`` and
+    ``/LITERAL/d`` (line filters). Each is line-local and stateless, so applying them one
+    after the other to a block of whole lines is applying them line by line: a deleted line
+    meets no later command either way."""
     opts = ex.opts
     if (opts.separate or opts.in_place or opts.null_data or opts.unbuffered or opts.posix
-            or len(opts.files) > 1 or len(ex.cmds) != 1):
+            or len(opts.files) > 1 or not ex.cmds or len(ex.cmds) > 8):
         return None
-    cmd = ex.cmds[0]
+    cmds = ex.cmds
+    if len(cmds) == 1 and ex.quiet:
+        cmd = cmds[0]
+        if (cmd.name == "=" and not cmd.bang and cmd.a2 is None and cmd.a1 is not None
+                and cmd.a1.kind == "last"):
+            return "count"
+        return None
+    if ex.quiet:
+        return None
+    steps = []
+    newline_made = False
+    for cmd in cmds:
+        step = _block_step(cmd)
+        if step is None:
+            return None
+        if cmd.name == "d" and newline_made:
+            return None  # a pattern space holding a newline is one "line" to d, not two
+        if cmd.name == "s" and b"\n" in (cmd.subst.replacement.literal or b""):
+            newline_made = True
+        if cmd.name == "y" and 10 in cmd.ytable[:10] + cmd.ytable[11:]:
+            newline_made = True
+        steps.append(step)
+    if len(steps) == 1:
+        return steps[0]
+
+    def run_all(block: bytes) -> bytes:
+        for step in steps:
+            if not block:
+                break
+            block = step(block)
+        return block
+    return run_all
+
+
+def _block_step(cmd):  # type: ignore[no-untyped-def]
+    """The block form of one command (see ``_whole_block``), or None."""
     if cmd.bang or cmd.a2 is not None:
         return None
-    if cmd.name == "=" and ex.quiet and cmd.a1 is not None and cmd.a1.kind == "last":
-        return "count"
+    if cmd.name == "d":
+        a = cmd.a1
+        if a is None or a.kind != "regex" or a.regex is None or a.regex.pattern is None:
+            return None
+        rx = a.regex
+        if rx.icase or rx.multiline or rx.compiled is None:
+            return None
+        parsed = getattr(rx.compiled, "parsed", None)
+        if parsed is not None and parsed.ast == ("cat", [("assert", "bol"), ("assert", "eol")]):
+            return _drop_empty_lines
+        text = _literal_text(parsed)
+        if not text or b"\n" in text:
+            return None
+        return lambda block: _drop_lines_with(block, text)
     if cmd.a1 is not None:
         return None
-    if cmd.name == "y" and cmd.ytable is not None and cmd.ymap is None and not ex.quiet:
+    if cmd.name == "y" and cmd.ytable is not None and cmd.ymap is None:
         table = cmd.ytable
         if table[10] != 10:
             return None  # a newline in the source set: lines hold none, blocks do
         return lambda block: block.translate(table)
-    if cmd.name != "s" or ex.quiet:
+    if cmd.name != "s":
         return None
     sub = cmd.subst
     if (sub is None or not sub.global_ or sub.print_ or sub.occurrence != 1
@@ -118,11 +172,51 @@ def _whole_block(ex: Executor):  # type: ignore[no-untyped-def]
     rx = sub.regex
     if rx.pattern is None or rx.icase or rx.multiline or rx.compiled is None:
         return None
-    text = _literal_text(getattr(rx.compiled, "parsed", None))
-    if not text or b"\n" in text:
-        return None
+    parsed = getattr(rx.compiled, "parsed", None)
     rep = sub.replacement.literal
-    return lambda block: block.replace(text, rep)
+    text = _literal_text(parsed)
+    if text is not None:
+        if not text or b"\n" in text:
+            return None
+        return lambda block: block.replace(text, rep)
+    char = _repeated_char(parsed)
+    if char is None:
+        return None
+    compiled = re.compile(re.escape(char) + b"+")
+    escaped = rep.replace(b"\\", b"\\\\")
+    return lambda block: compiled.sub(escaped, block)
+
+
+def _repeated_char(parsed) -> bytes | None:  # type: ignore[no-untyped-def]
+    """X for a pattern ``XX*`` or ``X\\+`` (X one ASCII character other than newline)."""
+    if parsed is None or parsed.has_backrefs:
+        return None
+    ast = parsed.ast
+    one = None
+    if ast[0] == "repeat" and ast[2] == 1 and ast[3] is None:
+        one = ast[1]
+    elif (ast[0] == "cat" and len(ast[1]) == 2 and ast[1][1][0] == "repeat"
+          and ast[1][1][2] == 0 and ast[1][1][3] is None and ast[1][1][1] == ast[1][0]):
+        one = ast[1][0]
+    if one is None or one[0] != "char" or not one[1].isascii() or one[1] == "\n":
+        return None
+    return one[1].encode()
+
+
+def _drop_empty_lines(block: bytes) -> bytes:
+    """``/^$/d`` over whole lines (a block ending with a newline, or the last line alone)."""
+    if not block.endswith(b"\n"):
+        return block  # the last line, without its newline: empty blocks are skipped
+    kept = [line for line in block[:-1].split(b"\n") if line]
+    return b"\n".join(kept) + b"\n" if kept else b""
+
+
+def _drop_lines_with(block: bytes, text: bytes) -> bytes:
+    """``/LITERAL/d`` over whole lines (a block ending with a newline, or the last line)."""
+    if not block.endswith(b"\n"):
+        return b"" if text in block else block
+    kept = [line for line in block[:-1].split(b"\n") if text not in line]
+    return b"\n".join(kept) + b"\n" if kept else b""
 
 
 def _literal_text(parsed) -> bytes | None:  # type: ignore[no-untyped-def]

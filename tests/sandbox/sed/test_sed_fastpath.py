@@ -30,8 +30,13 @@ SCRIPTS = [
     ["s/baz q/|/g"], ["s/\\./!/g"], ["y/abo/xyz/"], ["y/o/\\n/"], ["-n", "$="], ["$="],
     ["-n", "$=", "in.txt"], ["s/foo/X/g", "in.txt", "missing.txt"], ["-s", "-n", "$="],
     ["s/foo/&&/g"], ["s/foo/\\U&/g"], ["-n", "s/foo/X/g"], ["s/\xe9t/?/g"],
+    ["-e", "/^$/d", "-e", "s/  */ /g"], ["s/o\\+/0/g"], ["-E", "s/o+/0/g"], ["s/oo*/0/g"],
+    ["/^$/d"], ["/foo/d"], ["-e", "s/foo//g", "-e", "/^$/d"], ["-e", "s/o/\\n/g", "-e", "/^$/d"],
+    ["-e", "y/o/\\n/", "-e", "/^$/d"], ["-e", "/baz/d", "-e", "s/a/b/g", "-e", "y/b/c/"],
+    ["s/ */_/g"], ["s/\\\\*/x/g"], ["s/o*/&/g"], ["-e", "/^$/d", "-e", "/foo/d", "in.txt"],
 ]
-WORDS = [b"foo", b"bar", b"baz qux", b"", b"\xc3\xa9t\xc3\xa9", b"foofoo", b"FOO\r", b"\xff"]
+WORDS = [b"foo", b"bar", b"baz qux", b"", b"\xc3\xa9t\xc3\xa9", b"foofoo", b"FOO\r", b"\xff",
+         b"a  b   c", b"  ", b"oo o"]
 
 
 def _cases(seed: int, n: int) -> list[Case]:
