@@ -99,6 +99,21 @@ def test_hand_written(script: str) -> None:
     check_all([(script, {"f1": b"one\n", "f2": b"two", "list": b"x y\nz\n"})])
 
 
+PIPES = [
+    "find . -type f -print0 | sort -z | xargs -0 grep -l o",
+    "find . -type f | sort | xargs wc -c",
+    "find . -name 'f*' -print0 | sort -z | xargs -0 -n1 -I{} cat {}",
+    "find . -type f | sort | xargs -n 1 -t head -c 2 2>&1",
+    "printf 'f1\\0f2\\0' | xargs -0 cat | tr a-z A-Z",
+    "ls | xargs -n 2 echo",
+]
+
+
+@pytest.mark.parametrize("script", PIPES)
+def test_pipelines_with_find_and_friends(script: str) -> None:
+    check_all([(script, {"f1": b"one\n", "f2": b"two", "list": b"x y\nz\n"})])
+
+
 def _item(rng: random.Random) -> str:
     kind = rng.random()
     if kind < 0.5:
