@@ -14,13 +14,14 @@ from sandbox.fs.base import FileSystem
 
 from memtool.history.api import History, HistoryEntry, HistoryError, parse_id, unified
 from memtool.history.log import (
-    LocalVersionLog, MemoryVersionLog, Retention, Version, VersionLog, content_hash, local_log,
+    LocalVersionLog, MemoryVersionLog, Retention, StoreVersionLog, Version, VersionLog, content_hash,
+    local_log,
 )
 from memtool.history.store import Actor, VersionedStore, acting, current_actor
 
 __all__ = [
     "Actor", "History", "HistoryEntry", "HistoryError", "LocalVersionLog", "MemoryVersionLog",
-    "Retention", "Version", "VersionLog", "VersionedStore", "acting", "content_hash",
+    "Retention", "StoreVersionLog", "Version", "VersionLog", "VersionedStore", "acting", "content_hash",
     "current_actor", "local_log", "open_log", "parse_id", "unified",
 ]
 
@@ -28,8 +29,9 @@ __all__ = [
 def open_log(base: FileSystem, versions: "bool | VersionLog", retention: Retention | None = None,
              fsync: bool = False) -> VersionLog | None:
     """The version log of store ``base``: ``versions`` itself if it is a log; for True, the
-    local directory's log (a read-only directory only if it already has one) or the
-    in-memory store's; None when off or the store keeps no versions."""
+    local directory's log (a read-only directory only if it already has one) or the in-memory
+    store's; None when off or for other stores (PostgreSQL: pass
+    ``versions=StoreVersionLog(store)``, kept in the store itself)."""
     if isinstance(versions, VersionLog):
         return versions
     if not versions:

@@ -32,7 +32,7 @@ import time
 from abc import ABC, abstractmethod
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 #: The hidden directory inside a local memory that holds the version log.
 HIDDEN_DIR = ".memtool"
@@ -671,5 +671,126 @@ class LocalVersionLog(VersionLog):
             if got is None:
                 return []
             data = os.pread(got[0], got[1].st_size, 0)
+        end = data.rfind(b"\n") + 1
+        return data[:end].splitlines(keepends=True)
+
+
+class StoreVersionLog(VersionLog):
+    """The version log kept inside any store (PostgreSQL, a custom store), under
+    ``.memtool/versions/`` of its root: ``log.jsonl`` appended with the store's indivisible
+    ``append_bytes`` under its cross-process (for shared stores, cross-machine) ``lock``, and
+    one file per content in ``objects/``. ``Memory`` hides the ``.memtool`` entry from both
+    tools on such stores (``VersionedStore``). A ``generation`` file changes when retention
+    rewrites the log, so other processes reread it."""
+
+    def __init__(self, store: "Any", retention: Retention | None = None):
+        super().__init__(retention)
+        self.store = store
+        self.dir = f"{HIDDEN_DIR}/{VERSIONS_DIR}"
+        self.log = f"{self.dir}/{LOG_NAME}"
+        self.objects = f"{self.dir}/objects"
+        self._gen_path = f"{self.dir}/generation"
+        self._offset = 0
+        self._generation: bytes | None = None
+        self._made = False
+
+    def _make_dirs(self) -> None:
+        if self._made:
+            return
+        from sandbox.fs.base import FSError
+
+        for d in (HIDDEN_DIR, self.dir, self.objects):
+            try:
+                self.store.mkdir(d)
+            except FSError as e:
+                if e.errno != errno.EEXIST:
+                    raise
+        self._made = True
+
+    @contextmanager
+    def _os_lock(self) -> Iterator[None]:
+        self._make_dirs()
+        with self.store.lock(self.log):
+            yield
+
+    def _read(self, path: str) -> bytes | None:
+        from sandbox.fs.base import FSError
+
+        try:
+            return self.store.read_bytes(path)
+        except FSError as e:
+            if e.errno in (errno.ENOENT, errno.ENOTDIR):
+                return None
+            raise
+
+    def _read_new(self) -> tuple[list[bytes], bool]:
+        generation = self._read(self._gen_path) or b""
+        rewritten = self._generation is not None and generation != self._generation
+        if rewritten or self._generation is None:
+            self._offset = 0
+        self._generation = generation
+        data = self._read(self.log) or b""
+        if len(data) < self._offset:  # replaced behind our back
+            self._offset, rewritten = 0, True
+        new = data[self._offset:]
+        end = new.rfind(b"\n") + 1
+        self._offset += end
+        return new[:end].splitlines(), rewritten
+
+    def _write_lines(self, lines: list[bytes]) -> bool:
+        data = b"".join(lines)
+        size = len(self._read(self.log) or b"")
+        if size > self._offset:  # a torn line: end it
+            data = b"\n" + data
+        in_step = size >= self._offset
+        self.store.append_bytes(self.log, data)
+        if in_step:
+            self._offset = size + len(data)
+        return in_step
+
+    def _rewrite(self, lines: list[bytes]) -> None:
+        self._make_dirs()
+        self.store.write_bytes(self.log, b"".join(lines))
+        self.store.write_bytes(self._gen_path, secrets.token_hex(8).encode())
+        self._generation = None
+
+    def _blob(self, digest: str) -> str:
+        if not _HEX.fullmatch(digest):
+            raise KeyError(digest)
+        return f"{self.objects}/{digest}"
+
+    def has_blob(self, digest: str) -> bool:
+        return self.store.exists(self._blob(digest))
+
+    def _store_blob(self, digest: str, data: bytes) -> None:
+        self._make_dirs()
+        self.store.write_bytes(self._blob(digest), data)
+
+    def get_blob(self, digest: str) -> bytes:
+        data = self._read(self._blob(digest))
+        if data is None or content_hash(data) != digest:
+            raise KeyError(digest)
+        return data
+
+    def blob_names(self) -> Iterable[str]:
+        from sandbox.fs.base import FSError
+
+        try:
+            names = self.store.listdir(self.objects)
+        except FSError:
+            return []
+        return sorted(n for n in names if _HEX.fullmatch(n))
+
+    def _delete_blob(self, digest: str) -> None:
+        from sandbox.fs.base import FSError
+
+        try:
+            self.store.remove(self._blob(digest))
+        except FSError:
+            pass
+
+    def raw_lines(self) -> list[bytes]:
+        with self.locked():
+            data = self._read(self.log) or b""
         end = data.rfind(b"\n") + 1
         return data[:end].splitlines(keepends=True)

@@ -57,6 +57,9 @@ def acting(name: str, detail: str = "") -> Iterator[Actor]:
         _ACTOR.reset(token)
 
 
+#: The store-root entry holding the version log (``memtool.history.log.HIDDEN_DIR``).
+_RESERVED = ".memtool"
+
 #: The temporary files of atomic writes in flight (``LocalDir``), never versions.
 _TEMP = re.compile(r"^\.[0-9a-f]{16}\.tmp$")
 
@@ -88,37 +91,56 @@ class VersionedStore(FileSystem):
 
     # -- reads pass through -----------------------------------------------------------------
 
+    def _hidden(self, path: str, change: bool = False) -> None:
+        """The log's own entry (``.memtool`` at the store's root) does not exist for the tools;
+        changing anything there is refused."""
+        if not self.prefix and (path == _RESERVED or path.startswith(_RESERVED + "/")):
+            if change:
+                raise FSError(errno.EACCES, path, "Permission denied (reserved for memtool's version history)")
+            raise FSError(errno.ENOENT, path)
+
     def stat(self, path: str) -> FileStat:
         """Stat ``path``."""
+        self._hidden(path)
         return self.inner.stat(path)
 
     def open_read(self, path: str) -> BinaryIO:
         """Open ``path`` for reading."""
+        self._hidden(path)
         return self.inner.open_read(path)
 
     def read_bytes(self, path: str) -> bytes:
         """The content of ``path``."""
+        self._hidden(path)
         return self.inner.read_bytes(path)
 
     def listdir(self, path: str) -> list[str]:
-        """Names in a directory."""
-        return self.inner.listdir(path)
+        """Names in a directory (never the log's own entry)."""
+        self._hidden(path)
+        names = self.inner.listdir(path)
+        if not path and not self.prefix and _RESERVED in names:
+            names = [n for n in names if n != _RESERVED]
+        return names
 
     def mkdir(self, path: str) -> None:
         """Create a directory (directories are not versioned)."""
+        self._hidden(path, change=True)
         self.inner.mkdir(path)
 
     def rmdir(self, path: str) -> None:
         """Remove an empty directory (directories are not versioned)."""
+        self._hidden(path)
         self.inner.rmdir(path)
 
     def set_mtime(self, path: str, mtime: float) -> None:
         """Set a modification time (not a change of content)."""
+        self._hidden(path)
         self.inner.set_mtime(path, mtime)
 
     @contextmanager
     def lock(self, path: str) -> Iterator[None]:
         """The inner store's lock."""
+        self._hidden(path)
         with self.inner.lock(path):
             yield
 
@@ -196,6 +218,7 @@ class VersionedStore(FileSystem):
 
     def write_bytes(self, path: str, data: bytes) -> None:
         """Replace ``path`` with ``data``, recording the version."""
+        self._hidden(path, change=True)
         if self._excluded(path):
             self.inner.write_bytes(path, data)
             return
@@ -203,6 +226,7 @@ class VersionedStore(FileSystem):
 
     def append_bytes(self, path: str, data: bytes) -> None:
         """Append to ``path``, recording the version (not for excluded logs)."""
+        self._hidden(path, change=True)
         if self._excluded(path):
             self.inner.append_bytes(path, data)
             return
@@ -213,6 +237,7 @@ class VersionedStore(FileSystem):
 
     def remove(self, path: str) -> None:
         """Remove a file, recording its deletion."""
+        self._hidden(path)
         self._apply_file_change(path, None, lambda: self.inner.remove(path))
 
     def _files_under(self, path: str) -> list[str]:
@@ -233,6 +258,8 @@ class VersionedStore(FileSystem):
                 continue
             for name in names:
                 child = _join(d, name)
+                if not self.prefix and child == _RESERVED:
+                    continue  # the log itself
                 try:
                     if self.inner.stat(child).is_dir:
                         stack.append(child)
@@ -244,6 +271,8 @@ class VersionedStore(FileSystem):
 
     def rename(self, src: str, dst: str) -> None:
         """Move ``src`` to ``dst``, recording every file that leaves or arrives."""
+        self._hidden(src)
+        self._hidden(dst, change=True)
         with self.log.locked():
             moved = self._files_under(src)
             contents: dict[str, bytes] = {}

@@ -364,3 +364,41 @@ def test_torn_records_at_the_end_are_cut_off(tmp_path):
     assert newest.id == fresh.entries()[-2].id + 1 if len(fresh.entries()) > 1 else True
     assert again.get_blob(newest.after) == b"two\n" and again.get_blob(newest.before) == b"one\n"
     assert [v.id for v in again.entries()] == list(range(1, len(again.entries()) + 1))
+
+
+def test_store_version_log_on_any_store():
+    from memtool.history import StoreVersionLog
+    from sandbox.fs.memory import MemoryFS
+
+    fs = MemoryFS()
+    log = StoreVersionLog(fs)
+    m = Memory(fs, versions=log, allow=ALLOW)
+    out = m.call("bash", {"command": "echo hi > a.md; sed -i s/hi/ho/ a.md; ls -a; grep -r actor ."})
+    assert ".memtool" not in out and "actor" not in out
+    assert "Permission denied" in m.call("bash", {"command": "mkdir .memtool"})
+    assert ".memtool" not in m.call("memory", {"command": "view", "path": "/memories"})
+    assert m.history("a.md")[0].kind == "created"
+    m.call("bash", {"command": "rm a.md"})
+    m.restore("a.md", m.history("a.md")[1].id)
+    assert fs.read_bytes("a.md") == b"ho\n"
+    other = StoreVersionLog(fs)  # another process's view
+    assert other.entries() == log.entries()
+    log.prune(Retention(count=1))
+    assert other.entries() == log.entries()
+    m.tool_store.write_bytes("a.md", b"again\n")
+    assert other.entries()[-1].after == log.entries()[-1].after
+
+
+def test_docs_snippets_run(tmp_path, monkeypatch, capsys):
+    import re
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parents[2] / "docs" / "versions.md"
+    blocks = re.findall(r"```python\n(.*?)```", doc.read_text(), re.S)
+    monkeypatch.chdir(tmp_path)
+    namespace: dict = {}
+    for block in blocks:
+        exec(compile(block, str(doc), "exec"), namespace)
+    assert len(blocks) >= 2
+    assert "oops" in capsys.readouterr().out
+    assert "oops" in (tmp_path / ".memory" / "core.md").read_text()  # restored to right after the sed
