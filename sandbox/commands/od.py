@@ -3,7 +3,7 @@
 Options: ``-A RADIX`` (d o x n), ``-j SKIP``, ``-N BYTES`` (GNU's number forms: ``0x``/octal,
 ``b K KB KiB M ...``), ``-t TYPE`` (``a``, ``c``, ``d o u x`` with sizes 1 2 4 8 or C S I L,
 ``f`` with 4 8 or F D, each optionally followed by ``z``), ``-v``, ``-w[BYTES]`` and the
-traditional ``-a -b -c -d -f -i -l -o -s -x``. Column layout, duplicate-line ``*`` suppression,
+traditional ``-a -b -c -d -f -i -l -o -s -x -B -D -e -F -h -H -I -L -O -X``. Column layout, duplicate-line ``*`` suppression,
 partial last blocks and float formatting (shortest round-trip, as gnulib's ftoastr) are GNU's.
 Input is streamed; output is bounded by the run's output limit.
 
@@ -26,7 +26,7 @@ from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, par
 from sandbox.fs.base import FSError
 
 SPEC = OptionSpec(
-    "A:j:N:t:vw::abcdfilosx",
+    "A:j:N:t:vw::abcdfilosxBDeFhHILOX",
     {
         "address-radix": (REQUIRED, "A"),
         "skip-bytes": (REQUIRED, "j"),
@@ -69,7 +69,8 @@ _NAMES = ("nul soh stx etx eot enq ack bel bs ht nl vt ff cr so si dle dc1 dc2 d
           "etb can em sub esc fs gs rs us sp").split()
 _C_ESCAPES = {0: "\\0", 7: "\\a", 8: "\\b", 12: "\\f", 10: "\\n", 13: "\\r", 9: "\\t", 11: "\\v"}
 _TRADITIONAL = {"a": "a", "b": "o1", "c": "c", "d": "u2", "f": "fF", "i": "dI", "l": "dL", "o": "o2",
-                "s": "d2", "x": "x2"}
+                "s": "d2", "x": "x2", "B": "o2", "D": "u4", "e": "fD", "F": "fD", "h": "x2", "H": "x4",
+                "I": "dL", "L": "dL", "O": "o4", "X": "x4"}
 
 
 class _Fatal(Exception):

@@ -32,7 +32,8 @@ HAND = [
     "-j 1K zeros", "-j 1b zeros", "-N 0 in", "-j 14 in", "-j 15 in", "in in", "- in", "-A x -j 3 -N 5 -t d1z in",
     "-t oC -t oS -t oI -t oL in", "-t u8 -t d8 in", "-t d1 -t x1z -t c in", "--format=x2 --address-radix=d in",
     "--skip-bytes=2 --read-bytes=4 in", "--width=4 in", "--output-duplicates zeros", "-x", "--bogus", "-t", "-A",
-    "-j -1 in", "-N 99999999999999999999999 in", "-w 4 in", "-tx1 -tz in",
+    "-j -1 in", "-N 99999999999999999999999 in", "-w 4 in", "-tx1 -tz in", "-B in", "-D in", "-e in", "-F in",
+    "-h in", "-H in", "-I in", "-L in", "-O in", "-X in", "-BDeFhHILOX in",
 ]
 
 
