@@ -168,7 +168,7 @@ def run(ctx: CommandContext) -> int:
         if skip and not _seekable(ctx.stdin):
             ctx.error("stdin: Illegal seek")
             return 1
-        streams.append(ctx.stdin)
+        streams.append(ctx.open_read("/dev/stdin"))
     for name in operands:
         try:
             streams.append(ctx.open_read(name))
