@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from itertools import compress
 from dataclasses import dataclass
 
 from sandbox.limits import Budget
@@ -27,6 +28,8 @@ class Change:
 
 
 _NONZERO = re.compile(rb"[\x01\x02]")
+#: 1 for a kept (0) line, 0 for a discarded one.
+_KEEP = bytes([1] + [0] * 255)
 
 
 def _discard_confusing(eq0: list[int], eq1: list[int], nclasses: int,
@@ -70,12 +73,13 @@ def _discard_confusing(eq0: list[int], eq1: list[int], nclasses: int,
         eqs = equivs[f]
         ch = changed[f]
         if minimal:
-            real = list(range(len(eqs)))
-        else:
-            real = [i for i, flag in enumerate(d) if not flag]
-            for m in _NONZERO.finditer(d):
-                ch[m.start() + 1] = 1
-        out.append(([eqs[i] for i in real], real))
+            out.append((list(eqs), list(range(len(eqs)))))
+            continue
+        keep = d.translate(_KEEP)
+        real = list(compress(range(len(eqs)), keep))
+        for m in _NONZERO.finditer(d):
+            ch[m.start() + 1] = 1
+        out.append((list(compress(eqs, keep)), real))
     return out
 
 
@@ -305,11 +309,20 @@ def _shift_boundaries(eqs: tuple[list[int], list[int]], changed: tuple[bytearray
         i = 0
         j = 0
         while True:
-            while i < i_end and not ch[i + 1]:
-                while other[j + 1]:
-                    j += 1
-                j += 1
-                i += 1
+            # Skip the unchanged lines before the next run (GNU steps one line at a time;
+            # j consumes as many unchanged lines of the other file, jumping its runs).
+            nxt = ch.find(1, i + 1)
+            nxt = i_end if nxt < 0 else min(nxt - 1, i_end)
+            k = nxt - i
+            while k > 0:
+                if other[j + 1]:
+                    j = other.find(0, j + 1) - 1
+                p = other.find(1, j + 1)
+                avail = (1 << 62) if p < 0 else p - 1 - j
+                take = avail if avail < k else k
+                j += take
+                k -= take
+            i = nxt
             if i == i_end:
                 break
             start = i
@@ -371,7 +384,8 @@ def compare(keys0: list[bytes], keys1: list[bytes], raw0: list[bytes], raw1: lis
     pre = max(0, pre - horizon)
     suf = max(0, suf - horizon)
     mid0, mid1 = keys0[pre:n0 - suf], keys1[pre:n1 - suf]
-    classes = {k: n for n, k in enumerate(dict.fromkeys(mid0 + mid1), 1)}
+    unique = dict.fromkeys(mid0 + mid1)
+    classes = dict(zip(unique, range(1, len(unique) + 1)))
     eq0 = list(map(classes.__getitem__, mid0))
     eq1 = list(map(classes.__getitem__, mid1))
     m0, m1 = len(eq0), len(eq1)
