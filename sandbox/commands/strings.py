@@ -6,8 +6,8 @@ take sections from), ``-f``, ``-n N``/``--bytes``/``-N``, ``-t o|d|x``, ``-o``, 
 whitespace; ``-e S``: any byte above 127 too) of at least N bytes, the last one may end the
 file. Files are scanned as streams.
 
-Not supported: 16- and 32-bit encodings (``-e b l B L``), ``-U``/``--unicode``, ``-T``: refused
-in one line.
+``-e b l B L`` read 16- or 32-bit big/little-endian characters (see ``_scan_wide``).
+Not supported: ``-U``/``--unicode``, ``-T``: refused in one line.
 """
 
 from __future__ import annotations
@@ -82,6 +82,7 @@ def run(ctx: CommandContext) -> int:
         ctx.error(str(e))
         return _usage(ctx)
     min_len, radix, names, whitespace, eight_bit, sep = 4, "", False, False, False, b"\n"
+    wide = ""
     digits = ""
     for key, value in opts:
         if key.isdigit():
@@ -107,12 +108,11 @@ def run(ctx: CommandContext) -> int:
             whitespace = True
         elif key == "e":
             if value == "s":
-                eight_bit = False
+                eight_bit, wide = False, ""
             elif value == "S":
-                eight_bit = True
+                eight_bit, wide = True, ""
             elif value in ("b", "l", "B", "L"):
-                ctx.error("16- and 32-bit encodings (-e b, l, B, L) are not supported in the sandbox")
-                return 1
+                wide = value
             else:
                 return _usage(ctx)
         elif key in ("T", "U"):
@@ -147,8 +147,44 @@ def run(ctx: CommandContext) -> int:
             status = 1
             continue
         shown = "{standard input}" if name is None else name
+        if wide:
+            _scan_wide(ctx, stream, wide, tail_pattern, min_len, names, shown, radix, sep)
+            continue
         _scan(ctx, stream, pattern, tail_pattern, names, shown, radix, sep)
     return status
+
+
+def _scan_wide(ctx: CommandContext, stream, wide: str, graphic: bytes, min_len: int, names: bool,
+               shown: str, radix: str, sep: bytes) -> None:
+    """``-e b l B L``: 16/32-bit characters, a string may start at any byte; after a character
+    that is not printable (or above 255) the search resumes one byte after its start (binutils'
+    ``unget_part_char``). The whole file is read at once."""
+    data = stream.read()
+    width = 2 if wide in "bl" else 4
+    order = "big" if wide in "bB" else "little"
+    prefix = f"{shown}: ".encode("utf-8", "surrogateescape") if names else b""
+    fmt = {"o": "%7o ", "d": "%7d ", "x": "%7x "}.get(radix)
+    out: list[bytes] = []
+    pos, n = 0, len(data)
+    while pos + width <= n:
+        chars = bytearray()
+        at = pos
+        while at + width <= n:
+            value = int.from_bytes(data[at:at + width], order)
+            if value > 255 or not graphic[value]:
+                break
+            chars.append(value)
+            at += width
+        if len(chars) >= min_len:
+            out.append(prefix + ((fmt % pos).encode() if fmt else b"") + bytes(chars) + sep)
+        if at + width > n:
+            break
+        pos = at + 1
+        if len(out) > 1000 or pos & 0xFFF == 0:
+            ctx.stdout.write(b"".join(out))
+            out = []
+            ctx.budget.check_time()
+    ctx.stdout.write(b"".join(out))
 
 
 def _scan(ctx: CommandContext, stream, pattern, tail_pattern, names: bool, shown: str, radix: str,

@@ -15,6 +15,8 @@ import gnu_text_support as gts  # noqa: E402
 
 DATA = b"ab\x00hello world\x00xyz1234\n\tfoo bar\x01\xffsome text here\n"
 FILES = {"st": DATA, "empty": b"", "utf": "caf\u00e9 ok \u2713 done\n".encode(), "tail": b"\x00\x00abcd",
+         "wide": "hello wide\tworld\u0100x\n".encode("utf-16-le") + b"\x00" + "odd".encode("utf-16-be"),
+         "wide4": "wide4 text\nmore".encode("utf-32-le") + "BE text".encode("utf-32-be"),
          "big": (b"x" * 3000 + b"\x00" + b"word" * 10 + b"\xff") * 50}
 
 HAND = [
@@ -23,6 +25,8 @@ HAND = [
     "-e q st", "-n 99999999999 st", "-t d -f st", "tail", "empty", "big", "-t x big", "-o st", "-d st", "-12 st",
     "--bytes=6 st", "--radix=x st", "--print-file-name st", "--output-separator='|' st", "--include-all-whitespace st",
     "-n 0x5 st", "-n 010 st", "-wn 2 st", "-f -", "-", "st nope st", "-e S -w utf", "-s '' st", "-n 1 st",
+    "-e l wide", "-e b wide", "-e L wide4", "-e B wide4", "-e l -t x wide", "-e b -t d -n 2 wide", "-e L -w wide4",
+    "-e l st", "-e B st",
 ]
 
 
@@ -53,6 +57,8 @@ def test_generated() -> None:
         for flag in ("-w", "-f", "-a"):
             if rng.random() < 0.15:
                 args.append(flag)
-        if rng.random() < 0.15:
-            args += ["-e", rng.choice("sS")]
+        if rng.random() < 0.3:
+            args += ["-e", rng.choice("sSlbLB")]
+            if rng.random() < 0.5:
+                data = data.decode("latin-1").encode(rng.choice(["utf-16-le", "utf-16-be", "utf-32-le"])) + data
         gts.compare(["strings", *args, "f"], files={"f": data})
