@@ -1,7 +1,7 @@
 """``stat``: display file status (GNU coreutils 9.1): the default output, ``-t``/``--terse``,
 ``-c``/``--format`` (a newline after each file), ``--printf`` (backslash escapes, no newline),
 ``-L`` (a no-op: the jail has no links). Directives ``%n %N %s %b %B %o %f %F %a %A %h %i %u %U
-%g %G %d %D %t %T %r %R %H[dr] %L[dr] %x %X %y %Y %z %Z %w %W %%`` with printf flags, width and
+%g %G %d %D %t %T %r %R %H[dr] %L[dr] %m %x %X %y %Y %z %Z %w %W %%`` with printf flags, width and
 precision (``%.3Y`` gives fractional seconds); unknown directives print ``?`` as GNU does.
 
 Values the jail does not have are virtual and fixed, never the host's:
@@ -9,7 +9,9 @@ Values the jail does not have are virtual and fixed, never the host's:
 - owner and group are ``user``/``user`` with ids 1000/1000, as ``ls -l`` shows them;
 - device 0 (``0,0``), inode a stable number derived from the virtual path;
 - access and change times are the modification time; birth is unknown (``-``, ``0``);
-- blocks are ``ceil(size / 4096) * 8`` 512-byte blocks (what ls assumes), IO block 4096.
+- blocks are ``ceil(size / 4096) * 8`` 512-byte blocks (what ls assumes), IO block 4096;
+- ``%m`` is the jail's mount point holding the file; ``%C`` (SELinux context) prints ``?`` and
+  GNU's ``failed to get security context`` error, as on a host without SELinux.
 
 ``-f`` (file system status) is refused in one line: the jail has no file systems to report.
 """
@@ -102,6 +104,9 @@ class _File:
         self.name, self.vpath, self.st = name, vpath, st
         #: GNU sets the quoting style for %N only when the format holds the text "%N".
         self.quote_n = quote_n
+        #: The mount point holding the file (``%m``), and errors met while rendering (``%C``).
+        self.mount = "/"
+        self.errors: list[str] = []
 
     def value(self, conv: str, precision: int | None) -> tuple[str, object]:
         """('s'|'u'|'o'|'x'|'e', value) of a directive; 'e' is an already formatted epoch."""
@@ -149,6 +154,11 @@ class _File:
             return "s", "-"
         if conv == "W":
             return "e", "0"
+        if conv == "m":
+            return "s", self.mount
+        if conv == "C":
+            self.errors.append(f"failed to get security context of {quoteaf(self.name)}: No data available")
+            return "?", None
         return "?", None
 
 
@@ -330,8 +340,14 @@ def run(ctx: CommandContext) -> int:
             ctx.error(f"cannot statx {quoteaf(operand)}: {e}")
             status = 1
             continue
+        f = _File(operand, vpath, st, quote_n)
+        f.mount = next((p for p in sorted(ctx.fs.mounts, key=len, reverse=True)
+                        if p == "/" or vpath == p or vpath.startswith(p + "/")), "/")
         try:
-            ctx.stdout.write(render(ctx, fmt, _File(operand, vpath, st, quote_n), escapes) + newline)
+            ctx.stdout.write(render(ctx, fmt, f, escapes) + newline)
+            for message in f.errors:
+                ctx.error(message)
+                status = 1
         except InvalidDirective as e:
             ctx.stdout.write(e.done)
             ctx.error(f"{quote(str(e))}: invalid directive")

@@ -37,6 +37,7 @@ HAND = [
     "-c '%#x %#f %#o' f", "-c %08a f", "-c '%-6a|' f", "-c %B f", "-x f", "--bogus f", "-c", "-c %s f/",
     "-c %s d/", "--format=%n f", "--terse nope", "-c %s -- f", "--printf='\\x' f", "--printf='a\\' f",
     "--printf='\\777' f", "-c %A d/../f",
+    "-c '%C|%n' f", "-c '%C' f d", "--printf '%C%n' f",
     "-c '%14.2X|%16.3X|%20.9X|%-16.2X|%016.2X|%3.2X|%5.0X|%12.0X|%13.2X|%12.1X|%.X|%.12X|%+14.2X|% 14.2X' f old",
 ]
 
