@@ -512,8 +512,8 @@ _HIT = re.compile(r"^(.+?):(\d+):(.*)$")
 def add_search(subparsers: argparse._SubParsersAction) -> None:
     """``memtool search TERMS...``."""
     p = _add(subparsers, "search", cmd_search, help="the memory tool's search, as a table",
-             description="Run the structured tool's search (case-insensitive; a line matches "
-             "any term; lines matching more terms first).")
+             description="Run the structured tool's ranked search (BM25 over word stems, "
+             "stop words ignored; each note entry, paragraph or turn shown as its best line).")
     p.add_argument("terms", nargs="+", metavar="TERM")
     p.add_argument("--in", dest="where", metavar="PATH", help="search only this file or directory")
     p.add_argument("--limit", type=int, default=20, metavar="N", help="lines shown (default 20)")
@@ -919,6 +919,9 @@ def build_parser() -> argparse.ArgumentParser:
     from memtool.history.cli import add_cli as add_history
 
     add_history(subparsers)
+    from memtool.eval.cli import add_cli as add_eval
+
+    add_eval(subparsers)
     return parser
 
 

@@ -12,7 +12,6 @@ concurrent edits from other threads or processes are never lost.
 from __future__ import annotations
 
 import errno
-import heapq
 import math
 import re
 from dataclasses import dataclass
@@ -402,24 +401,6 @@ class MemoryTool:
         return f"{verb} {p.display} ({len(new)} characters)." + self._core_note(p, new)
 
     # -- search ---------------------------------------------------------------------------
-
-    def _iter_files(self, rel: str) -> Iterator[str]:
-        try:
-            names = sorted(self.store.listdir(rel))
-        except FSError:
-            return
-        for name in names:
-            if name.startswith(".") or name in HIDDEN_DIRS:
-                continue
-            child = f"{rel}/{name}" if rel else name
-            try:
-                st = self.store.stat(child)
-            except FSError:
-                continue
-            if st.is_dir:
-                yield from self._iter_files(child)
-            else:
-                yield child
 
     def _cmd_search(self, a: MemoryArgs) -> str:
         if a.query is None:

@@ -101,3 +101,26 @@ def test_example_fixture_shape():
     for q in questions:  # every answer is somewhere in the memory
         assert any(q["answer"].casefold() in str(t["content"]).casefold() for t in data["turns"]) or any(
             q["answer"].casefold() in n["text"].casefold() for n in data["notes"]), q
+
+
+def test_cli_eval(tmp_path, capsys):
+    from memtool.cli import main
+
+    path = tmp_path / "tiny.json"
+    path.write_text(json.dumps(TINY))
+    assert main(["eval", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"as asked\s+4\s+0\.500\s+0\.750\s+0\.750\s+0\.625\s+0\.750", out)
+    assert re.search(r"keywords\s+1\s+1\.000", out)
+    assert main(["eval", str(path), "--json", "--budget", "40"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["recall_budget"] == 40 and data["asked"]["ranks"] == [1, 1, 0, 2]
+    assert data["asked"]["block_tokens_max"] <= 40
+    assert main(["eval", str(tmp_path / "missing.json")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("memtool eval: cannot read the fixture ") and "Traceback" not in err
+    path.write_text("[1]")
+    assert main(["eval", str(path)]) == 1
+    assert "must be a JSON object" in capsys.readouterr().err
+    assert main(["eval", "example"]) == 0
+    assert "45 questions" in capsys.readouterr().out
