@@ -57,6 +57,9 @@ FORBIDDEN: dict[str, str] = {
     "times": "times is not supported",
 }
 
+#: What ``Policy(dynamic=True)`` lets run: each string is guarded when it runs.
+DYNAMIC_BUILTINS = frozenset({"eval", "source", ".", "bash", "sh"})
+
 #: Builtins that are always available (whatever the allowlist says).
 from sandbox.interpreter.core import _PROGRAM_BUILTINS, BUILTINS  # noqa: E402
 from sandbox.commands.base import DYNAMIC, NEVER_RUN  # noqa: E402
@@ -211,9 +214,15 @@ class _Walker:
         name = head.literal()
         if name is None or (name not in BUILTINS and name not in self.functions
                             and any(c in head.text for c in "*?[{") and not _all_quoted(head)):
+            if self.policy.dynamic:
+                return  # Policy(dynamic=True): the name is checked when it is known, at run time
             self.add(head.pos, f"command name `{head.text}` is not a literal word; write the "
                      "command name out (variables and substitutions can't name commands)")
             return
+        if self.policy.dynamic and name in DYNAMIC_BUILTINS:
+            if name in ("bash", "sh") and (len(node.words) < 2 or node.words[1].literal() != "-c"):
+                self.add(head.pos, f"`{name}` runs only as `{name} -c STRING` in the sandbox")
+            return  # the string runs through this guard when it runs (sandbox.interpreter.dynamic)
         if name == "command" and len(node.words) > 1 and node.words[1].literal() in (
                 "-v", "-V", "-pv", "-vp", "-pV", "-Vp"):
             return  # command -v / -V only report (sandbox.interpreter.typecmd)

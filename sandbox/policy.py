@@ -25,13 +25,17 @@ class Policy:
     available, except the forbidden ones). ``read_only``: refuse every write before anything
     runs. ``protected``: virtual paths or ``fnmatch`` globs that no command may write, append to,
     remove or rename (e.g. an append-only conversation log). ``approve``: optional callback that
-    sees each script and the files it may write, and can refuse it.
+    sees each script and the files it may write, and can refuse it. ``dynamic``: also run
+    code made at run time (``eval``, ``source``/``.`` of a jail file, ``bash -c``/``sh -c``,
+    command names that are not literal words), each string or name checked by the guard when
+    it runs (off by default: then the guard sees every command before anything runs).
     """
 
     allow: frozenset[str] = DEFAULT_ALLOW
     read_only: bool = False
     protected: frozenset[str] = field(default_factory=frozenset)
     approve: Approver | None = None
+    dynamic: bool = False
 
     def is_protected(self, vpath: str) -> bool:
         """True if ``vpath`` (absolute, normalised) matches a protected path or glob."""

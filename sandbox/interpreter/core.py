@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import re
 import threading
+import time
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -44,6 +45,8 @@ _PROGRAM_BUILTINS = frozenset({"true", "false", "test", "[", "echo", "printf", "
 _FORBIDDEN_RUN = frozenset({"eval", "source", ".", "exec", "command", "builtin"})
 
 
+#: Builtins of ``Policy(dynamic=True)`` (``sandbox.interpreter.dynamic``).
+_DYNAMIC_NAMES = frozenset({"eval", "source", ".", "bash", "sh"})
 #: A variable ``printf -v`` may assign: a name or ``name[subscript]``.
 _VAR_TARGET_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[.+\])?")
 
@@ -146,6 +149,12 @@ class Shell:
         self.declared: set[str] = set()
         #: Attributes hidden by ``local``/``declare`` per function depth (restored on return).
         self.local_attrs: dict[int, dict[str, set[str] | None]] = {}
+        #: ``$RANDOM``'s generator state, ``$SECONDS``'s start, the function call stack.
+        self.rand_seed = int(time.time() * 1000) & 0xFFFFFFFF
+        self.rand_last = 0
+        self.start_time = time.monotonic()
+        self.seconds_offset = 0
+        self.funcstack: list[str] = []
         #: Outputs of the process substitutions of the command being run: /dev/fd/N -> bytes.
         self.procsubs: dict[str, bytes] = {}
         #: The elements of ``declare a=(...)`` arguments being run (see ``declare.py``).
@@ -186,6 +195,7 @@ class Shell:
         sub.local_attrs = {k: dict(v) for k, v in self.local_attrs.items()}
         sub.decl_arrays = {}
         sub.procsubs = dict(self.procsubs)
+        sub.funcstack = list(self.funcstack)
         sub.locals = [dict(f) for f in self.locals]
         sub.loop_depth = 0
         sub.expander = Expander(sub)
@@ -223,6 +233,8 @@ class Shell:
         if name in self.arrays:
             arr = self.arrays[name]
             return arr.get("0" if name in self.assoc else 0)
+        if name in state.SPECIALS:
+            return state.special(self, name)
         if name.endswith("]"):
             base, idx = state.split_name(name)
             if idx is None:
@@ -230,7 +242,8 @@ class Shell:
             if idx in ("@", "*"):
                 values = self.list_var(name)
                 return " ".join(values) if values else None
-            if base in ("PIPESTATUS", "BASH_REMATCH"):
+            if base in ("PIPESTATUS", "BASH_REMATCH") or (
+                    base in state.SPECIALS and base not in self.arrays):
                 values = self.list_var(base + "[@]") or []
                 try:
                     k = state.index_of(self, "", idx, False)
@@ -250,6 +263,12 @@ class Shell:
                 return [str(s) for s in self.pipestatus]
             if base == "BASH_REMATCH":
                 return list(self.rematch)
+            if base in state.SPECIALS and base not in self.arrays and base not in self.vars:
+                special = state.special_list(self, base)
+                if special is not None:
+                    return special
+                one = state.special(self, base)
+                return [] if one is None else [one]
             return state.values(self, base) or []
         return None
 
@@ -269,6 +288,14 @@ class Shell:
             return
         if self.attrs and name in self.attrs:
             value = self._with_attrs(name, value)
+        if name in state.SPECIALS:
+            if name == "RANDOM":
+                state.seed_random(self, value)
+                return
+            if name == "SECONDS":
+                self.seconds_offset = int(value) if value.lstrip("-").isdigit() else 0
+                self.start_time = time.monotonic()
+                return
         self.budget.check_string(len(value))
         self.vars[name] = value
 
@@ -795,6 +822,9 @@ class Shell:
                     return 1
             if name == "printf" and len(argv) > 1 and argv[1].startswith("-v"):
                 return self.printf_to_var(argv, io_)
+            if self.policy.dynamic and name in _DYNAMIC_NAMES:
+                from sandbox.interpreter import dynamic
+                return dynamic.TABLE[name](self, argv, io_)
             return self.run_external(argv, io_, {a.name for a, _ in assigns})
         finally:
             for k, old in saved.items():
@@ -917,6 +947,7 @@ class Shell:
         saved_pos = self.positional
         self.positional = list(argv[1:])
         self.call_depth += 1
+        self.funcstack.append(func.name)
         self.locals.append({})
         try:
             status = self.run_command(func.body, io_)
@@ -932,6 +963,7 @@ class Shell:
                 if at is not None:
                     self.attrs[k] = at
             self.call_depth -= 1
+            self.funcstack.pop()
             self.positional = saved_pos
         self.status = status
         return status

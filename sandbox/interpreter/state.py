@@ -162,3 +162,79 @@ def unset_element(sh: "Shell", base: str, sub: str) -> None:
         return
     k = index_of(sh, base, sub, False)
     arr.pop(k, None)  # type: ignore[call-overload]
+
+
+# -- special variables ------------------------------------------------------------------------
+
+#: Variables the shell computes (unless the script assigned them: then they are plain).
+SPECIALS = frozenset({"RANDOM", "SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "BASH_VERSION",
+                      "BASHPID", "PPID", "UID", "EUID", "HOSTNAME", "FUNCNAME",
+                      "BASH_VERSINFO"})
+BASH_VERSION = "5.2.15(1)-release"
+BASH_VERSINFO = ["5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"]
+
+
+def _intrand32(last: int) -> int:
+    """bash's Park-Miller step (variables.c intrand32)."""
+    if last == 0:
+        last = 123459876
+    h, low = divmod(last, 127773)
+    t = 16807 * low - 2836 * h
+    if t < 0:
+        t += 0x7FFFFFFF
+    return t
+
+
+def next_random(sh: "Shell") -> int:
+    """The next ``$RANDOM``: bash 5.2's sequence (``RANDOM=42`` gives bash's numbers)."""
+    while True:
+        sh.rand_seed = _intrand32(sh.rand_seed)
+        value = ((sh.rand_seed >> 16) ^ (sh.rand_seed & 0xFFFF)) & 0x7FFF
+        if value != sh.rand_last:
+            sh.rand_last = value
+            return value
+
+
+def seed_random(sh: "Shell", value: str) -> None:
+    """``RANDOM=N`` seeds the generator (bash's sbrand)."""
+    from sandbox.interpreter.arith import ArithError, evaluate
+    try:
+        sh.rand_seed = evaluate(value, sh, False, sh.budget.check_time) & 0xFFFFFFFF
+    except ArithError:
+        sh.rand_seed = 0
+    sh.rand_last = 0
+
+
+def special(sh: "Shell", name: str) -> str | None:
+    """The value of one of ``SPECIALS`` (None: unset)."""
+    import time
+    if name == "RANDOM":
+        return str(next_random(sh))
+    if name == "SECONDS":
+        return str(int(time.monotonic() - sh.start_time) + sh.seconds_offset)
+    if name == "EPOCHSECONDS":
+        return str(int(time.time()))
+    if name == "EPOCHREALTIME":
+        return f"{time.time():.6f}"
+    if name == "BASH_VERSION":
+        return BASH_VERSION
+    if name == "BASH_VERSINFO":
+        return BASH_VERSINFO[0]
+    if name in ("BASHPID", "UID", "EUID"):
+        return "1000"
+    if name == "PPID":
+        return "999"
+    if name == "HOSTNAME":
+        return "sandbox"
+    if name == "FUNCNAME":
+        return sh.funcstack[-1] if sh.funcstack else None
+    return None
+
+
+def special_list(sh: "Shell", base: str) -> list[str] | None:
+    """``${FUNCNAME[@]}``, ``${BASH_VERSINFO[@]}`` (None for other names)."""
+    if base == "FUNCNAME":
+        return list(reversed(sh.funcstack))
+    if base == "BASH_VERSINFO":
+        return list(BASH_VERSINFO)
+    return None

@@ -34,6 +34,8 @@ from sandbox.commands.base import CommandContext  # noqa: E402
 
 SPEC_DIR = _ROOT.parent / "shared" / "conformance" / "oils"
 SKIP_FILE = Path(__file__).with_name("oils_skips.txt")
+#: The skip file of the run with ``Policy(dynamic=True)`` (eval, source, bash -c, $cmd).
+SKIP_FILE_DYNAMIC = Path(__file__).with_name("oils_skips_dynamic.txt")
 BASH = shutil.which("bash")
 #: Seconds a case may take (bash and sandbox alike).
 CASE_SECONDS = 5.0
@@ -241,6 +243,7 @@ class Outcome:
 
     stdout: str
     status: int
+    stderr: str = ""
 
 
 def run_bash(case: Case, scratch: Path, bin_dir: Path) -> Outcome:
@@ -258,19 +261,20 @@ def run_bash(case: Case, scratch: Path, bin_dir: Path) -> Outcome:
 
 def sandbox_policy(dynamic: bool = False) -> Policy:
     """Every command allowed (the registry's and the helpers)."""
-    return Policy(allow=frozenset(registry.names()) | frozenset(HELPERS))
+    return Policy(allow=frozenset(registry.names()) | frozenset(HELPERS), dynamic=dynamic)
 
 
-def run_sandbox(case: Case, scratch: Path) -> Outcome:
+def run_sandbox(case: Case, scratch: Path, dynamic: bool = False) -> Outcome:
     """The same code in the sandbox, ``scratch`` mounted at its own path as the cwd."""
-    box = Sandbox({str(scratch): scratch}, cwd=str(scratch), policy=sandbox_policy(),
+    box = Sandbox({str(scratch): scratch}, cwd=str(scratch), policy=sandbox_policy(dynamic),
                   limits=Limits(seconds=CASE_SECONDS),
                   env={"HOME": str(scratch), "TMP": str(scratch), "SH": "bash",
                        "LC_ALL": "C.UTF-8",
                        "PATH": "/usr/bin:/bin"},
                   commands=HELPERS)
     result = box.run(case.code)
-    return Outcome(result.stdout.decode("utf-8", "surrogateescape"), result.exit_code)
+    return Outcome(result.stdout.decode("utf-8", "surrogateescape"), result.exit_code,
+                   result.stderr.decode("utf-8", "replace"))
 
 
 @dataclass
@@ -284,7 +288,7 @@ class CaseResult:
     ours: Outcome
 
 
-def run_case(case: Case, bin_dir: Path) -> CaseResult:
+def run_case(case: Case, bin_dir: Path, dynamic: bool = False) -> CaseResult:
     """Run one case with both shells (each in a fresh scratch directory)."""
     with tempfile.TemporaryDirectory(prefix="oils-") as a, \
             tempfile.TemporaryDirectory(prefix="oils-") as b:
@@ -297,7 +301,7 @@ def run_case(case: Case, bin_dir: Path) -> CaseResult:
         valid = ref.status == want_status and (want_out is None
                                                or ref.stdout.replace(a, "$TMP") == want_out
                                                or ref.stdout == want_out)
-        ours = run_sandbox(case, Path(b))
+        ours = run_sandbox(case, Path(b), dynamic)
         ours_out = ours.stdout.replace(b, "$TMP")
         passed = valid and ours_out == ref_out and ours.status == ref.status
         return CaseResult(case, valid, passed, ref, ours)
@@ -333,17 +337,27 @@ _FILE_REASONS = {
 }
 
 
-def default_reason(case: Case) -> str:
-    """A one-line reason for a failing case (by file, else a generic one)."""
+def default_reason(case: Case, ours: Outcome | None = None) -> str:
+    """A one-line reason for a failing case: the guard's refusal when the sandbox refused it
+    (by design under the policy), else by file, else a generic one."""
+    if ours is not None:
+        for line in ours.stderr.splitlines():
+            if "refused: " in line:
+                why = line.split("refused: ", 1)[1]
+                why = why.split(": ", 1)[1] if why.startswith("line ") else why
+                return "refused by design: " + why.split(" (allowed:")[0][:150]
+            if line.startswith("sandbox: ") and "not supported" in line:
+                return "not supported: " + line[9:][:150]
     return _FILE_REASONS.get(case.file, "bash feature not implemented yet in the sandbox")
 
 
-def load_skips() -> dict[str, str]:
+def load_skips(dynamic: bool = False) -> dict[str, str]:
     """``FILE :: NAME`` -> reason, from the skip file (lines ``FILE :: NAME :: REASON``)."""
     out: dict[str, str] = {}
-    if not SKIP_FILE.exists():
+    path = SKIP_FILE_DYNAMIC if dynamic else SKIP_FILE
+    if not path.exists():
         return out
-    for line in SKIP_FILE.read_text(encoding="utf-8").splitlines():
+    for line in path.read_text(encoding="utf-8").splitlines():
         if not line.strip() or line.startswith("#"):
             continue
         key, sep, reason = line.rpartition(" :: ")
@@ -351,7 +365,7 @@ def load_skips() -> dict[str, str]:
     return out
 
 
-def run_all(pattern: str = "") -> list[CaseResult]:
+def run_all(pattern: str = "", dynamic: bool = False) -> list[CaseResult]:
     """Run every case of every file whose name contains ``pattern``."""
     results: list[CaseResult] = []
     with tempfile.TemporaryDirectory(prefix="oils-bin-") as d:
@@ -359,7 +373,7 @@ def run_all(pattern: str = "") -> list[CaseResult]:
         for f in spec_files():
             if pattern in f.name:
                 for case in parse_spec(f):
-                    results.append(run_case(case, bin_dir))
+                    results.append(run_case(case, bin_dir, dynamic))
     return results
 
 
@@ -383,15 +397,21 @@ def main(argv: list[str]) -> int:
     """Command line: print the summary (and failing cases with -v)."""
     verbose = "-v" in argv
     write_skips = "--write-skips" in argv
+    dynamic = "--dynamic" in argv
     args = [a for a in argv if not a.startswith("-")]
-    results = run_all(args[0] if args else "")
+    results = run_all(args[0] if args else "", dynamic)
     print(summary(results))
     if write_skips:
-        old = load_skips()
-        lines = [f"{r.case.key} :: {old.get(r.case.key) or default_reason(r.case)}"
+        old = load_skips(dynamic)
+        def reason(r: CaseResult) -> str:
+            kept = old.get(r.case.key, "")
+            return kept if kept.startswith("flaky") else default_reason(r.case, r.ours)
+
+        lines = [f"{r.case.key} :: {reason(r)}"
                  for r in results if r.valid and (not r.passed or old.get(
                      r.case.key, "").startswith("flaky"))]
-        SKIP_FILE.write_text(SKIP_HEADER + "".join(x + "\n" for x in lines), encoding="utf-8")
+        (SKIP_FILE_DYNAMIC if dynamic else SKIP_FILE).write_text(
+            SKIP_HEADER + "".join(x + "\n" for x in lines), encoding="utf-8")
     if verbose:
         for r in results:
             if r.valid and not r.passed:

@@ -203,3 +203,46 @@ def test_command_v_and_type_only_report() -> None:
     box = Sandbox({}, policy=Policy(allow=frozenset({"cat"})))
     r = box.run("command -v cat rm nosuch; echo $?; type -t cat rm")
     assert r.stdout == b"/usr/bin/cat\n1\nfile\n", r
+
+
+# -- Policy(dynamic=True): every string and name checked when it runs ---------------------
+
+
+def _dyn(tmp_path, script: str, **policy):
+    box = Sandbox({"/w": tmp_path}, cwd="/w", policy=Policy(dynamic=True, **policy))
+    return box.run(script)
+
+
+def test_dynamic_off_by_default() -> None:
+    for script in ["eval 'echo x'", "source f", ". f", "bash -c 'echo x'", "c=echo; $c x"]:
+        assert violations(script), script
+
+
+def test_dynamic_strings_are_guarded_when_they_run(tmp_path) -> None:
+    (tmp_path / "keep").write_text("k")
+    r = _dyn(tmp_path, "echo before; eval 'rm keep'; echo after $?")
+    assert r.stdout == b"before\nafter 126\n" and (tmp_path / "keep").exists()
+    assert b"`rm` is not an allowed command" in r.stderr
+    r = _dyn(tmp_path, "c=rm; $c keep; echo $?")
+    assert r.stdout == b"126\n" and (tmp_path / "keep").exists()
+    r = _dyn(tmp_path, "bash -c 'rm keep'; echo $?")
+    assert r.stdout == b"126\n" and (tmp_path / "keep").exists()
+    (tmp_path / "s.sh").write_text("rm keep\n")
+    r = _dyn(tmp_path, "source s.sh; echo $?")
+    assert r.stdout == b"126\n" and (tmp_path / "keep").exists()
+
+
+def test_dynamic_read_only_holds(tmp_path) -> None:
+    r = _dyn(tmp_path, "eval 'echo x > out'; c=touch; $c out2; echo done", read_only=True)
+    assert not (tmp_path / "out").exists() and not (tmp_path / "out2").exists()
+    assert r.stdout.endswith(b"done\n")
+
+
+def test_dynamic_runs_what_is_allowed(tmp_path) -> None:
+    r = _dyn(tmp_path, "x='echo hi'; eval \"$x\"; c=echo; $c dyn; bash -c 'echo $1' n one; "
+             "f() { echo f$1; }; eval f 2")
+    assert r.stdout == b"hi\ndyn\none\nf2\n", r
+
+
+def test_dynamic_bash_only_with_c(tmp_path) -> None:
+    assert violations("bash script.sh", dynamic=True)

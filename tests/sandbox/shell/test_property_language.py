@@ -2,7 +2,7 @@
 [[ ]], arrays (indexed and associative), declare, the new parameter expansions (${v:o:l},
 ${v^^}, ${!v}, ${a[@]}, ${v@Q}...), mapfile, read -a, printf -v and process substitution
 behave exactly as in bash 5.2 (stdout, status, files). Derandomized (reproducible); the
-count is ``SANDBOX_PROPERTY_EXAMPLES`` (default 1,500 scripts per test, 3,000 in all)."""
+count is ``SANDBOX_PROPERTY_EXAMPLES`` (default 1,200 scripts per test)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ import shell_difftools as dt  # noqa: E402
 
 pytestmark = pytest.mark.skipif(dt.BASH is None, reason="reference bash not installed")
 
-EXAMPLES = int(os.environ.get("SANDBOX_PROPERTY_EXAMPLES", "1500"))
+EXAMPLES = int(os.environ.get("SANDBOX_PROPERTY_EXAMPLES", "1200"))
 
 VALUES = ["abc", "'a b'", "''", "Hello.World", "x.tar.gz", "'*'", "12", "-3", "ABC-def",
           "$'t\\tu'", "\"$v\""]
@@ -32,7 +32,7 @@ EXPANSIONS = ["${v:1}", "${v:1:2}", "${v: -2}", "${v:0:-1}", "${v^}", "${v^^}", 
               "${!n}", "${a[0]}", "${a[1]}", "${a[-1]}", "${#a[@]}", "${!a[@]}", "\"${a[@]}\"",
               "${a[*]}", "\"${a[*]}\"", "\"${a[@]:1}\"", "\"${a[@]:1:1}\"", "${a[@]^^}",
               "\"${m[k]}\"", "${#m[@]}", "${a[@]/a/X}", "${a[@]#?}", "${v/#a/Z}", "${v/%c/Z}",
-              "${u-unset}", "${u=set}", "${v+alt}", "${!v*}", "\"${@:2}\"", "${@: -1}"]
+              "${u-unset}", "${u=set}", "${v+alt}", "${!v*}", "\"${@:2}\"", "${@: -1}", "${@:1:2}"]
 
 value = st.sampled_from(VALUES)
 
@@ -90,7 +90,7 @@ def _compound(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
 
 
 scripts = st.recursive(_simple(), _compound, max_leaves=4)
-PRELUDE = "shopt -s extglob\ndeclare -A m=([k]=v1 ['x y']=v2); a=(one 'two words' three); v=abc; i=1; "
+PRELUDE = "shopt -s extglob\ndeclare -A m=([k]=v1 ['x y']=v2); a=(one 'two words' three); v=abc; i=1; set -- p 'q r' s; "
 
 
 @settings(max_examples=EXAMPLES, derandomize=True, deadline=None, database=None,

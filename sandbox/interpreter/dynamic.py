@@ -1,0 +1,105 @@
+"""Code made at run time, under ``Policy(dynamic=True)`` only: ``eval``, ``source``/``.`` of a
+jail file, ``bash -c``/``sh -c``. Each string is parsed and checked by the same guard as a
+whole script (allowlist, read-only, protected paths, approval) at the moment it runs; a
+refused string runs nothing (``sandbox: refused: ...``, status 126). Command names that are
+not literal words are checked by the interpreter when they are known (``run_external``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sandbox.errors import UnsupportedSyntax
+
+if TYPE_CHECKING:
+    from sandbox.interpreter.core import IO, Shell
+    from sandbox.parse.ast import Script
+
+
+def _guarded(sh: "Shell", text: str, io_: "IO", prog: str) -> "Script | None":
+    """Parse and guard ``text``; print the refusal and return None when it may not run."""
+    from sandbox import guard
+    from sandbox.parse import parse
+    try:
+        tree = parse(text)
+    except UnsupportedSyntax as exc:
+        sh.diag(io_, f"{prog}: {exc}")
+        sh.status = 2
+        return None
+    walker = guard._Walker(sh.policy, sh.cwd, sh.commands)
+    walker.functions = set(sh.functions)
+    walker.collect_functions(tree)
+    walker.script(tree)
+    messages = [guard.format_violation(text, v) for v in walker.violations]
+    if not messages and sh.policy.approve is not None:
+        try:
+            ok = sh.policy.approve(text, list(dict.fromkeys(walker.writes)))
+        except Exception:
+            ok = False
+        if not ok:
+            messages.append("refused by the approval callback")
+    if messages:
+        io_.stderr.write("".join(f"sandbox: refused: {m}\n" for m in messages)
+                         .encode("utf-8", "replace"))
+        sh.status = 126
+        return None
+    return tree
+
+
+def b_eval(sh: "Shell", argv: list[str], io_: "IO") -> int:
+    """``eval ARGS``: the arguments joined by spaces, run in this shell."""
+    text = " ".join(argv[1:])
+    if not text.strip():
+        return 0
+    tree = _guarded(sh, text, io_, "eval")
+    if tree is None:
+        return sh.status
+    return sh.run_script(tree, io_)
+
+
+def b_source(sh: "Shell", argv: list[str], io_: "IO") -> int:
+    """``source FILE [ARGS]`` / ``. FILE [ARGS]``: a jail file run in this shell."""
+    from sandbox.fs.base import FSError
+    from sandbox.interpreter.core import ReturnFromFunction
+    prog = argv[0]
+    if len(argv) < 2:
+        sh.diag(io_, f"{prog}: filename argument required")
+        io_.stderr.write(f"{prog}: usage: {prog} filename [arguments]\n".encode())
+        return 2
+    try:
+        data = sh._ctx(io_).read_bytes(argv[1])
+    except FSError as exc:
+        sh.diag(io_, f"{argv[1]}: {exc.strerror or exc}")
+        return 1
+    text = data.decode("utf-8", "surrogateescape")
+    tree = _guarded(sh, text, io_, prog)
+    if tree is None:
+        return sh.status
+    saved = sh.positional
+    if len(argv) > 2:
+        sh.positional = list(argv[2:])
+    try:
+        return sh.run_script(tree, io_)
+    except ReturnFromFunction as r:
+        sh.status = r.status
+        return r.status
+    finally:
+        if len(argv) > 2:
+            sh.positional = saved
+
+
+def b_bash_c(sh: "Shell", argv: list[str], io_: "IO") -> int:
+    """``bash -c STRING [NAME [ARGS]]`` / ``sh -c ...``: the string in a subshell."""
+    if len(argv) < 3 or argv[1] != "-c":
+        sh.diag(io_, f"{argv[0]}: only `{argv[0]} -c STRING' runs in the sandbox")
+        return 2
+    tree = _guarded(sh, argv[2], io_, argv[0])
+    if tree is None:
+        return sh.status
+    sub = sh.copy()
+    sub.arg0 = argv[3] if len(argv) > 3 else argv[0]
+    sub.positional = list(argv[4:])
+    sub.functions = {}
+    return sub.run_subshell_body(lambda: sub.run_script(tree, io_))
+
+
+TABLE = {"eval": b_eval, "source": b_source, ".": b_source, "bash": b_bash_c, "sh": b_bash_c}
