@@ -1,4 +1,5 @@
-"""``du``: estimate file space usage (GNU coreutils 9.1): ``-a -s -c -h -b -k -m -d N -0 -x``,
+"""``du``: estimate file space usage (GNU coreutils 9.1): ``-a -s -c -h --si -b -k -m -B SIZE
+-d N -0 -x``,
 ``-S``, ``--apparent-size``, ``--max-depth``, ``--summarize``, ``--total``, ``--null``.
 
 Sizes come from the jail's ``FileStat``: a file uses ``ceil(size / 4096)`` 4 KiB blocks (what
@@ -16,17 +17,19 @@ from dataclasses import dataclass
 from sandbox.commands._quoting import quote, quoteaf
 from sandbox.commands._writing import stat_operand
 from sandbox.commands.base import CommandContext
-from sandbox.commands.ls import human_size
+from sandbox.commands.ls.layout import Scale, human, parse_block_size
 from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command_line
 from sandbox.fs.base import FileStat, FSError
 
 SPEC = OptionSpec(
-    "0abcd:hkmsSx",
+    "0abB:cd:hkmsSx",
     {
         "null": (NO_ARG, "0"),
         "all": (NO_ARG, "a"),
         "apparent-size": (NO_ARG, "apparent"),
         "bytes": (NO_ARG, "b"),
+        "block-size": (REQUIRED, "block-size"),
+        "si": (NO_ARG, "si"),
         "total": (NO_ARG, "c"),
         "max-depth": (REQUIRED, "d"),
         "human-readable": (NO_ARG, "h"),
@@ -45,6 +48,8 @@ Mandatory arguments to long options are mandatory for short options too.
   -0, --null            end each output line with NUL, not newline
   -a, --all             write counts for all files, not just directories
       --apparent-size   print apparent sizes rather than device usage
+  -B, --block-size=SIZE  scale sizes by SIZE before printing them; e.g.,
+                           '-BM' prints sizes in units of 1,048,576 bytes
   -b, --bytes           equivalent to '--apparent-size --block-size=1'
   -c, --total           produce a grand total
   -d, --max-depth=N     print the total for a directory (or file, with --all)
@@ -54,6 +59,7 @@ Mandatory arguments to long options are mandatory for short options too.
   -h, --human-readable  print sizes in human readable format (e.g., 1K 234M 2G)
   -k                    like --block-size=1K
   -m                    like --block-size=1M
+      --si              like -h, but use powers of 1000 not 1024
   -S, --separate-dirs   for directories do not include size of subdirectories
   -s, --summarize       display only a total for each argument
   -x, --one-file-system    skip directories on different file systems
@@ -68,7 +74,7 @@ BLOCK = 4096
 class _Options:
     all: bool = False
     apparent: bool = False
-    unit: int = 1024  # 0 means human-readable
+    scale: Scale = Scale(1024)
     max_depth: int | None = None
     end: bytes = b"\n"
     separate: bool = False
@@ -88,7 +94,7 @@ class _Walker:
 
     def show(self, size: int, name: str) -> None:
         o = self.o
-        text = human_size(size) if o.unit == 0 else str(-(-size // o.unit))
+        text = human(size, o.scale)
         self.ctx.stdout.write(f"{text}\t".encode() + name.encode("utf-8", "surrogateescape") + o.end)
 
     def walk(self, vpath: str, shown: str, st: FileStat, depth: int) -> int:
@@ -135,7 +141,24 @@ def _options(ctx: CommandContext, opts: list[tuple[str, str | None]]) -> _Option
         elif key == "apparent":
             o.apparent = True
         elif key == "b":
-            o.apparent, o.unit = True, 1
+            o.apparent, o.scale = True, Scale(1)
+        elif key in ("B", "block-size"):
+            spec = value or ""
+            if spec and "human-readable".startswith(spec):  # gnulib argmatch: abbreviations too
+                spec = "human-readable"
+            elif spec and "si".startswith(spec):
+                spec = "si"
+            parsed = parse_block_size(spec)
+            if isinstance(parsed, str):
+                option = "-B" if key == "B" else "--block-size"
+                shown = f"'{value}'"
+                ctx.error({"invalid": f"invalid {option} argument {shown}",
+                           "suffix": f"invalid suffix in {option} argument {shown}",
+                           "large": f"{option} argument {shown} too large"}[parsed])
+                return 1
+            o.scale = parsed
+        elif key == "si":
+            o.scale = Scale(1, True, True, 1000)
         elif key == "c":
             pass
         elif key == "d":
@@ -144,11 +167,11 @@ def _options(ctx: CommandContext, opts: list[tuple[str, str | None]]) -> _Option
                 return ctx.usage_error(f"invalid maximum depth {quote(text)}")
             o.max_depth = int(text)
         elif key == "h":
-            o.unit = 0
+            o.scale = Scale(1, True, True, 1024)
         elif key == "k":
-            o.unit = 1024
+            o.scale = Scale(1024)
         elif key == "m":
-            o.unit = 1 << 20
+            o.scale = Scale(1 << 20)
         elif key == "s":
             summarize = True
         elif key == "S":

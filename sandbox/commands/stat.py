@@ -19,12 +19,12 @@ Values the jail does not have are virtual and fixed, never the host's:
 from __future__ import annotations
 
 import time
-import zlib
 
 from sandbox.commands._quoting import quote, quoteaf
 from sandbox.commands._writing import stat_operand
 from sandbox.commands.base import CommandContext
 from sandbox.commands.ls import _blocks as allocated_blocks  # ls's block rule, shared
+from sandbox.commands.ls import _inode as jail_inode  # the same number ls -i shows
 from sandbox.commands.ls import _mode_string as mode_string
 from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command_line
 from sandbox.fs.base import FileStat, FSError
@@ -92,11 +92,6 @@ def _epoch(t: float, precision: int | None) -> str:
     return f"{sec}.{frac}"
 
 
-def inode_of(vpath: str) -> int:
-    """The jail's stable, fake inode number of a virtual path."""
-    return zlib.crc32(vpath.encode("utf-8", "surrogateescape")) % 9_000_000 + 1_000_000
-
-
 class _File:
     """One operand's values for the directives."""
 
@@ -137,7 +132,7 @@ class _File:
         if conv == "h":
             return "u", st.nlink
         if conv == "i":
-            return "u", inode_of(self.vpath)
+            return "u", jail_inode(self.vpath)
         if conv in "ug":
             return "u", UID if conv == "u" else GID
         if conv in "UG":

@@ -29,7 +29,9 @@ HAND = [
     "-a -d 1 s", "-d 2 s", "-c -s s d big", "-ac s", "-ab s", "-ah s", "--apparent-size -s s", "-k s", "-sm big",
     "-sh big", "zero empty", "-a 'sp ace'", "-s s/t/u/v s/t/../t", "-S d", "--bogus", "-c nope d", "--total --null d",
     "--all --bytes --max-depth=1 s", "--summarize --human-readable s", "s/t/../..", "./d", "-ab ./s/",
-    "--max-depth 1 .", "-d1 -b", "-c", "-c -b empty",
+    "--max-depth 1 .", "-d1 -b", "-c", "-c -b empty", "-B x d", "--block-size=x d", "-B 1Q d", "-B 0 d",
+    "-B K d", "-B 1M d", "-B KB d", "--si d", "--si -b d", "-B 1 d", "-B 2 -b d", "-hB 1K d", "-Bh d",
+    "-B human-readable d", "-B si big", "-sB 1 big", "-aB 512 s", "--block-size=1KiB s", "-B 99999999999999999999999 d", "-Bs d", "-B hum d",
 ]
 
 
