@@ -143,7 +143,7 @@ class Folder:
             return fold_plain(line, width, self.spaces)
         if len(line.expandtabs(8)) <= width:
             return line
-        return fold_tabs(line, width, self.spaces)
+        return fold_tabs(line, width, True) if self.spaces else fold_tabs_hard(line, width)
 
     def block(self, block: bytes) -> bytes:
         """Fold a block of whole lines (each ending with a newline): only the lines that are
@@ -166,7 +166,10 @@ class Folder:
         if not self.count_bytes and b"\b" not in block and b"\r" not in block:
             for i in wide:
                 text = lines[i]
-                lines[i] = fold_tabs(text, width, spaces) if b"\t" in text else fold_plain(text, width, spaces)
+                if b"\t" not in text:
+                    lines[i] = fold_plain(text, width, spaces)
+                else:
+                    lines[i] = fold_tabs(text, width, True) if spaces else fold_tabs_hard(text, width)
             return b"\n".join(lines) + b"\n"
         for i in wide:
             text = lines[i]
@@ -176,10 +179,46 @@ class Folder:
             elif b"\b" in text or b"\r" in text:
                 lines[i] = fold_general(text, width, False, spaces)
             elif b"\t" in text:
-                lines[i] = fold_tabs(text, width, spaces)
+                lines[i] = fold_tabs(text, width, True) if spaces else fold_tabs_hard(text, width)
             else:
                 lines[i] = fold_plain(text, width, spaces)
         return b"\n".join(lines) + b"\n"
+
+
+def fold_tabs_hard(line: bytes, width: int) -> bytes:
+    """``fold_tabs`` without ``-s``: every break is a plain cut, so whole stretches between
+    tabs are cut with slices and only the tabs are looked at one by one."""
+    out: list[bytes] = []
+    start = pos = col = 0
+    segments = line.split(b"\t")
+    last = len(segments) - 1
+    for k, seg in enumerate(segments):
+        n = len(seg)
+        if n and col + n > width:
+            cut = pos + (width - col if col < width else 0)
+            out.append(line[start:cut])
+            n -= cut - pos
+            pos = cut
+            while n > width:
+                out.append(line[pos : pos + width])
+                pos += width
+                n -= width
+            start = pos
+            col = n
+        else:
+            col += n
+        pos += n
+        if k == last:
+            break
+        nxt = col + 8 - col % 8
+        if nxt > width and start != pos:
+            out.append(line[start:pos])
+            start = pos
+            nxt = 8
+        col = nxt
+        pos += 1
+    out.append(line[start:])
+    return b"\n".join(out)
 
 
 def fold_tabs(line: bytes, width: int, spaces: bool) -> bytes:
