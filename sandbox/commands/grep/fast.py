@@ -1,21 +1,28 @@
-"""grep's block fast path for literal patterns: whole chunks at a time, no regex call per line.
+"""grep's block fast paths: whole chunks at a time, no Python work per non-selected line.
 
 Most of a model's greps are one literal word (``grep the``, ``grep -n user``, ``grep -c day``,
-``grep '^{"role": "user"'``). For those the engine in ``search.py`` calls RE2 once per
-matching line, which costs microseconds of Python per line when most lines match. Here a block
-(a chunk cut at a line end) is split into lines once (C), the lines are tested with ``in`` /
-``startswith`` / ``endswith`` / ``==`` (C), and the output of the whole block is joined and
-written at once; ``-n`` numbers come from the block's start line plus the index.
+``grep '^{"role": "user"'``). Per block (a chunk cut at a line end), chosen from the density
+of the previous block:
 
-Exactness: a pattern qualifies only when its parsed form is a plain sequence of valid UTF-8
+* sparse (fewer than one matching line per ``_DENSE_BYTES``): RE2 jumps from match to match
+  (its literal search beats ``bytes.find``), runs of adjacent selected lines, or the gaps
+  between matches for -v, are written as slices; -n/-H heads per matching line;
+* dense: the block is split into lines once (C), the lines are tested with ``in`` /
+  ``startswith`` / ``endswith`` / ``==`` through C-level ``map``/``compress``, and the output
+  of the block is joined and written at once; ``-n`` numbers are the block's first line
+  number plus the index.
+
+Other RE2 patterns (``grepbuf_regex``) take the sparse form for plain, -c and -v output.
+
+Exactness: a literal qualifies only when its parsed form is a plain sequence of valid UTF-8
 characters, optionally anchored at one or both ends (``-x``), where byte-substring search is
 the same as GNU's matching. Under ``-i`` every letter must have exactly its ASCII case pair as
-counterparts (lines are lowered with ``bytes.lower``, ASCII only); a block that contains a
-non-ASCII counterpart (``ſ`` for ``s``, ``ı`` for ``i``) goes to the general engine, as does a
-block whose selected lines hold invalid UTF-8 (GNU suppresses those and says "binary file
-matches"). ``-w`` checks the characters around each occurrence as GNU does.
-Not handled here (the general engine runs): context, ``-b``, ``-T``, ``-z`` anchors, ``-q``,
-``-l``/``-L`` and binary input (those stop at the first match anyway).
+counterparts (lines are lowered with ``bytes.lower``, ASCII only); a dense block that contains
+a non-ASCII counterpart (``ſ`` for ``s``, ``ı`` for ``i``) goes to the general engine, as does
+any block whose selected lines hold invalid UTF-8 (GNU suppresses those and says "binary file
+matches"): nothing is written before that is known. ``-w`` checks the characters around each
+occurrence as GNU does. Not handled here (the general engine runs): context, ``-b``, ``-T``,
+colour, ``-z`` anchors, ``-q``, ``-l``/``-L`` and binary input (those stop at the first match).
 """
 
 from __future__ import annotations
@@ -318,40 +325,6 @@ def _render(g: "Grep", st: "_FileState", beg: int, lines: list[bytes], keys: lis
     return eol.join(chosen) + eol
 
 
-def _matched_runs(key: bytes, text: bytes, eol: bytes, most: int) -> tuple[int, list[int]]:
-    """Lines of ``key`` (a block without its final eol) that contain ``text``: their number
-    (at most ``most``) and the runs of adjacent ones as a flat list [start, end, ...] (ends
-    just after the line's eol, which may be one past the block)."""
-    find = key.find
-    rfind = key.rfind
-    size = len(key)
-    runs: list[int] = []
-    n = 0
-    p = 0
-    run_end = -1
-    width = len(text)
-    while n < most:
-        s = find(text, p)
-        if s < 0:
-            break
-        ls = rfind(eol, p, s) + 1 if s > p else p
-        if ls < p:
-            ls = p
-        le = find(eol, s + width)
-        end = size + 1 if le < 0 else le + 1
-        if ls == run_end:
-            runs[-1] = end
-        else:
-            runs.append(ls)
-            runs.append(end)
-        run_end = end
-        n += 1
-        if end > size:
-            break
-        p = end
-    return n, runs
-
-
 def _matched_runs_regex(g: "Grep", buf: bytes, beg: int, lim: int, most: int
                         ) -> tuple[int, list[int]]:
     """``_matched_runs`` for an RE2 pattern over buf[beg:lim] (which ends with an eol):
@@ -462,17 +435,6 @@ def regex_plain(cfg: Config, regex: Regex, branches: object) -> bool:
             and not cfg.byte_offset and not cfg.initial_tab and not cfg.line_numbers
             and cfg.with_filename is not True and not cfg.color
             and not (cfg.invert and cfg.max_count >= 0))
-
-
-def _grepbuf_runs(g: "Grep", st: "_FileState", beg: int, lim: int, block: bytes) -> int | None:
-    """The literal path without line heads: find each matching line with ``bytes.find`` and
-    write runs of adjacent selected lines (or the gaps between matches, for -v) as slices."""
-    lit = g.literal
-    assert lit is not None
-    key = block.lower() if lit.icase else block
-    invert = g.cfg.invert
-    n, runs = _matched_runs(key, lit.text, g.eol, (1 << 62) if invert else st.outleft)
-    return _write_runs(g, st, beg, lim, block, n, runs)
 
 
 def _write_runs(g: "Grep", st: "_FileState", beg: int, lim: int, block: bytes, n: int,
