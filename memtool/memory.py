@@ -310,7 +310,13 @@ class Memory:
         hash; done before every tool call. Returns the new versions."""
         if self._history is None or self.tool_store.read_only:
             return []
-        return self._history.store.scan()
+        try:
+            return self._history.store.scan()
+        except OSError as e:  # an unwritable history must not stop the tools (writes refuse)
+            import logging
+
+            logging.getLogger("memtool.history").warning("could not record outside edits: %s", e)
+            return []
 
     def history(self, path: str | None = None, limit: int | None = None) -> list:
         """Versions of ``path`` (a file or directory; None: every file), newest first: each

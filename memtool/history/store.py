@@ -193,7 +193,7 @@ class VersionedStore(FileSystem):
 
         Lock order: the store's lock of ``path`` first, then the log's (as the tools do:
         they change files under ``store.lock``), so two processes never wait on each other."""
-        with self.inner.lock(path), self.log.locked():
+        with self._log_guard(path), self.inner.lock(path), self.log.locked():
             old = self._read_or_none(path)
             old_hash = self.log.put_blob(old) if old is not None else None
             new_hash = self.log.put_blob(new) if new is not None else None
@@ -214,6 +214,18 @@ class VersionedStore(FileSystem):
             self._commit(path, pending, undo)
             self._remember(path, new_hash)
 
+    @contextmanager
+    def _log_guard(self, path: str) -> Iterator[None]:
+        """The log's own failures (its directory unwritable, a disk full) as the store's
+        error for ``path``: the change is refused, never half made."""
+        try:
+            yield
+        except FSError:
+            raise
+        except OSError as e:
+            raise FSError(errno.EIO, path,  # EIO: not the file's own permissions
+                          "the version history cannot be written, so nothing was changed") from None
+
     # -- changes ----------------------------------------------------------------------------
 
     def write_bytes(self, path: str, data: bytes) -> None:
@@ -230,7 +242,7 @@ class VersionedStore(FileSystem):
         if self._excluded(path):
             self.inner.append_bytes(path, data)
             return
-        with self.inner.lock(path), self.log.locked():
+        with self._log_guard(path), self.inner.lock(path), self.log.locked():
             old = self._read_or_none(path)
             new = (old or b"") + bytes(data)
             self._apply_file_change(path, new, lambda: self.inner.append_bytes(path, data))
@@ -273,7 +285,7 @@ class VersionedStore(FileSystem):
         """Move ``src`` to ``dst``, recording every file that leaves or arrives."""
         self._hidden(src)
         self._hidden(dst, change=True)
-        with self.log.locked():
+        with self._log_guard(src), self.log.locked():
             moved = self._files_under(src)
             contents: dict[str, bytes] = {}
             for f in moved:

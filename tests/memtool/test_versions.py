@@ -402,3 +402,21 @@ def test_docs_snippets_run(tmp_path, monkeypatch, capsys):
     assert len(blocks) >= 2
     assert "oops" in capsys.readouterr().out
     assert "oops" in (tmp_path / ".memory" / "core.md").read_text()  # restored to right after the sed
+
+
+def test_an_unwritable_history_refuses_writes_but_not_reads(tmp_path, monkeypatch):
+    m = Memory(str(tmp_path / "mem"), allow=ALLOW, gitignore=False)
+    m.notice_edits()
+    before = (tmp_path / "mem" / "notes.md").read_bytes()
+
+    def denied(self, digest, data):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(type(m.versions), "_store_blob", denied)
+    (tmp_path / "mem" / "by_hand.md").write_text("typed\n")  # its scan fails: logged, not raised
+    assert "Here's the content" in m.call("memory", {"command": "view", "path": "/memories/notes.md"})
+    out = m.call("memory", {"command": "update", "path": "/memories/notes.md", "content": "x"})
+    assert out.startswith("Error") and "version history cannot be written" in out
+    out = m.call("bash", {"command": "echo x > notes.md"})
+    assert "version history cannot be written" in out and "internal" not in out
+    assert (tmp_path / "mem" / "notes.md").read_bytes() == before
