@@ -2,7 +2,7 @@
 
 Options: ``-A RADIX`` (d o x n), ``-j SKIP``, ``-N BYTES`` (GNU's number forms: ``0x``/octal,
 ``b K KB KiB M ...``), ``-t TYPE`` (``a``, ``c``, ``d o u x`` with sizes 1 2 4 8 or C S I L,
-``f`` with 4 8 or F D, each optionally followed by ``z``), ``-v``, ``-w[BYTES]`` and the
+``f`` with 4 8 or F D, each optionally followed by ``z``), ``-v``, ``-w[BYTES]``, ``-S BYTES``/``--strings`` and the
 traditional ``-a -b -c -d -f -i -l -o -s -x -B -D -e -F -h -H -I -L -O -X``. Column layout, duplicate-line ``*`` suppression,
 partial last blocks and float formatting (shortest round-trip, as gnulib's ftoastr) are GNU's.
 Input is streamed; output is bounded by the run's output limit.
@@ -26,13 +26,14 @@ from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, par
 from sandbox.fs.base import FSError
 
 SPEC = OptionSpec(
-    "A:j:N:t:vw::abcdfilosxBDeFhHILOX",
+    "A:j:N:S:t:vw::abcdfilosxBDeFhHILOX",
     {
         "address-radix": (REQUIRED, "A"),
         "skip-bytes": (REQUIRED, "j"),
         "read-bytes": (REQUIRED, "N"),
         "format": (REQUIRED, "t"),
         "output-duplicates": (NO_ARG, "v"),
+        "strings": (OPTIONAL, "S"),
         "width": (OPTIONAL, "w"),
         "help": (NO_ARG, "help"),
         "version": (NO_ARG, "version"),
@@ -48,6 +49,8 @@ concatenate them in the listed order to form the input.
                                 of [doxn], for Decimal, Octal, Hex or None
   -j, --skip-bytes=BYTES      skip BYTES input bytes first
   -N, --read-bytes=BYTES      limit dump to BYTES input bytes
+  -S BYTES, --strings[=BYTES]  show only NUL terminated strings
+                                of at least BYTES (3) printable characters
   -t, --format=TYPE           select output format or formats
   -v, --output-duplicates     do not use * to mark line suppression
   -w[BYTES], --width[=BYTES]  output BYTES bytes per output line;
@@ -267,6 +270,67 @@ def _render(types: list[_Type], block: bytes, bpb: int, address: str, addr_pad: 
     return "".join(lines)
 
 
+def _dump_strings(ctx: CommandContext, inp: _Input, minimum: int, skip: int, limit: int | None,
+                  radix: str) -> int:
+    """``od -S N``: NUL-terminated runs of at least N printable characters (GNU dump_strings).
+
+    As GNU's, a run cut by the ``-N`` limit is printed too, at its start less one (which wraps
+    to 2**64-1 for a run at offset 0)."""
+    data = inp.read(limit if limit is not None else 1 << 62)
+    n = len(data)
+    pad = {"o": 7, "d": 7, "x": 6, "n": 0}[radix]
+    conv = {"o": "o", "d": "d", "x": "x", "n": ""}[radix]
+    out: list[str] = []
+
+    def emit(address: int, text: bytes) -> None:
+        shown = "" if radix == "n" else ("%0" + str(pad) + conv) % (address % (1 << 64)) + " "
+        out.append(shown + text.decode("ascii") + "\n")
+
+    i = 0
+    while True:
+        if limit is not None and (limit < minimum or limit - minimum <= i):
+            break
+        run = 0
+        while run < minimum:
+            if i >= n:
+                ctx.stdout.write("".join(out).encode())
+                return 0 if inp.ok else 1
+            c = data[i]
+            i += 1
+            if not 32 <= c < 127:
+                run = -1
+                break
+            run += 1
+        if run < 0:
+            continue
+        start = i - minimum
+        terminated = False
+        while limit is None or i < limit:
+            if i >= n:
+                ctx.stdout.write("".join(out).encode())
+                return 0 if inp.ok else 1
+            c = data[i]
+            i += 1
+            if c == 0:
+                terminated = True
+                break
+            if not 32 <= c < 127:
+                start = -1
+                break
+        if start < 0:
+            continue
+        if terminated:
+            emit(skip + start, data[start:i - 1])
+        else:
+            emit(skip + start - 1, data[start:i])
+        if len(out) > 1000:
+            ctx.stdout.write("".join(out).encode())
+            out = []
+            ctx.budget.check_time()
+    ctx.stdout.write("".join(out).encode())
+    return 0 if inp.ok else 1
+
+
 def run(ctx: CommandContext) -> int:
     """Run ``od``."""
     parsed = parse_command_line(ctx, SPEC, USAGE, version="od (GNU coreutils) 9.1")
@@ -274,6 +338,7 @@ def run(ctx: CommandContext) -> int:
         return parsed
     opts, operands = parsed
     radix, skip, limit, width, verbose = "o", 0, None, None, False
+    strings_min: int | None = None
     types: list[_Type] = []
     try:
         for key, value in opts:
@@ -286,6 +351,8 @@ def run(ctx: CommandContext) -> int:
                 skip = parse_offset(value or "", "-j")
             elif key == "N":
                 limit = parse_offset(value or "", "-N")
+            elif key == "S":
+                strings_min = 3 if value is None else parse_offset(value, "-S")
             elif key == "t":
                 types += parse_types(value or "")
             elif key == "v":
@@ -297,6 +364,9 @@ def run(ctx: CommandContext) -> int:
     except _Fatal as e:
         ctx.error(str(e))
         return 1
+    if strings_min is not None and types:
+        ctx.error("no type may be specified when dumping strings")
+        return 1
     types = types or parse_types("o2")
     inp = _Input(ctx, operands)
     try:
@@ -304,6 +374,8 @@ def run(ctx: CommandContext) -> int:
     except _Fatal as e:
         ctx.error(str(e))
         return 1
+    if strings_min is not None:
+        return _dump_strings(ctx, inp, strings_min, skip, limit, radix)
     lcm = 1
     for t in types:
         lcm = lcm * t.size // math.gcd(lcm, t.size)

@@ -20,7 +20,8 @@ from sandbox import Limits, Policy, Sandbox  # noqa: E402
 DATA = b"abcdefgh\x00\xff\x80\n\tz"
 FLOATS = struct.pack("<4f", 1.5, -0.0, float("inf"), 1e-40) + struct.pack("<3d", float("nan"), -2.5e300, 5e-324)
 FILES = {"in": DATA, "zeros": b"\0" * 100, "empty": b"", "floats": FLOATS, "bad": b"\xff\xfe\xc3(\xe2\x9c\x93\n",
-         "rep": b"abcdefghijklmnop" * 4 + b"xyz"}
+         "rep": b"abcdefghijklmnop" * 4 + b"xyz",
+         "strs": b"ab\0hello\0wor\nld\0xyz\0a\tbcd\0\0\0lo\0ng str\0tail"}
 
 HAND = [
     "in", "-t f4 in", "-t f8 in", "-t fF -t fD in", "-t a in", "-c in", "-A x -t x1z in", "-t d2 -t c in",
@@ -33,7 +34,9 @@ HAND = [
     "-t oC -t oS -t oI -t oL in", "-t u8 -t d8 in", "-t d1 -t x1z -t c in", "--format=x2 --address-radix=d in",
     "--skip-bytes=2 --read-bytes=4 in", "--width=4 in", "--output-duplicates zeros", "-x", "--bogus", "-t", "-A",
     "-j -1 in", "-N 99999999999999999999999 in", "-w 4 in", "-tx1 -tz in", "-B in", "-D in", "-e in", "-F in",
-    "-h in", "-H in", "-I in", "-L in", "-O in", "-X in", "-BDeFhHILOX in",
+    "-h in", "-H in", "-I in", "-L in", "-O in", "-X in", "-BDeFhHILOX in", "-S 3 strs", "-S strs", "--strings strs",
+    "--strings=2 strs", "-S3 -A x strs", "-S 0 strs", "-S 3 -t x1 strs", "-S 2 -v strs", "-S 2 -A n strs", "-S x strs",
+    "-S 2 -j 3 strs", "-S 2 -N 9 strs", "-S 2 -j 2 -N 12 strs", "-S 1 bad", "-S 4 zeros", "-S 2 -c strs",
 ]
 
 
@@ -78,3 +81,19 @@ def test_large_input_is_bounded_by_the_output_limit(tmp_path: Path) -> None:
     sb = Sandbox(mounts={"/w": tmp_path}, cwd="/w", policy=Policy(allow={"od"}), limits=Limits(output_bytes=1 << 20))
     result = sb.run("od -v f")
     assert result.exit_code != 0 and b"output limit" in result.stderr
+
+
+def test_generated_strings() -> None:
+    gts.need("od")
+    rng = random.Random("od-S")
+    for _ in range(50):
+        pieces = [rng.choice([b"\0", b"abc", b"hello world", b"\t", b"\n", b"x", b"\xff", b"ok\0", b"\0\0"])
+                  for _ in range(rng.randint(0, 12))]
+        args = ["-S", str(rng.randint(0, 6))]
+        if rng.random() < 0.3:
+            args += ["-A", rng.choice("doxn")]
+        if rng.random() < 0.3:
+            args += ["-j", str(rng.randint(0, 10))]
+        if rng.random() < 0.3:
+            args += ["-N", str(rng.randint(0, 30))]
+        gts.compare(["od", *args, "f"], files={"f": b"".join(pieces)})
