@@ -189,8 +189,12 @@ def grepbuf(g: "Grep", st: "_FileState", beg: int, lim: int) -> int | None:
             return None
     plain = not (lit.words or lit.anchor_start or lit.anchor_end or cfg.only_matching
                  or heads or (cfg.invert and cfg.max_count >= 0))
-    lines = block.split(eol)
-    keys = block.lower().split(eol) if lit.icase else lines
+    if lit.icase:
+        keys = block.lower().split(eol)
+        # -c needs no original text (-w's test reads the same word characters when lowered).
+        lines = keys if st.out_quiet else block.split(eol)
+    else:
+        lines = keys = block.split(eol)
     text = lit.text
     invert = cfg.invert
     spans: list[list[tuple[int, int]]] | None = None
