@@ -1,11 +1,11 @@
 """``xxd``: make a hex dump or do the reverse (vim 9.0's xxd, version 2022-01-14).
 
 Options (xxd's own parser: each option word is matched by its first two characters, values
-are C ``strtol`` numbers with base 0): ``-a -b -C -c cols -d -e -g bytes -i -l len -n name
+are C ``strtol`` numbers with base 0): ``-a -b -C -c cols -d -E -e -g bytes -i -l len -n name
 -o off -p -r -s [+][-]seek -u -v``. An optional second operand is the output file (written
 through the jail and the write policy; ``-r`` patches it in place as xxd does).
 
-Not supported: ``-E`` (EBCDIC), answered with xxd's usage like any unknown option.
+``-E`` shows the text column as EBCDIC.
 """
 
 from __future__ import annotations
@@ -44,6 +44,14 @@ Options:
 """
 
 VERSION = "xxd 2022-01-14 by Juergen Weigert et al."
+#: How ``-E`` shows each byte in the text column (xxd's EBCDIC table, printable results only;
+#: read from xxd's own output for all 256 bytes).
+EBCDIC_SHOWN = (
+    b'................................................................'
+    b' ...........<(+|&.........!$*);~-/.........,%_>?.........`:#@\'="'
+    b'.abcdefghi.......jklmnopqr^.......stuvwxyz...[...............]..'
+    b'{ABCDEFGHI......}JKLMNOPQR......\\.STUVWXYZ......0123456789......'
+)
 COLS = 256
 NORMAL, POSTSCRIPT, CINCLUDE, BITS, LITTLE = "normal", "ps", "c", "bits", "le"
 
@@ -69,6 +77,7 @@ def strtol(text: str) -> int:
 @dataclass
 class _Opts:
     autoskip: bool = False
+    ebcdic: bool = False
     kind: str = NORMAL
     upper: bool = False
     capitalize: bool = False
@@ -120,6 +129,8 @@ def parse_args(args: list[str]) -> _Opts:
             o.decimal = True
         elif two == "-r":
             o.revert = True
+        elif two == "-E":
+            o.ebcdic = True
         elif two == "-v":
             raise _Exit(0, VERSION)
         elif two == "-c":
@@ -322,7 +333,7 @@ def _normal(src: _Source, o: _Opts, seekoff: int, out: list[bytes]) -> None:
             if e:
                 nonzero += 1
             c = addrlen + 3 + (grplen * cols - 1) // grp + p
-            line[c] = e if 31 < e < 127 else 0x2E
+            line[c] = EBCDIC_SHOWN[e] if o.ebcdic else (e if 31 < e < 127 else 0x2E)
             c += 1
             n += 1
             p += 1

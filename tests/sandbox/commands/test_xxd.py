@@ -27,7 +27,7 @@ HAND = [
     "-l 0x20 big", "-l 010 big", "-l -5 in", "-cols 4 in", "-c4 in", "-g", "-ps -c 3 in", "--p in", "-r dump",
     "-r -p ps", "-r -s 2 dump", "-r -b dump", "-r -i dump", "nope", "in out", "-r dump out", "-r -p ps out",
     "-r -s 4 dump out", "in - ", "a b c", "-- in", "-C -i 7up", "-capitalize -i 7up", "-u -p in", "-d -a zeros",
-    "-e -c 6 in", "-b -a zeros", "-c 257 in", "-c -1 in", "-e -g 8 big", "-h",
+    "-e -c 6 in", "-b -a zeros", "-c 257 in", "-c -1 in", "-e -g 8 big", "-h", "-E in", "-E big", "-E -b in", "-E -u -c 8 big",
 ]
 
 
