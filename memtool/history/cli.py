@@ -3,7 +3,7 @@
 ``memtool history [PATH]``, ``memtool diff PATH [A [B]]``, ``memtool restore PATH VERSION``
 (PATH ``/`` restores the whole memory; VERSION is an id such as ``12``/``v12`` or a time such as
 ``2026-12-01T10:30`` or ``2h``: the memory as it was then), ``memtool export FILE.tar[.gz]``
-and ``memtool import FILE [--path NEW_DIR]``.
+``memtool import FILE [--path NEW_DIR]`` and ``memtool prune [--keep N] [--older-than AGE]``.
 """
 
 from __future__ import annotations
@@ -48,6 +48,13 @@ def add_cli(subparsers: argparse._SubParsersAction) -> None:
                  description="Write every file and the whole version history to FILE (a tar; "
                  "gzip when FILE ends in .gz or .tgz).")
     p.add_argument("out", metavar="FILE")
+
+    p = cli._add(subparsers, "prune", _friendly(cmd_prune), help="drop old versions (retention)",
+                 description="Keep at most --keep versions per file and none older than "
+                 "--older-than (30d, 12h...); the newest version of every existing file is "
+                 "always kept.")
+    p.add_argument("--keep", type=int, default=None, metavar="N", help="versions kept per file")
+    p.add_argument("--older-than", default=None, metavar="AGE", help="drop versions older than AGE (e.g. 90d)")
 
     p = cli._add(subparsers, "import", _friendly(cmd_import), help="a memory exported with memtool export",
                  description="Read an export into a new or empty memory directory (--path).")
@@ -160,6 +167,36 @@ def cmd_restore(args: argparse.Namespace) -> int:
     for e in made:
         out.line(f"v{e.id} {e.path}: {e.summary}")
     out.line(f"restored to v{vid}; undo with: memtool restore {args.file} v{made[0].id - 1}", style="dim")
+    return 0
+
+
+def _seconds(value: str) -> float:
+    import re
+
+    from memtool.cli import CliError
+
+    m = re.fullmatch(r"\s*(\d+)\s*([smhdw])\s*", value or "")
+    if not m:
+        raise CliError(f"--older-than: cannot read {value!r}; use an age such as 90d, 12h or 30m")
+    return int(m.group(1)) * {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}[m.group(2)]
+
+
+def cmd_prune(args: argparse.Namespace) -> int:
+    """Apply a retention rule now."""
+    from memtool import cli
+    from memtool.history import Retention
+
+    if args.keep is None and args.older_than is None:
+        raise cli.CliError("give --keep N and/or --older-than AGE")
+    if args.keep is not None and args.keep < 1:
+        raise cli.CliError("--keep must be at least 1")
+    rule = Retention(count=args.keep, age=_seconds(args.older_than) if args.older_than else None)
+    mem = _open(args)
+    mem.notice_edits()
+    if mem.versions is None:
+        raise cli.CliError("this memory keeps no versions")
+    dropped = mem.versions.prune(rule)
+    cli.Output(args.plain).line(f"dropped {dropped} versions; {len(mem.versions.entries())} kept")
     return 0
 
 

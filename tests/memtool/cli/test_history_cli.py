@@ -87,3 +87,17 @@ def test_watch_records_a_persons_edit(memdir, run_cli, cli_environ):
 
     newest = LocalVersionLog(m).entries()[-1]
     assert (newest.actor, newest.path, newest.kind) == ("person", "notes.md", "modified")
+
+
+def test_prune(memdir, run_cli):
+    m = str(memdir)
+    for i in range(4):
+        run_cli("sh", "--path", m, "-c", f"echo {i} > p.md")
+    r = run_cli("prune", "--path", m, "--keep", "1")
+    assert r.returncode == 0 and r.stdout.startswith("dropped ")
+    rows = run_cli("history", "--path", m, "--json", "p.md").stdout.splitlines()
+    assert len(rows) == 1
+    for bad in (["prune", "--path", m], ["prune", "--path", m, "--older-than", "soon"],
+                ["prune", "--path", m, "--keep", "0"]):
+        r = run_cli(*bad)
+        assert r.returncode == 1 and r.stderr.startswith("memtool prune: ") and r.stderr.count("\n") == 1
