@@ -7,8 +7,9 @@ traditional ``-a -b -c -d -f -i -l -o -s -x -B -D -e -F -h -H -I -L -O -X``. Col
 partial last blocks and float formatting (shortest round-trip, as gnulib's ftoastr) are GNU's.
 Input is streamed; output is bounded by the run's output limit.
 
-Not supported: 16-byte long doubles (``-t fL``/``f16``), the traditional ``+OFFSET`` operand
-syntax, ``--endian`` and ``-S`` (refused with GNU's option errors).
+Without a modern option the POSIX form ``od [FILE] [+]OFFSET[b]`` reads the offset as GNU does.
+Not supported: 16-byte long doubles (``-t fL``/``f16``), ``--traditional`` (labels) and
+``--endian`` (refused with GNU's option errors).
 """
 
 from __future__ import annotations
@@ -184,6 +185,34 @@ def parse_offset(text: str, option: str) -> int:
     if value > (1 << 64) - 1:
         raise _Fatal(f"{option} argument '{text}' too large")
     return value
+
+
+def parse_old_offset(text: str) -> int | None:
+    """GNU ``parse_old_offset``: ``[+]OFFSET[b|B]``, octal (``0x``: hexadecimal), or None.
+    (GNU's ``OFFSET.`` decimal form is refused by its own number parser, so it is here too.)"""
+    s = text[1:] if text.startswith("+") else text
+    if not text or "." in s:
+        return None
+    s = s.lstrip(" \t\n\v\f\r")
+    if s.startswith("-"):
+        return None
+    hexa = s[:2] in ("0x", "0X")
+    digits = "0123456789abcdefABCDEF" if hexa else "01234567"
+    body = s[2:] if hexa else s
+    j = 0
+    while j < len(body) and body[j] in digits:
+        j += 1
+    rest = body[j:]
+    if hexa and j == 0:
+        return None
+    value = int(body[:j], 16 if hexa else 8) if j else 1
+    if j == 0 and rest[:1] not in ("b", "B"):
+        return None
+    if rest:
+        if rest not in ("b", "B"):
+            return None
+        value *= 512 if rest == "b" else 1024
+    return value if value < 1 << 64 else None
 
 
 class _Input:
@@ -364,6 +393,16 @@ def run(ctx: CommandContext) -> int:
     except _Fatal as e:
         ctx.error(str(e))
         return 1
+    if not any(k in ("A", "j", "N", "S", "t", "v", "w") for k, _ in opts):
+        # POSIX's old form, accepted when no modern option is given: od [FILE] [+]OFFSET
+        if len(operands) == 1 and operands[0].startswith("+"):
+            offset = parse_old_offset(operands[0])
+            if offset is not None:
+                skip, operands = offset, []
+        elif len(operands) == 2 and operands[1][:1] in ("+", *"0123456789"):
+            offset = parse_old_offset(operands[1])
+            if offset is not None:
+                skip, operands = offset, operands[:1]
     if strings_min is not None and types:
         ctx.error("no type may be specified when dumping strings")
         return 1

@@ -36,7 +36,9 @@ HAND = [
     "-j -1 in", "-N 99999999999999999999999 in", "-w 4 in", "-tx1 -tz in", "-B in", "-D in", "-e in", "-F in",
     "-h in", "-H in", "-I in", "-L in", "-O in", "-X in", "-BDeFhHILOX in", "-S 3 strs", "-S strs", "--strings strs",
     "--strings=2 strs", "-S3 -A x strs", "-S 0 strs", "-S 3 -t x1 strs", "-S 2 -v strs", "-S 2 -A n strs", "-S x strs",
-    "-S 2 -j 3 strs", "-S 2 -N 9 strs", "-S 2 -j 2 -N 12 strs", "-S 1 bad", "-S 4 zeros", "-S 2 -c strs",
+    "-S 2 -j 3 strs", "-S 2 -N 9 strs", "-S 2 -j 2 -N 12 strs", "-S 1 bad", "-S 4 zeros", "-S 2 -c strs", "in +10.", "in +10", "in 10", "-c in +1",
+    "-c in +0x2", "+2", "-t x1 in +2", "in +2 +3", "in x", "-c in +1B", "-c in +b", "in +", "in 08", "in +0x",
+    "-b in 7", "in -1", "-c in +1b", "+1 in", "-x in 0x4",
 ]
 
 
