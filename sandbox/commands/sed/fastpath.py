@@ -184,7 +184,29 @@ def _block_step(cmd):  # type: ignore[no-untyped-def]
         return None
     compiled = re.compile(re.escape(char) + b"+")
     escaped = rep.replace(b"\\", b"\\\\")
-    return lambda block: compiled.sub(escaped, block)
+    return lambda block: _in_slices(block, lambda part: compiled.sub(escaped, part))
+
+
+#: ``re.sub`` keeps a list of every piece of its result: slices of this size (cut at line
+#: ends) bound that memory.
+_SLICE = 1 << 16
+
+
+def _in_slices(block: bytes, func) -> bytes:  # type: ignore[no-untyped-def]
+    """``func`` applied to slices of ``block`` cut after newlines (a line-local ``func``
+    gives the same result as on the whole block)."""
+    if len(block) <= _SLICE:
+        return func(block)
+    out = []
+    p = 0
+    n = len(block)
+    while p < n:
+        cut = block.find(b"\n", p + _SLICE) + 1 if p + _SLICE < n else n
+        if cut <= 0:
+            cut = n
+        out.append(func(block[p:cut]))
+        p = cut
+    return b"".join(out)
 
 
 def _repeated_char(parsed) -> bytes | None:  # type: ignore[no-untyped-def]
