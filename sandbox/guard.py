@@ -43,7 +43,6 @@ FORBIDDEN: dict[str, str] = {
     "ulimit": "resource limits are fixed by the sandbox",
     "umask": "file modes are fixed by the sandbox",
     "hash": "there is no PATH in the sandbox",
-    "getopts": "getopts is not supported; parse arguments with a for loop",
     "history": "there is no history in the sandbox",
     "fc": "there is no history in the sandbox",
     "pushd": "use cd instead",

@@ -215,7 +215,11 @@ def b_set(sh: "Shell", argv: list[str], io_: "IO") -> int:
                     sh.errexit = on
                 elif letter == "u":
                     sh.nounset = on
-                elif letter in "xvhBCfbmnaHPkT":
+                elif letter == "f":
+                    sh.noglob = on
+                elif letter == "C":
+                    sh.noclobber = on
+                elif letter in "xvhBbmnaHPkT":
                     pass
                 elif letter == "o":
                     i += 1
@@ -228,7 +232,11 @@ def b_set(sh: "Shell", argv: list[str], io_: "IO") -> int:
                         sh.errexit = on
                     elif opt == "nounset":
                         sh.nounset = on
-                    elif opt in ("xtrace", "verbose", "noglob", "noclobber", "posix"):
+                    elif opt == "noglob":
+                        sh.noglob = on
+                    elif opt == "noclobber":
+                        sh.noclobber = on
+                    elif opt in ("xtrace", "verbose", "posix"):
                         pass
                     else:
                         _err(sh, io_, "set", f"{opt}: invalid option name")
@@ -600,6 +608,7 @@ class _TestEval:
 
 
 from sandbox.interpreter.declare import b_declare, b_readonly  # noqa: E402
+from sandbox.interpreter.getopts import b_getopts  # noqa: E402
 from sandbox.interpreter.mapfile import b_mapfile  # noqa: E402
 from sandbox.interpreter.shopt import b_shopt  # noqa: E402
 from sandbox.interpreter.typecmd import b_command, b_type  # noqa: E402
@@ -611,7 +620,7 @@ TABLE: dict[str, Callable[["Shell", list[str], "IO"], int]] = {
     "break": _loop("break"), "continue": _loop("continue"), "let": b_let,
     "shopt": b_shopt, "declare": b_declare, "typeset": b_declare, "local": b_declare,
     "readonly": b_readonly, "mapfile": b_mapfile, "readarray": b_mapfile,
-    "type": b_type, "command": b_command,
+    "type": b_type, "command": b_command, "getopts": b_getopts,
 }
 
 

@@ -35,7 +35,7 @@ from sandbox.policy import Policy
 #: Commands the interpreter implements itself (always available).
 BUILTINS = frozenset(
     "cd pwd echo printf test [ true false export unset local read shift set return exit "
-    "break continue : let shopt declare typeset readonly mapfile readarray type command".split()
+    "break continue : let shopt declare typeset readonly mapfile readarray type command getopts".split()
 )
 #: Builtins that are commands in the registry too (we run the registry module).
 _REGISTRY_BUILTINS = frozenset({"echo", "printf"})
@@ -155,6 +155,12 @@ class Shell:
         self.start_time = time.monotonic()
         self.seconds_offset = 0
         self.funcstack: list[str] = []
+        #: ``set -f`` (no globbing), ``set -C`` (``>`` does not overwrite a file).
+        self.noglob = False
+        self.noclobber = False
+        #: Where ``getopts`` is inside a group of options (``-abc``): OPTIND and offset.
+        self.getopts_ind = 0
+        self.getopts_pos = 0
         #: Outputs of the process substitutions of the command being run: /dev/fd/N -> bytes.
         self.procsubs: dict[str, bytes] = {}
         #: The elements of ``declare a=(...)`` arguments being run (see ``declare.py``).
@@ -1096,6 +1102,14 @@ class Shell:
             return True
         # output: > >> >| &> &>> >&file
         append = op in (">>", "&>>")
+        if self.noclobber and op in (">", "&>", ">&") and not append:
+            try:
+                st = self.fs.stat(self._ctx(io_).path(target))
+            except (FSError, OSError):
+                st = None
+            if st is not None and st.is_file:
+                self.diag(io_, f"{target}: cannot overwrite existing file")
+                return False
         writer = self._open_writer(target, append, fds, io_)
         if op in ("&>", "&>>") or (op == ">&" and r.fd is None):
             fds[1] = writer

@@ -641,7 +641,7 @@ class Expander:
 
     def _glob(self, field: list[Chunk]) -> list[str]:
         text = "".join(t for t, _ in field)
-        if not patterns.has_glob(tuple(field)):
+        if self.sh.noglob or not patterns.has_glob(tuple(field)):
             return [text]
         found = glob(self.sh, field)
         if found:

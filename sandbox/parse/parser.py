@@ -891,16 +891,22 @@ class Parser:
             elif c == "`":
                 flush()
                 parts.append(self.parse_backtick())
-            elif c == "~" and self.i == start and not assignment and (
+            elif c == "~" and (self.i == start or assignment and s[self.i - 1] == ":") and (
                 self.i + 1 >= n or s[self.i + 1] == "/" or s[self.i + 1] in _META
-            ):
+                or assignment and s[self.i + 1] == ":"
+            ):  # ~ at the start; in an assignment also after each unquoted `:` (x=a:~/b)
+                flush()
                 parts.append(Tilde())
                 self.i += 1
             else:
                 m = _PLAIN_RE.match(s, self.i)
                 if m and m.end() > self.i:
-                    buf.append(m.group(0))
-                    self.i = m.end()
+                    text = m.group(0)
+                    cut = text.find(":~") if assignment else -1
+                    if cut >= 0:  # stop after the `:` so the `~` after it is seen
+                        text = text[:cut + 1]
+                    buf.append(text)
+                    self.i += len(text)
                 else:
                     buf.append(c)
                     self.i += 1

@@ -246,3 +246,12 @@ def test_dynamic_runs_what_is_allowed(tmp_path) -> None:
 
 def test_dynamic_bash_only_with_c(tmp_path) -> None:
     assert violations("bash script.sh", dynamic=True)
+
+
+def test_getopts_set_f_set_C_tilde(tmp_path) -> None:
+    box = Sandbox({"/w": tmp_path}, cwd="/w", env={"HOME": "/h"},
+                  policy=Policy(allow=frozenset({"cat"})))
+    r = box.run("x=a:~/b; echo $x; set -f; echo *; set +f; set -C; echo a > f; echo b > f; "
+                "cat f; while getopts 'ab:' o -a -b v; do echo $o ${OPTARG-}; done")
+    assert r.stdout == b"a:/h/b\n*\na\na\nb v\n", r
+    assert b"f: cannot overwrite existing file" in r.stderr
