@@ -231,20 +231,9 @@ class Numberer:
             self.overflow = True
         if kind == "a":
             return b"".join(itertools.chain.from_iterable(zip(prefixes, lines, itertools.repeat(b"\n"))))
-        # -b t: runs of non-empty lines between the empty ones, each run numbered in one go
-        blank_line = self.blank + b"\n"
-        pieces: list = []
-        start = 0
-        repeat = itertools.repeat
-        for end in [i for i, x in enumerate(lines) if not x] + [len(lines)]:
-            if end > start:
-                run = lines[start:end]
-                pieces.append(itertools.chain.from_iterable(
-                    zip(itertools.islice(prefixes, end - start), run, repeat(b"\n"))))
-            if end < len(lines):
-                pieces.append((blank_line,))
-            start = end + 1
-        return b"".join(itertools.chain.from_iterable(pieces))
+        blank = self.blank
+        nxt = prefixes.__next__
+        return b"".join([(nxt() if x else blank) + x + b"\n" for x in lines])
 
 
 def _apply(key: str, value: str, styles: dict[str, Style], settings: dict, bad: list[str]) -> None:
