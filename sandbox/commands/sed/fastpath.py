@@ -105,6 +105,10 @@ def _whole_block(ex: Executor):  # type: ignore[no-untyped-def]
             or len(opts.files) > 1 or not ex.cmds or len(ex.cmds) > 8):
         return None
     cmds = ex.cmds
+    if len(cmds) == 1:
+        numbered = _numbered(ex)
+        if numbered is not None:
+            return numbered
     if len(cmds) == 1 and ex.quiet:
         cmd = cmds[0]
         if (cmd.name == "=" and not cmd.bang and cmd.a2 is None and cmd.a1 is not None
@@ -256,36 +260,113 @@ def _literal_text(parsed) -> bytes | None:  # type: ignore[no-untyped-def]
 
 
 def _scan_blocks(ex: Executor, inp: Input, transform) -> None:  # type: ignore[no-untyped-def]
-    """Copy the input through ``transform`` a block at a time (or count its lines)."""
+    """Copy the input through ``transform`` a block of whole lines at a time (or count its
+    lines). A ``_Numbered`` transform is also told the block's first line number and whether
+    the block holds the input's last line (one block of read-ahead)."""
     stream = inp.stream
     assert stream is not None
     budget = ex.ctx.budget
     out = ex.out
     data = inp.take_buffer()
-    lines = 0
-    last = b""
+    if transform == "count":
+        lines = 0
+        last = b""
+        while data:
+            lines += data.count(b"\n")
+            last = data[-1:]
+            budget.check_time()
+            data = stream.read(BLOCK)
+        if lines or last:
+            if last != b"\n":
+                lines += 1  # a last line without its newline still counts
+            out.raw(b"%d\n" % lines)
+        return
+    numbered = isinstance(transform, _Numbered)
+    first = 1
     rest = b""
-    while True:
-        if data:
-            if transform == "count":
-                lines += data.count(b"\n")
-                last = data[-1:]
-            else:
-                buf = rest + data if rest else data
-                cut = buf.rfind(b"\n") + 1  # whole lines only: a match cannot span blocks
-                rest = buf[cut:]
-                if cut:
-                    _emit(out, transform(buf[:cut]))
+    if not data:
+        data = stream.read(BLOCK)
+    while data:
+        buf = rest + data if rest else data
+        cut = buf.rfind(b"\n") + 1  # whole lines only: a match cannot span blocks
+        rest = buf[cut:]
         budget.check_time()
         data = stream.read(BLOCK)
-        if not data:
-            break
-    if rest:
-        _emit(out, transform(rest))  # the last line, without its newline
-    if transform == "count" and (lines or last):
-        if last != b"\n":
-            lines += 1  # a last line without its newline still counts
-        out.raw(b"%d\n" % lines)
+        if not cut:
+            continue
+        block = buf[:cut]
+        if numbered:
+            final = not data and not rest
+            _emit(out, transform.apply(block, first, final))
+            first += block.count(b"\n")
+        else:
+            _emit(out, transform(block))
+    if rest:  # the last line, without its newline
+        _emit(out, transform.apply(rest, first, True) if numbered else transform(rest))
+
+
+class _Numbered:
+    """``-n 'ADDRp'`` or ``'ADDRd'`` for ADDR a line number, ``A,B``, ``first~step`` or ``$``:
+    the selected lines of a block are slices of its line list."""
+
+    def __init__(self, a1, a2, keep_selected: bool):  # type: ignore[no-untyped-def]
+        self.a1 = a1
+        self.a2 = a2
+        self.keep_selected = keep_selected
+
+    def _selected(self, count: int, first: int, final: bool) -> slice | None:
+        a1, a2 = self.a1, self.a2
+        if a1.kind == "last":
+            return slice(count - 1, count) if final else None
+        if a1.kind == "step":
+            start, step = a1.n1, a1.n2
+            if first >= start:
+                i0 = (-(first - start)) % step
+            else:
+                i0 = start - first
+            return slice(i0, None, step)
+        lo = a1.n1
+        hi = lo if a2 is None else max(lo, a2.n1)
+        a = max(0, lo - first)
+        b = min(count, hi - first + 1)
+        return slice(a, b) if a < b else None
+
+    def apply(self, block: bytes, first: int, final: bool) -> bytes:
+        """The output for ``block`` (whole lines; the input's last may lack its newline)."""
+        ended = block.endswith(b"\n")
+        count = block.count(b"\n") + (0 if ended else 1)
+        chosen = self._selected(count, first, final)
+        if chosen is None or not range(count)[chosen]:
+            return b"" if self.keep_selected else block  # no line of this block is selected
+        lines = (block[:-1] if ended else block).split(b"\n")
+        if self.keep_selected:
+            kept = lines[chosen] if chosen is not None else []
+        else:
+            kept = lines
+            if chosen is not None:
+                kept = list(lines)
+                del kept[chosen]
+        if not kept:
+            return b""
+        # Only the input's last line comes without its newline, and alone.
+        return b"\n".join(kept) + b"\n" if ended else b"\n".join(kept)
+
+
+def _numbered(ex: Executor):  # type: ignore[no-untyped-def]
+    """The ``_Numbered`` transform for a one-command script, or None."""
+    cmd = ex.cmds[0]
+    if cmd.bang or cmd.a1 is None or cmd.name not in "pd" or len(cmd.name) != 1:
+        return None
+    if (cmd.name == "p") != ex.quiet:
+        return None  # p without -n prints lines twice, d under -n prints nothing
+    a1, a2 = cmd.a1, cmd.a2
+    if a1.kind == "num" and a1.n1 >= 1 and (a2 is None or a2.kind == "num"):
+        return _Numbered(a1, a2, cmd.name == "p")
+    if a2 is None and a1.kind == "step" and a1.n2 >= 1:
+        return _Numbered(a1, None, cmd.name == "p")
+    if a2 is None and a1.kind == "last":
+        return _Numbered(a1, None, cmd.name == "p")
+    return None
 
 
 def try_fast_path(ex: Executor, inp: Input) -> bool:
