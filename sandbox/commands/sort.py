@@ -10,8 +10,10 @@ compare equal fall back to comparing whole lines (GNU's last resort). In C.UTF-8
 collates with ``strcoll``, which is code point (= UTF-8 byte) order, so we compare bytes.
 ``-f``, ``-d`` and ``-i`` use the locale's single-byte classes, which are ASCII only.
 
-Unlike GNU, which spills to temporary files, the whole input is held in memory; it is bounded
-by what the caller can feed within ``Limits`` (time, and the input size of the sandbox).
+Unlike GNU, which spills to temporary files, the whole input is held in memory (once, as the
+list of lines: it is split block by block while reading, and the output is written in slices);
+it is bounded by what the caller can feed within ``Limits`` (time, and the input size of the
+sandbox).
 """
 
 from __future__ import annotations
@@ -737,16 +739,19 @@ def _read_lines(ctx: CommandContext, operand: str, eol: bytes) -> list[bytes]:
     except FSError as err:
         what = "read failed" if err.errno == errno.EISDIR else "cannot read"
         raise SortError(f"{what}: {quotef(operand)}: {err}") from None
+    # Split block by block: the input is never held twice (as one buffer and as lines).
+    lines: list[bytes] = []
+    rest = b""
     with stream:
         try:
-            data = b"".join(iter_blocks(stream, ctx.budget, CHUNK))
+            for block in iter_blocks(stream, ctx.budget, CHUNK):
+                parts = (rest + block if rest else block).split(eol)
+                rest = parts.pop()
+                lines.extend(parts)
         except FSError as err:
             raise SortError(f"read failed: {quotef(operand)}: {err}") from None
-    if not data:
-        return []
-    lines = data.split(eol)
-    if lines[-1] == b"":
-        lines.pop()
+    if rest:
+        lines.append(rest)
     return lines
 
 

@@ -164,3 +164,13 @@ def test_matches_gnu_plain_field_keys() -> None:
         if rng.random() < 0.2:
             args.insert(0, rng.choice(["-r", "-k1,1r"]))  # mixed directions: general path
         gts.compare(["sort", *args], stdin=data)
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 64])
+def test_matches_gnu_with_small_read_blocks(chunk: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines are split block by block while reading: every line crosses a block edge here."""
+    monkeypatch.setattr(sort, "CHUNK", chunk)
+    for args in ([], ["-u"], ["-z"], ["-t", ":", "-k2,2"], ["-n", "-r"]):
+        gts.compare(["sort", *args], stdin=TEXT)
+        gts.compare(["sort", *args], stdin=TEXT.rstrip(b"\n"))
+        gts.compare(["sort", *args], stdin=b"\n\n" + TEXT.replace(b"\n", b"\0"))
