@@ -15,7 +15,7 @@ from typing import Any, Iterable, Mapping
 
 from sandbox.fs.base import FileSystem
 from sandbox.limits import Limits
-from sandbox.policy import DEFAULT_ALLOW
+from sandbox.policy import DEFAULT_ALLOW, DESTRUCTIVE
 
 from memtool.conversations import Conversations
 from memtool.approval import Approver
@@ -130,7 +130,7 @@ class Memory:
         )
         self.bash_tool = BashTool(
             self.tool_store, self.core, self.scanner,
-            BashToolConfig(allow=frozenset(allow) if allow is not None else DEFAULT_ALLOW,
+            BashToolConfig(allow=frozenset(allow) if allow is not None else self.default_allow(),
                            read_only=read_only, append_only=append_only,
                            limits=bash_limits or Limits(seconds=10.0),
                            max_output_chars=bash_output_chars),
@@ -145,6 +145,12 @@ class Memory:
         return f"Memory({self.base_store!r}, scope={self.scope!r})"
 
     # -- core -----------------------------------------------------------------------------
+
+    def default_allow(self) -> frozenset[str]:
+        """The bash tool's allowlist when none is given: every command that reads or writes no
+        more than a redirection can, plus ``rm mv cp rmdir truncate find`` when every change
+        is versioned (so whatever they destroy can be restored)."""
+        return DEFAULT_ALLOW | DESTRUCTIVE if self.versions is not None else DEFAULT_ALLOW
 
     def system_prompt(self, instructions: str = "", query: str | None = None,
                       recall_budget: int | None = None) -> str:
