@@ -2,14 +2,14 @@
 
 Options: ``-A RADIX`` (d o x n), ``-j SKIP``, ``-N BYTES`` (GNU's number forms: ``0x``/octal,
 ``b K KB KiB M ...``), ``-t TYPE`` (``a``, ``c``, ``d o u x`` with sizes 1 2 4 8 or C S I L,
-``f`` with 4 8 or F D, each optionally followed by ``z``), ``-v``, ``-w[BYTES]``, ``-S BYTES``/``--strings`` and the
+``f`` with 4 8 16 or F D L (x87 long doubles, see ``_longdouble``), each optionally followed
+by ``z``), ``-v``, ``-w[BYTES]``, ``-S BYTES``/``--strings`` and the
 traditional ``-a -b -c -d -f -i -l -o -s -x -B -D -e -F -h -H -I -L -O -X``. Column layout, duplicate-line ``*`` suppression,
 partial last blocks and float formatting (shortest round-trip, as gnulib's ftoastr) are GNU's.
 Input is streamed; output is bounded by the run's output limit.
 
 Without a modern option the POSIX form ``od [FILE] [+]OFFSET[b]`` reads the offset as GNU does.
-Not supported: 16-byte long doubles (``-t fL``/``f16``), ``--traditional`` (labels) and
-``--endian`` (refused with GNU's option errors).
+Not supported: ``--traditional`` (labels) and ``--endian`` (refused with GNU's option errors).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from sandbox.commands._cnumbers import scan_number
+from sandbox.commands._longdouble import long_double_text
 from sandbox.commands._numbers import CountError, parse_count
 from sandbox.commands._quoting import quote, quotef
 from sandbox.commands.base import CommandContext
@@ -65,7 +66,7 @@ _DIGITS = {  # bytes -> field width
     "d": {1: 4, 2: 6, 4: 11, 8: 20},
     "u": {1: 3, 2: 5, 4: 10, 8: 20},
     "x": {1: 2, 2: 4, 4: 8, 8: 16},
-    "f": {4: 15, 8: 24},
+    "f": {4: 15, 8: 24, 16: 29},
 }
 _INT_LETTERS = {"C": 1, "S": 2, "I": 4, "L": 8}
 _FLOAT_LETTERS = {"F": 4, "D": 8, "L": 16}
@@ -115,6 +116,8 @@ def _make_fields(kind: str, size: int) -> Callable[[bytes], list[str]]:
         return lambda b: [_NAMES[c & 0x7F] if (c & 0x7F) <= 32 else ("del" if (c & 0x7F) == 127 else chr(c & 0x7F)) for c in b]
     if kind == "c":
         return lambda b: [_C_ESCAPES.get(c) or (chr(c) if 32 <= c < 127 else "%03o" % c) for c in b]
+    if kind == "f" and size == 16:
+        return lambda b: [long_double_text(b[i:i + 16]) for i in range(0, len(b), 16)]
     if kind == "f":
         code = "<f" if size == 4 else "<d"
         return lambda b: [_float_text(v, size) for (v,) in struct.iter_unpack(code, b)]
@@ -150,11 +153,9 @@ def parse_types(text: str) -> list[_Type]:
                     j += 1
                 size = int(text[i:j]) if j - i < 20 else 1 << 70
                 i = j
-                if size not in _DIGITS[kind if kind == "f" else "x"] and not (kind == "f" and size == 16):
+                if size not in _DIGITS[kind if kind == "f" else "x"]:
                     what = "floating point" if kind == "f" else "integral"
                     raise _Fatal(f"invalid type string {quote(text)};\nthis system doesn't provide a {size}-byte {what} type")
-            if kind == "f" and size == 16:
-                raise _Fatal(f"invalid type string {quote(text)};\nthe sandbox does not provide a 16-byte floating point type")
         width = 3 if kind in "ac" else _DIGITS[kind][size]
         trailer = i < len(text) and text[i] == "z"
         if trailer:

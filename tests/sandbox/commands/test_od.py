@@ -17,10 +17,21 @@ import gnu_text_support as gts  # noqa: E402
 
 from sandbox import Limits, Policy, Sandbox  # noqa: E402
 
+def _long_doubles() -> bytes:
+    """x87 values: normal, negative, zero, denormals, inf, NaNs, an unnormal, the extremes."""
+    def ld(m: int, e: int, s: int = 0) -> bytes:
+        return m.to_bytes(8, "little") + ((s << 15) | e).to_bytes(2, "little") + b"\0" * 6
+    return b"".join([ld(1 << 63, 16383), ld(3 << 62, 16383, 1), ld(0, 0), ld(0, 0, 1), ld(1, 0),
+                     ld((1 << 63) | 12345, 16390), ld(1 << 63, 32767), ld((1 << 63) | 1, 32767),
+                     ld(0xC000000000000000, 32767, 1), ld(12345, 16383), ld(0xFFFFFFFFFFFFFFFF, 32766),
+                     ld(1 << 63, 1), ld(0x8000000000000001, 16383), ld(0xCCCCCCCCCCCCCCCD, 16379)])
+
+
 DATA = b"abcdefgh\x00\xff\x80\n\tz"
 FLOATS = struct.pack("<4f", 1.5, -0.0, float("inf"), 1e-40) + struct.pack("<3d", float("nan"), -2.5e300, 5e-324)
 FILES = {"in": DATA, "zeros": b"\0" * 100, "empty": b"", "floats": FLOATS, "bad": b"\xff\xfe\xc3(\xe2\x9c\x93\n",
          "rep": b"abcdefghijklmnop" * 4 + b"xyz",
+         "ld": open(__file__, "rb").read(0) + _long_doubles(),
          "strs": b"ab\0hello\0wor\nld\0xyz\0a\tbcd\0\0\0lo\0ng str\0tail"}
 
 HAND = [
@@ -39,6 +50,7 @@ HAND = [
     "-S 2 -j 3 strs", "-S 2 -N 9 strs", "-S 2 -j 2 -N 12 strs", "-S 1 bad", "-S 4 zeros", "-S 2 -c strs", "in +10.", "in +10", "in 10", "-c in +1",
     "-c in +0x2", "+2", "-t x1 in +2", "in +2 +3", "in x", "-c in +1B", "-c in +b", "in +", "in 08", "in +0x",
     "-b in 7", "in -1", "-c in +1b", "+1 in", "-x in 0x4",
+    "-t fL ld", "-t f16 ld", "-t fL -t x1 ld", "-t fL -w32 ld", "-t fLz ld", "-t fL in", "-t fL -t c floats",
 ]
 
 
@@ -47,7 +59,7 @@ def test_hand_written(args: str) -> None:
     gts.compare(["od", *shlex.split(args)], stdin=b"stdin\x00", files=FILES)
 
 
-TYPES = ["a", "c", "d1", "d2", "d4", "d8", "o1", "o2", "o4", "o8", "u1", "u2", "u4", "u8", "x1", "x2", "x4", "x8",
+TYPES = ["fL", "a", "c", "d1", "d2", "d4", "d8", "o1", "o2", "o4", "o8", "u1", "u2", "u4", "u8", "x1", "x2", "x4", "x8",
          "f4", "f8", "x1z", "d2z", "dC", "uS", "oI", "xL", "fF", "fD"]
 
 
@@ -99,3 +111,19 @@ def test_generated_strings() -> None:
         if rng.random() < 0.3:
             args += ["-N", str(rng.randint(0, 30))]
         gts.compare(["od", *args, "f"], files={"f": b"".join(pieces)})
+
+
+def test_generated_long_doubles() -> None:
+    """-t fL on random x87 values (random bytes, and normals of every exponent range)."""
+    gts.need("od")
+    rng = random.Random("od-fL")
+    chunks = []
+    for _ in range(120):
+        if rng.random() < 0.4:
+            chunks.append(bytes(rng.randrange(256) for _ in range(16)))
+        else:
+            e = rng.choice([0, 1, rng.randint(1, 32766), rng.randint(16300, 16460), 32766, 32767])
+            m = rng.getrandbits(64) | (1 << 63 if rng.random() < 0.9 else 0)
+            chunks.append(m.to_bytes(8, "little") + ((rng.getrandbits(1) << 15) | e).to_bytes(2, "little") + b"\0" * 6)
+    gts.compare(["od", "-t", "fL", "f"], files={"f": b"".join(chunks)})
+    gts.compare(["od", "-A", "x", "-t", "fLz", "-w32", "f"], files={"f": b"".join(chunks[:40])})
