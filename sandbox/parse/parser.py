@@ -699,6 +699,7 @@ class Parser:
         assigns: list[Assign] = []
         words: list[Word] = []
         redirects: list[Redirect] = []
+        decl = False  # the command is declare/local/...: its arguments may be assignments
         while True:
             op = self.peek_op()
             if op == "<" and self.s.startswith("<(", self.i):
@@ -717,13 +718,15 @@ class Parser:
                     continue
                 if self.s.startswith("[[", self.i) and self.peek_word() == "[[":
                     raise unsupported("dbracket")
-            elif words[0].literal() in _DECL_WORDS and len(words[0].parts) == 1:
+            elif decl:
                 start = self.i
                 a = self.parse_assignment()
                 if a is not None:
                     words.append(Word([DeclAssign(a)], a.pos, self.s[start:self.i]))
                     continue
             words.append(self.parse_word())
+            if len(words) == 1:
+                decl = words[0].text in _DECL_WORDS
         if not assigns and not words and not redirects:
             raise self.syntax_error()
         return SimpleCommand(assigns, words, redirects, pos)
