@@ -135,17 +135,17 @@ def native_tools(mem: Any) -> list[dict[str, Any]]:
 
 
 def request_params(mem: Any, instructions: str = "You are a helpful assistant.", *,
-                   bash: bool | str = False) -> dict[str, Any]:
+                   bash: bool | str = False, query: str | None = None) -> dict[str, Any]:
     """``system`` (instructions + core memory read now), ``tools`` (the native memory tool,
     plus a bash tool: ``bash=True`` memtool's own definition, ``bash="native"`` Claude's
     ``bash_20250124``) and ``betas`` for ``client.beta.messages.create``. Call it before every
-    model call."""
+    model call; ``query`` (the last user message) adds the recalled memories to ``system``."""
     tools: list[Any] = [MemtoolMemoryTool(mem).to_dict()]
     if bash == "native":
         tools.append(dict(BASH_TOOL))
     elif bash:
         tools += [d.anthropic() for d in mem.tools.definitions() if d.name == "bash"]
-    return {"system": mem.system_prompt(instructions), "tools": tools, "betas": [MEMORY_BETA]}
+    return {"system": mem.system_prompt(instructions, query=query), "tools": tools, "betas": [MEMORY_BETA]}
 
 
 def bash_result(mem: Any, tool_input: Any) -> dict[str, Any]:

@@ -63,9 +63,24 @@ def memory_tools(mem: Any, *, interrupt_on_write: bool = False) -> list[BaseTool
             for d in mem.tools.definitions()]
 
 
-def system_prompt_text(mem: Any, instructions: str = "") -> str:
-    """``instructions`` + today's date + core.md read now (for a dynamic-prompt middleware)."""
-    return mem.system_prompt(instructions)
+def system_prompt_text(mem: Any, instructions: str = "", query: str | None = None) -> str:
+    """``instructions`` + today's date + core.md read now (for a dynamic-prompt middleware);
+    ``query`` (the last user message) adds the recalled memories."""
+    return mem.system_prompt(instructions, query=query)
+
+
+def last_human_text(messages: Any) -> str | None:
+    """The text of the last human message of a LangChain message list (None: none)."""
+    for message in reversed(list(messages or [])):
+        if getattr(message, "type", None) == "human":
+            content = getattr(message, "content", None)
+            if isinstance(content, str):
+                return content
+            if isinstance(content, list):
+                parts = [p.get("text", "") if isinstance(p, dict) else str(p) for p in content]
+                return " ".join(p for p in parts if p) or None
+            return None
+    return None
 
 
 def memory_prompt(mem: Any, instructions: str = "") -> Callable[[Any], list[BaseMessage]]:
@@ -73,6 +88,7 @@ def memory_prompt(mem: Any, instructions: str = "") -> Callable[[Any], list[Base
 
     def prompt(state: Any) -> list[BaseMessage]:
         messages = state.get("messages", []) if isinstance(state, dict) else getattr(state, "messages", [])
-        return [SystemMessage(content=mem.system_prompt(instructions)), *messages]
+        return [SystemMessage(content=mem.system_prompt(instructions, query=last_human_text(messages))),
+                *messages]
 
     return prompt

@@ -133,7 +133,7 @@ def run_chat(client: Any, mem: Any, user_message: str, *, model: str,
         mem.record("user", user_message)
     answer = ""
     for _ in range(max_steps):
-        system = {"role": "system", "content": mem.system_prompt(instructions)}
+        system = {"role": "system", "content": mem.system_prompt(instructions, query=user_message)}
         response = client.chat.completions.create(model=model, messages=[system, *messages],
                                                   tools=chat_tools(mem), **create_options)
         message = _message_of(response)
@@ -162,7 +162,7 @@ def run_responses(client: Any, mem: Any, user_message: str, *, model: str,
         options = dict(create_options)
         if previous is not None:
             options["previous_response_id"] = previous
-        response = client.responses.create(model=model, instructions=mem.system_prompt(instructions),
+        response = client.responses.create(model=model, instructions=mem.system_prompt(instructions, query=user_message),
                                            input=pending, tools=responses_tools(mem, shell=shell), **options)
         answer = _get(response, "output_text") or ""
         pending = responses_tool_outputs(mem, response)

@@ -1,9 +1,9 @@
 """Ranked search over every file of a memory: BM25 with stemming, stop words, a phrase
 bonus, and recency as the tie-breaker.
 
-There is no index: each search streams the files once. A JSONL log (the big file) is
-prefiltered on its bytes: ``bytes.find`` of each query term's stem key in the lower-cased
-file (C speed) names the few lines worth decoding; only those are parsed, tokenised and
+There is no index: each search reads the files once. A JSONL log (the big file) is
+prefiltered on its bytes: one case-insensitive RE2 pass for the query terms' stem keys (C
+speed) names the few lines worth decoding; only those are parsed, tokenised and
 scored. BM25's corpus figures come from the same pass: N is the number of units (lines of a
 log, entries and paragraphs of other files), a term's document frequency is the number of
 candidate units that contain it (exact: a unit without the key cannot contain the term), and
@@ -11,7 +11,7 @@ the average unit length is the candidates' tokens per byte times the corpus's by
 
 A term whose key is on most lines of a log (``user``, ``content``: the JSON keys and roles)
 is not used to find candidates when rarer terms are there; its frequency is estimated from
-its byte count. Hidden files and directories (names starting with ``.``) and
+the log's first megabyte. Hidden files and directories (names starting with ``.``) and
 ``node_modules`` are never searched, so a cache kept beside the files is not either.
 """
 
@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import json
 import math
+
+import re2
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
@@ -33,13 +35,15 @@ B = 0.75
 PHRASE_WEIGHT = 0.5
 #: A key found on more than this share of a log's lines is not used to find candidates.
 COMMON_SHARE = 0.3
+#: ... and on more lines than this (a small log is scanned for every term).
+COMMON_MIN_LINES = 50
 SNIPPET_CHARS = 240
 HIDDEN_DIRS = ("node_modules",)
-#: Characters whose case folding is ASCII (or ``ß`` -> ``ss``), raw or as JSON ``\\u``
-#: escapes: lines holding one are candidates of every ASCII search, since ``bytes.lower()``
-#: does not fold them.
-_FOLD_SPECIAL = tuple(form for c in "ſKßİﬀﬁﬂﬃﬄﬅﬆ"
-                      for form in (c.encode(), json.dumps(c)[1:-1].lower().encode()))
+#: A log of more lines than this finds candidates through its rarest query terms only.
+BIG_LOG_LINES = 20_000
+BIG_LOG_SHARE = 0.01
+#: Bytes of a log sampled to tell a key on most lines (JSON keys, roles) from a rare one.
+SAMPLE_BYTES = 1 << 20
 
 
 @dataclass
@@ -134,52 +138,66 @@ class _Corpus:
                 self.consider(unit, len(unit.text), self.seq)
 
     def add_log(self, rel: str, data: bytes) -> None:
-        """Lines of a JSONL log, found by the byte prefilter."""
+        """Lines of a JSONL log, found by one case-insensitive RE2 pass over its bytes."""
         n_lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
         base = self.seq
         self.units += n_lines
         self.bytes += len(data)
-        low = data.lower()
-        keys: list[tuple[str, list[bytes]]] = []
+        cut = data.find(b"\n", min(len(data), SAMPLE_BYTES))
+        sample = data[:cut if cut != -1 else len(data)]
+        sample_lines = max(1, sample.count(b"\n"))
+        alternatives: list[tuple[str, bytes, float]] = []
         for term, key in zip(self.qterms, self.keys):
-            forms = {key.encode()}
-            if not key.isascii():  # bytes.lower() folds ASCII only; JSON may hold \\u escapes
-                for variant in (key, key.upper(), key.title()):
-                    forms |= {variant.encode(), json.dumps(variant)[1:-1].lower().encode()}
-            keys.append((term, sorted(forms)))
-        counts = {term: sum(low.count(f) for f in forms) for term, forms in keys}
-        limit = max(50, int(n_lines * COMMON_SHARE))
-        rare = [(t, f) for t, f in keys if counts[t] <= limit]
-        used = rare or keys
-        for term, _forms in keys:
-            if (term, _forms) not in used:
-                self.df_estimate[term] = self.df_estimate.get(term, 0) + min(counts[term], n_lines)
-        patterns = [f for _t, forms in used for f in forms]
-        if any(k.isascii() for k in self.keys):
-            patterns.extend(_FOLD_SPECIAL)
-        starts: set[int] = set()
-        size = len(low)
-        for pat in patterns:
-            pos = low.find(pat)
-            while pos != -1:
-                s = low.rfind(b"\n", 0, pos) + 1
-                e = low.find(b"\n", pos)
-                if e == -1:
-                    e = size
-                starts.add(s)
-                pos = low.find(pat, e)
+            pattern = _key_pattern(key)
+            share = len(re2.compile(b"(?i)" + pattern).findall(sample)) / sample_lines
+            alternatives.append((term, pattern, share))
+        if n_lines > BIG_LOG_LINES:
+            # A big log: candidates come from the rarest terms only (at least one, more while
+            # their shares add up to BIG_LOG_SHARE), as WAND-style engines skip documents
+            # that hold only frequent terms; their frequencies are estimated from the sample.
+            used, total = [], 0.0
+            for a in sorted(alternatives, key=lambda a: a[2]):
+                if used and total + a[2] > BIG_LOG_SHARE:
+                    break
+                used.append(a)
+                total += a[2]
+        else:
+            used = [a for a in alternatives
+                    if a[2] <= COMMON_SHARE or a[2] * n_lines <= COMMON_MIN_LINES] or alternatives
+        for term, pattern, share in alternatives:
+            if (term, pattern, share) not in used:
+                self.df_estimate[term] = self.df_estimate.get(term, 0) + min(int(share * n_lines), n_lines)
+        rx = re2.compile(b"(?i)(?:" + b"|".join(p for _t, p, _s in used) + b")")
+        size = len(data)
         lineno = 1
         prev = 0
-        for s in sorted(starts):
-            lineno += data.count(b"\n", prev, s)
-            prev = s
-            e = data.find(b"\n", s)
-            raw = data[s:e if e != -1 else size]
-            if not raw.strip():
-                continue
-            unit = turn_unit(rel, lineno, raw.decode("utf-8", "replace").rstrip("\r"))
-            self.consider(unit, len(raw), base + lineno)
+        m = rx.search(data, 0)
+        while m is not None:
+            pos = m.start()
+            start = data.rfind(b"\n", 0, pos) + 1
+            end = data.find(b"\n", pos)
+            if end == -1:
+                end = size
+            lineno += data.count(b"\n", prev, start)
+            prev = start
+            raw = data[start:end]
+            if raw.strip():
+                unit = turn_unit(rel, lineno, raw.decode("utf-8", "replace").rstrip("\r"))
+                self.consider(unit, len(raw), base + lineno)
+            m = rx.search(data, end + 1) if end < size else None
         self.seq = base + n_lines
+
+
+def _key_pattern(key: str) -> bytes:
+    """The RE2 alternation that finds ``key`` in a log's bytes: as written (RE2's case
+    folding also matches ``ſ`` for ``s`` and the Kelvin sign for ``k``), with ``ß`` for
+    ``ss``, and as JSON ``\\u`` escapes when the key is not ASCII."""
+    forms = {key, key.replace("ss", "\u00df")}
+    if key.endswith("s"):  # the key may end inside "ss" (strasse -> key "stras")
+        forms.add(key[:-1].replace("ss", "\u00df") + "\u00df")
+    if not key.isascii():
+        forms |= {json.dumps(v)[1:-1] for v in (key, key.upper())}
+    return b"|".join(re2.escape(f.encode("utf-8")) for f in sorted(forms))
 
 
 def _is_binary(data: bytes) -> bool:

@@ -36,19 +36,33 @@ def stem(word: str) -> str:
     return _STEMMER.stemWord(word)
 
 
+def _counts(w: str) -> bool:
+    return not (w in STOP_WORDS or (len(w) < 2 and not w.isdigit()))
+
+
 def words(text: str) -> list[str]:
     """The case-folded words of ``text`` that count (no stop words, no single letters)."""
-    out = []
-    for w in _WORD.findall(text.casefold()):
-        if w in STOP_WORDS or (len(w) < 2 and not w.isdigit()):
-            continue
-        out.append(w)
-    return out
+    return [w for w in _WORD.findall(text.casefold()) if _counts(w)]
+
+
+#: word -> its term ("" for a word that does not count); cleared when it grows too big.
+_TERMS: dict[str, str] = {}
+_TERMS_MAX = 200_000
 
 
 def terms(text: str) -> list[str]:
     """The stemmed index terms of ``text``, in order."""
-    return [stem(w) for w in words(text)]
+    cache = _TERMS
+    found = _WORD.findall(text.casefold())
+    ts = [cache.get(w) for w in found]
+    if None in ts:
+        if len(cache) >= _TERMS_MAX:
+            cache.clear()
+        for w in found:
+            if w not in cache:
+                cache[w] = stem(w) if _counts(w) else ""
+        ts = [cache[w] for w in found]
+    return [t for t in ts if t]
 
 
 def prefilter_key(term: str) -> str:

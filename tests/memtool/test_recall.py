@@ -32,9 +32,9 @@ def put(mem: Memory, rel: str, text: str) -> None:
     mem.store.write_bytes(rel, text.encode("utf-8"))
 
 
-def log(mem: Memory, rel: str, turns: list[tuple[str, str, str]]) -> None:
-    """Write a JSONL log of (role, content, timestamp)."""
-    put(mem, rel, "".join(json.dumps({"role": r, "content": c, "timestamp": t}) + "\n"
+def log(mem: Memory, rel: str, turns: list[tuple[str, str, str]], ascii: bool = False) -> None:
+    """Write a JSONL log of (role, content, timestamp), as record() does (or ASCII-escaped)."""
+    put(mem, rel, "".join(json.dumps({"role": r, "content": c, "timestamp": t}, ensure_ascii=ascii) + "\n"
                           for r, c, t in turns))
 
 
@@ -130,6 +130,9 @@ def test_log_prefilter_common_terms_and_folding(rmem):
     assert where(rmem.search("café")) == ["conversations.jsonl:201"]
     assert where(rmem.search("STRASSE")) == ["conversations.jsonl:301"]
     assert search(rmem.store, "message", k=3).total == 397
+    # a log written with \\u escapes: non-ASCII query words are found through them
+    log(rmem, "archive/old.jsonl", [("user", "CAFÉ crème", "2026-01-01T00:00:00Z")], ascii=True)
+    assert where(rmem.search("café crème", paths=["archive"])) == ["archive/old.jsonl:1"]
 
 
 def test_malformed_and_binary_files(rmem):
@@ -239,3 +242,20 @@ def test_agent_passes_the_last_user_message_and_never_records_the_block():
     assert "green Gazelle" in seen[0] and '<memory name="recalled">' in seen[0]
     lines = mem.store.read_bytes("conversations.jsonl").decode().splitlines()
     assert len(lines) == 3 and "recalled" not in "".join(lines)
+
+
+def test_adapter_hooks_pass_the_user_message():
+    pytest.importorskip("langchain_core")
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from memtool.adapters.anthropic_memory import request_params
+    from memtool.adapters.langchain import last_human_text, memory_prompt
+
+    mem = Memory(MemoryStore(), versions=False)
+    mem.record("user", "My bike is a green Gazelle.")
+    msgs = [HumanMessage("hello"), AIMessage("hi"), HumanMessage("Which bike do I ride?")]
+    assert last_human_text(msgs) == "Which bike do I ride?" and last_human_text([]) is None
+    system = memory_prompt(mem)({"messages": msgs})[0].content
+    assert "green Gazelle" in system and '<memory name="recalled">' in system
+    assert "green Gazelle" in request_params(mem, query="bike?")["system"]
+    assert "recalled" not in request_params(mem)["system"]

@@ -1,0 +1,133 @@
+"""Ranked recall: search on a 100 MB history, system_prompt with and without a query, and the
+example fixture's figures; writes ``bench/results/recall.md``.
+
+    python bench/bench_recall.py [--mb 100] [--small-mb 10] [--runs 5]
+
+The history is ``bench/gen_conversations.py``'s (generated into ``bench/data/`` if missing),
+with one planted fact; it is used through a ``LocalStore`` over a temporary directory (in bench/data) holding
+a copy of it, a small notes.md and a 4 KB core.md. Times are medians of warm runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from memtool import Memory  # noqa: E402
+from memtool.eval import evaluate, example_fixture  # noqa: E402
+from memtool.stores.local import LocalStore  # noqa: E402
+
+RESULTS = HERE / "results" / "recall.md"
+NEEDLE = ('{"role": "user", "content": "Our zeppelin charter to Friedrichshafen costs 4,200 EUR.", '
+          '"timestamp": "2026-06-01T10:00:00Z"}\n')
+QUERIES = [
+    "zeppelin charter",
+    "How much does the zeppelin charter cost?",
+    "budget",
+    "pricing meeting deadline",
+    "what did the customer say about the Tokyo contract proposal",
+]
+
+
+def history(mb: float) -> Path:
+    """A generated history of ``mb`` MB with the needle appended (cached in bench/data)."""
+    data = HERE / "data"
+    data.mkdir(exist_ok=True)
+    path = data / f"recall_{mb:g}mb.jsonl"
+    if not path.exists():
+        subprocess.run([sys.executable, str(HERE / "gen_conversations.py"), str(path), "--mb", str(mb)],
+                       check=True)
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(NEEDLE)
+    return path
+
+
+def memory_over(log: Path, root: str) -> Memory:
+    """A Memory whose conversations.jsonl is ``log`` (a copy), with a 4 KB core."""
+    os.makedirs(root, exist_ok=True)
+    shutil.copyfile(log, os.path.join(root, "conversations.jsonl"))  # no links: the jail refuses them
+    with open(os.path.join(root, "core.md"), "w") as f:
+        f.write(("- The user prefers concise answers and metric units.\n" * 80)[:4000])
+    with open(os.path.join(root, "notes.md"), "w") as f:
+        f.write("# Notes\n\n- 2026-05-02: the zeppelin idea came from Dana.\n")
+    return Memory(LocalStore(root), versions=False, gitignore=False)
+
+
+def median_ms(fn, runs: int) -> float:
+    fn()
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times)
+
+
+def main(argv: list[str]) -> int:
+    """Run the benchmark and write the results table."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--mb", type=float, default=100)
+    ap.add_argument("--small-mb", type=float, default=10)
+    ap.add_argument("--runs", type=int, default=5)
+    args = ap.parse_args(argv)
+    tmp = tempfile.mkdtemp(dir=HERE / "data")
+    try:
+        big = memory_over(history(args.mb), os.path.join(tmp, "big"))
+        small = memory_over(history(args.small_mb), os.path.join(tmp, "small"))
+        rows = []
+        for q in QUERIES:
+            hits: list = []
+            ms = median_ms(lambda: hits.__setitem__(slice(None), big.search(q, k=10)), args.runs)
+            total = __import__("memtool.recall", fromlist=["search"]).search(big.store, q, k=1).total
+            top = f"{hits[0].file}:{hits[0].line}" if hits else "-"
+            rows.append((q, ms, total, top))
+        n = 20000
+        big.system_prompt("Be brief.")
+        t = time.perf_counter()
+        for _ in range(n):
+            big.system_prompt("Be brief.")
+        no_query_us = (time.perf_counter() - t) / n * 1e6
+        prompt_rows = [(q, median_ms(lambda: small.system_prompt("Be brief.", query=q), args.runs))
+                       for q in QUERIES]
+        ev = evaluate(example_fixture())
+    finally:
+        shutil.rmtree(tmp)
+    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    out = [
+        "# Ranked recall",
+        "",
+        f"Command: `python3 bench/bench_recall.py --mb {args.mb:g} --small-mb {args.small_mb:g} "
+        f"--runs {args.runs}` (Python {sys.version.split()[0]}, {stamp}; a shared 2-core machine). "
+        "Median of warm runs; the history is `bench/gen_conversations.py`'s with one planted fact.",
+        "",
+        f"## `Memory.search(query, k=10)` on a {args.mb:g} MB history",
+        "",
+        "| query | time (ms) | matching units | first hit |",
+        "|---|---:|---:|---|",
+    ]
+    out += [f"| `{q}` | {ms:.0f} | {total} | {top} |" for q, ms, total, top in rows]
+    out += ["", f"## `system_prompt` (4 KB core; with a query: {args.small_mb:g} MB history, 800-token budget)",
+            "", "| call | time |", "|---|---:|",
+            f"| `system_prompt(instructions)` | {no_query_us:.1f} µs |"]
+    out += [f"| `system_prompt(instructions, query={q!r})` | {ms:.1f} ms |" for q, ms in prompt_rows]
+    out += ["", "## Example fixture (`memtool eval example`)", "", "```", ev.table(), "```", ""]
+    text = "\n".join(out)
+    RESULTS.parent.mkdir(exist_ok=True)
+    RESULTS.write_text(text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
