@@ -9,7 +9,8 @@ partial last blocks and float formatting (shortest round-trip, as gnulib's ftoas
 Input is streamed; output is bounded by the run's output limit.
 
 Without a modern option the POSIX form ``od [FILE] [+]OFFSET[b]`` reads the offset as GNU does.
-Not supported: ``--traditional`` (labels) and ``--endian`` (refused with GNU's option errors).
+``--endian=big|little`` swaps multi-byte data. Not supported: ``--traditional`` (labels),
+refused with GNU's option error.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from sandbox.commands._cnumbers import scan_number
 from sandbox.commands._longdouble import long_double_text
 from sandbox.commands._numbers import CountError, parse_count
 from sandbox.commands._quoting import quote, quotef
+from sandbox.commands._textutil import ArgmatchError, argmatch
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, parse_command_line
 from sandbox.fs.base import FSError
@@ -36,6 +38,7 @@ SPEC = OptionSpec(
         "format": (REQUIRED, "t"),
         "output-duplicates": (NO_ARG, "v"),
         "strings": (OPTIONAL, "S"),
+        "endian": (REQUIRED, "endian"),
         "width": (OPTIONAL, "w"),
         "help": (NO_ARG, "help"),
         "version": (NO_ARG, "version"),
@@ -111,27 +114,30 @@ def _float_text(x: float, size: int) -> str:
     return "%.17g" % x
 
 
-def _make_fields(kind: str, size: int) -> Callable[[bytes], list[str]]:
+def _make_fields(kind: str, size: int, big: bool = False) -> Callable[[bytes], list[str]]:
     if kind == "a":
         return lambda b: [_NAMES[c & 0x7F] if (c & 0x7F) <= 32 else ("del" if (c & 0x7F) == 127 else chr(c & 0x7F)) for c in b]
     if kind == "c":
         return lambda b: [_C_ESCAPES.get(c) or (chr(c) if 32 <= c < 127 else "%03o" % c) for c in b]
     if kind == "f" and size == 16:
+        if big:
+            return lambda b: [long_double_text(b[i:i + 16][::-1]) for i in range(0, len(b), 16)]
         return lambda b: [long_double_text(b[i:i + 16]) for i in range(0, len(b), 16)]
     if kind == "f":
-        code = "<f" if size == 4 else "<d"
+        code = (">" if big else "<") + ("f" if size == 4 else "d")
         return lambda b: [_float_text(v, size) for (v,) in struct.iter_unpack(code, b)]
     signed = kind == "d"
+    order = "big" if big else "little"
     digits = _DIGITS[kind][size]
     conv = {"o": "o", "x": "x", "d": "d", "u": "d"}[kind]
     fmt = f"%0{digits}{conv}" if kind in "ox" else f"%{conv}"
 
     def fields(b: bytes) -> list[str]:
-        return [fmt % int.from_bytes(b[i:i + size], "little", signed=signed) for i in range(0, len(b), size)]
+        return [fmt % int.from_bytes(b[i:i + size], order, signed=signed) for i in range(0, len(b), size)]
     return fields
 
 
-def parse_types(text: str) -> list[_Type]:
+def parse_types(text: str, big: bool = False) -> list[_Type]:
     """The formats of one ``-t`` argument; raises ``_Fatal`` with GNU's message."""
     types: list[_Type] = []
     i = 0
@@ -160,7 +166,7 @@ def parse_types(text: str) -> list[_Type]:
         trailer = i < len(text) and text[i] == "z"
         if trailer:
             i += 1
-        types.append(_Type(kind, size, width, trailer, _make_fields(kind, size)))
+        types.append(_Type(kind, size, width, trailer, _make_fields(kind, size, big)))
     return types
 
 
@@ -370,6 +376,13 @@ def run(ctx: CommandContext) -> int:
     radix, skip, limit, width, verbose = "o", 0, None, None, False
     strings_min: int | None = None
     types: list[_Type] = []
+    big = False
+    for key, value in opts:
+        if key == "endian":
+            try:
+                big = argmatch("--endian", value or "", ["little", "big"]) == "big"
+            except ArgmatchError as e:
+                return ctx.usage_error(str(e))
     try:
         for key, value in opts:
             if key == "A":
@@ -384,13 +397,13 @@ def run(ctx: CommandContext) -> int:
             elif key == "S":
                 strings_min = 3 if value is None else parse_offset(value, "-S")
             elif key == "t":
-                types += parse_types(value or "")
+                types += parse_types(value or "", big)
             elif key == "v":
                 verbose = True
             elif key == "w":
                 width = 32 if value is None else parse_offset(value, "-w")
             elif key in _TRADITIONAL:
-                types += parse_types(_TRADITIONAL[key])
+                types += parse_types(_TRADITIONAL[key], big)
     except _Fatal as e:
         ctx.error(str(e))
         return 1
@@ -407,7 +420,7 @@ def run(ctx: CommandContext) -> int:
     if strings_min is not None and types:
         ctx.error("no type may be specified when dumping strings")
         return 1
-    types = types or parse_types("o2")
+    types = types or parse_types("o2", big)
     inp = _Input(ctx, operands)
     try:
         _skip(inp, skip, ctx)

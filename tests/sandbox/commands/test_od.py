@@ -51,6 +51,8 @@ HAND = [
     "-c in +0x2", "+2", "-t x1 in +2", "in +2 +3", "in x", "-c in +1B", "-c in +b", "in +", "in 08", "in +0x",
     "-b in 7", "in -1", "-c in +1b", "+1 in", "-x in 0x4",
     "-t fL ld", "-t f16 ld", "-t fL -t x1 ld", "-t fL -w32 ld", "-t fLz ld", "-t fL in", "-t fL -t c floats",
+    "--endian=x in", "--endian=big -t x2 in", "--endian=b -t x4 -t f4 in", "--endian=little -t x2 in",
+    "--endian=big in", "--endian=big -t d8 -t u4 -t fD floats", "--endian=big -t fL ld", "--endian big -x in",
 ]
 
 
