@@ -506,9 +506,11 @@ class Expander:
                 if name in ("@", "*"):
                     values = [sh.arg0] + values
                     offset, length = self._slice_bounds(p)
-                    if offset == 0 and p.arg is not None and not sh.positional and False:
-                        pass
-                    values = strops.slice_list(values, offset, length, p.arg.text if p.arg else "")
+                    try:
+                        values = strops.slice_list(values, offset, length,
+                                                   p.repl.text if p.repl else "")
+                    except strops.SubstringError as exc:
+                        raise ExpansionError(str(exc)) from None
                 else:
                     values = self._array_slice(name[:-3], p)
             elif op == "@" and p.arg is not None and p.arg.text in ("A", "K", "a"):

@@ -255,3 +255,15 @@ def test_getopts_set_f_set_C_tilde(tmp_path) -> None:
                 "cat f; while getopts 'ab:' o -a -b v; do echo $o ${OPTARG-}; done")
     assert r.stdout == b"a:/h/b\n*\na\na\nb v\n", r
     assert b"f: cannot overwrite existing file" in r.stderr
+
+
+@pytest.mark.parametrize("script", [
+    "set -- a b; echo ${@:1:-1}", "a=(1 2); echo ${a[@]:0:-1}", "echo ${v:1:-9}",
+    "[[ a =~ ( ]]; echo $?", "a[-9]=1", "declare -A m; m[]=1", "echo ${v@Z}", "declare -i n='1/0'",
+    "echo ${!x}", "x=1bad; echo ${!x}", "cat <()", "mapfile -d", "getopts", "printf -v 'a[' x",
+    "(( a[ ))", "declare -a a=([-1]=x)", "${x^^[}", "readonly a=(1); a[0]=2",
+])
+def test_bad_input_is_one_line_never_internal(script: str) -> None:
+    box = Sandbox({}, limits=Limits(seconds=3))
+    r = box.run(script)
+    assert b"internal error" not in r.stderr and b"Traceback" not in r.stderr, r
