@@ -1,6 +1,6 @@
 """``du``: estimate file space usage (GNU coreutils 9.1): ``-a -s -c -h --si -b -k -m -B SIZE
 -d N -0 -x``,
-``-S``, ``--apparent-size``, ``--max-depth``, ``--summarize``, ``--total``, ``--null``.
+``-S``, ``--exclude=PATTERN``, ``--apparent-size``, ``--max-depth``, ``--summarize``, ``--total``, ``--null``.
 
 Sizes come from the jail's ``FileStat``: a file uses ``ceil(size / 4096)`` 4 KiB blocks (what
 ext4 allocates, and what ``ls -s`` assumes), a directory its own size the same way plus its
@@ -12,7 +12,8 @@ the host's directory order, which differs from one filesystem to the next). ``-x
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import fnmatch
+from dataclasses import dataclass, field
 
 from sandbox.commands._quoting import quote, quoteaf
 from sandbox.commands._writing import stat_operand
@@ -32,6 +33,7 @@ SPEC = OptionSpec(
         "si": (NO_ARG, "si"),
         "total": (NO_ARG, "c"),
         "max-depth": (REQUIRED, "d"),
+        "exclude": (REQUIRED, "exclude"),
         "human-readable": (NO_ARG, "h"),
         "summarize": (NO_ARG, "s"),
         "separate-dirs": (NO_ARG, "S"),
@@ -52,6 +54,7 @@ Mandatory arguments to long options are mandatory for short options too.
                            '-BM' prints sizes in units of 1,048,576 bytes
   -b, --bytes           equivalent to '--apparent-size --block-size=1'
   -c, --total           produce a grand total
+      --exclude=PATTERN  exclude files that match PATTERN
   -d, --max-depth=N     print the total for a directory (or file, with --all)
                           only if it is N or fewer levels below the command
                           line argument;  --max-depth=0 is the same as
@@ -78,6 +81,19 @@ class _Options:
     max_depth: int | None = None
     end: bytes = b"\n"
     separate: bool = False
+    exclude: list[str] = field(default_factory=list)
+
+
+def excluded(patterns: list[str], name: str) -> bool:
+    """gnulib ``excluded_file_name`` with EXCLUDE_WILDCARDS, unanchored: a pattern matches the
+    whole name or what follows any slash (``*`` matches ``/`` too)."""
+    for pattern in patterns:
+        if fnmatch.fnmatchcase(name, pattern):
+            return True
+        for k, ch in enumerate(name):
+            if ch == "/" and name[k + 1 : k + 2] not in ("/", "") and fnmatch.fnmatchcase(name[k + 1 :], pattern):
+                return True
+    return False
 
 
 def _size(st: FileStat, apparent: bool) -> int:
@@ -112,6 +128,8 @@ class _Walker:
             for name in names:
                 child = vpath.rstrip("/") + "/" + name
                 if child == "/dev" or (self.hash_all and child in self.seen):
+                    continue
+                if self.o.exclude and excluded(self.o.exclude, prefix + name):
                     continue
                 try:
                     cst = self.ctx.fs.stat(child)
@@ -176,6 +194,8 @@ def _options(ctx: CommandContext, opts: list[tuple[str, str | None]]) -> _Option
             summarize = True
         elif key == "S":
             o.separate = True
+        elif key == "exclude":
+            o.exclude.append(value or "")
     if o.all and summarize:
         return ctx.usage_error("cannot both summarize and show all entries")
     if summarize and o.max_depth not in (None, 0):
@@ -216,6 +236,8 @@ def run(ctx: CommandContext) -> int:
             walker.ok = False
             continue
         if walker.hash_all and vpath in walker.seen:
+            continue
+        if o.exclude and excluded(o.exclude, operand):
             continue
         walker.seen.add(vpath)
         shown = operand.rstrip("/") + "/" if operand.endswith("/") and operand.strip("/") else operand

@@ -32,6 +32,9 @@ HAND = [
     "--max-depth 1 .", "-d1 -b", "-c", "-c -b empty", "-B x d", "--block-size=x d", "-B 1Q d", "-B 0 d",
     "-B K d", "-B 1M d", "-B KB d", "--si d", "--si -b d", "-B 1 d", "-B 2 -b d", "-hB 1K d", "-Bh d",
     "-B human-readable d", "-B si big", "-sB 1 big", "-aB 512 s", "--block-size=1KiB s", "-B 99999999999999999999999 d", "-Bs d", "-B hum d",
+    "-a --exclude=f", "-a --exclude='d/*'", "-a --exclude=d .", "--exclude=big -a d", "-s --exclude=e d",
+    "--exclude='*' .", "-a --exclude='./d' .", "-a --exclude='*/e'", "-a --exclude='*.txt' --exclude=u s",
+    "-a --exclude='[st]' .", "-ab --exclude='s/t/?' s", "--exclude= -a d", "-a --exclude='sp*' .",
 ]
 
 
