@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import re2
 from dataclasses import dataclass
@@ -39,9 +40,12 @@ COMMON_SHARE = 0.3
 COMMON_MIN_LINES = 50
 SNIPPET_CHARS = 240
 HIDDEN_DIRS = ("node_modules",)
+_WORD_AT = re.compile(r"\w+")
 #: A log of more lines than this finds candidates through its rarest query terms only.
 BIG_LOG_LINES = 20_000
 BIG_LOG_SHARE = 0.01
+#: A big log's candidates are ranked by a cheap score first; this many are scored exactly.
+SHORTLIST = 300
 #: Bytes of a log sampled to tell a key on most lines (JSON keys, roles) from a rare one.
 SAMPLE_BYTES = 1 << 20
 
@@ -113,6 +117,10 @@ class _Corpus:
         #: estimated document frequency of terms not used for candidates
         self.df_estimate: dict[str, int] = {}
         self.seq = 0
+        #: candidates of a big log that matched but were not scored exactly (see _shortlist)
+        self.unscored = 0
+        #: how many of a big log's candidates are scored exactly
+        self.shortlist = SHORTLIST
 
     def consider(self, unit: Unit, size: int, seq: int) -> None:
         """Score-relevant figures of a unit already known to hold a key (``seq``: its place
@@ -168,6 +176,8 @@ class _Corpus:
             if (term, pattern, share) not in used:
                 self.df_estimate[term] = self.df_estimate.get(term, 0) + min(int(share * n_lines), n_lines)
         rx = re2.compile(b"(?i)(?:" + b"|".join(p for _t, p, _s in used) + b")")
+        big = n_lines > BIG_LOG_LINES
+        pending: list[tuple[int, bytes, dict[str, int]]] = []
         size = len(data)
         lineno = 1
         prev = 0
@@ -182,10 +192,67 @@ class _Corpus:
             prev = start
             raw = data[start:end]
             if raw.strip():
-                unit = turn_unit(rel, lineno, raw.decode("utf-8", "replace").rstrip("\r"))
-                self.consider(unit, len(raw), base + lineno)
+                if big:
+                    tf = self._cheap_tf(raw)
+                    if tf:
+                        pending.append((lineno, raw, tf))
+                else:
+                    unit = turn_unit(rel, lineno, raw.decode("utf-8", "replace").rstrip("\r"))
+                    self.consider(unit, len(raw), base + lineno)
             m = rx.search(data, end + 1) if end < size else None
+        if big:
+            self._shortlist(rel, pending, base)
         self.seq = base + n_lines
+
+    def _cheap_tf(self, raw: bytes) -> dict[str, int]:
+        """Query-term frequencies of a log line from the words holding a key (no parse)."""
+        fold = raw.decode("utf-8", "replace").casefold()
+        tf: dict[str, int] = {}
+        seen: set[int] = set()
+        for key in self.keys:
+            i = fold.find(key)
+            while i != -1:
+                j = i
+                while j > 0 and (fold[j - 1].isalnum() or fold[j - 1] == "_"):
+                    j -= 1
+                m = _WORD_AT.match(fold, j)
+                end = m.end() if m else i + len(key)
+                if m and j not in seen:
+                    seen.add(j)
+                    for t in terms(m.group()):
+                        if t in self.qterms:
+                            tf[t] = tf.get(t, 0) + 1
+                i = fold.find(key, end)
+        return tf
+
+    def _shortlist(self, rel: str, pending: list[tuple[int, bytes, dict[str, int]]], base: int) -> None:
+        """Of a big log's candidates, parse and score exactly only the best ``self.shortlist``
+        by a cheap BM25 (lengths estimated from bytes); the rest count in the document
+        frequencies and the total."""
+        n = max(self.units, 1)
+        df = dict.fromkeys(self.qterms, 0)
+        for _l, _r, tf in pending:
+            for t in tf:
+                df[t] += 1
+        for t, extra in self.df_estimate.items():
+            df[t] = df.get(t, 0) + extra
+        idf = {t: math.log(1 + (n - d + 0.5) / (d + 0.5)) for t, d in df.items()}
+        avg = max(self.bytes / n, 1.0)
+
+        def cheap(item: tuple[int, bytes, dict[str, int]]) -> tuple[float, int]:
+            lineno, raw, tf = item
+            norm = K1 * (1 - B + B * len(raw) / avg)
+            return sum(idf[t] * f * (K1 + 1) / (f + norm) for t, f in tf.items()), lineno
+
+        pending.sort(key=cheap, reverse=True)
+        keep, rest = pending[:self.shortlist], pending[self.shortlist:]
+        for lineno, raw, _tf in keep:
+            unit = turn_unit(rel, lineno, raw.decode("utf-8", "replace").rstrip("\r"))
+            self.consider(unit, len(raw), base + lineno)
+        for _l, _r, tf in rest:
+            for t in tf:
+                self.df_estimate[t] = self.df_estimate.get(t, 0) + 1
+        self.unscored += len(rest)
 
 
 def _key_pattern(key: str) -> bytes:
@@ -213,6 +280,7 @@ def search(store: FileSystem, query: str, k: int = 10, paths: Iterable[str] | No
     if not qterms or k <= 0:
         return SearchResult([], 0)
     corpus = _Corpus(qterms)
+    corpus.shortlist = max(SHORTLIST, 10 * k)
     skip = set(exclude)
     seen: set[str] = set()
     for root in (list(paths) if paths is not None else [""]):
@@ -261,7 +329,7 @@ def _rank(corpus: _Corpus, query: str, k: int) -> SearchResult:
         scored.append((round(score, 9), unit.date, seq, unit, uterms))
     scored.sort(key=lambda s: (s[0], s[1], s[2]), reverse=True)
     hits = [_hit(unit, score, qterms) for score, _d, _s, unit, _u in scored[:k]]
-    return SearchResult(hits, len(scored))
+    return SearchResult(hits, len(scored) + corpus.unscored)
 
 
 def _hit(unit: Unit, score: float, qterms: list[str]) -> Hit:

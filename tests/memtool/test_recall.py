@@ -259,3 +259,31 @@ def test_adapter_hooks_pass_the_user_message():
     assert "green Gazelle" in system and '<memory name="recalled">' in system
     assert "green Gazelle" in request_params(mem, query="bike?")["system"]
     assert "recalled" not in request_params(mem)["system"]
+
+
+def test_big_log_path_agrees_with_the_exact_one(monkeypatch):
+    """Logs over BIG_LOG_LINES take their candidates from the rarest terms and score a
+    shortlist exactly; on a seeded log its best hits are the exact path's."""
+    import importlib
+    import random
+
+    rs = importlib.import_module("memtool.recall.search")  # the module, not the function
+
+    rng = random.Random(7)
+    vocab = "budget pricing meeting deadline customer contract proposal tokyo report coffee".split()
+    filler = "the of and to a in is it you that was for on are with as his they be at one".split()
+    turns = [("user" if i % 2 else "assistant",
+              " ".join(rng.choice(vocab if rng.random() < 0.15 else filler) for _ in range(rng.randint(5, 40))),
+              f"2026-01-01T00:00:{i % 60:02d}Z") for i in range(3000)]
+    mem = Memory(MemoryStore(), versions=False)
+    log(mem, "conversations.jsonl", turns)
+    queries = ["budget", "pricing meeting", "tokyo contract proposal", "coffee report deadline"]
+    exact = {q: search(mem.store, q, k=10) for q in queries}
+    monkeypatch.setattr(rs, "BIG_LOG_LINES", 100)
+    monkeypatch.setattr(rs, "BIG_LOG_SHARE", 0.5)
+    for q in queries:
+        fast = search(mem.store, q, k=5)
+        # approximate: the best hit is the same, the next ones are among the exact top 10
+        assert where(fast.hits[:1]) == where(exact[q].hits[:1]), q
+        assert set(where(fast.hits[:3])) <= set(where(exact[q].hits)), q
+        assert fast.total <= exact[q].total
