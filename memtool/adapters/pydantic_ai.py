@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 try:
+    from pydantic_ai import RunContext
     from pydantic_ai.tools import Tool
     from pydantic_ai.toolsets import FunctionToolset
 except ImportError as _e:  # pragma: no cover - exercised only without the extra
@@ -70,10 +71,15 @@ def memory_toolset(mem: Any, *, requires_approval: bool = False) -> FunctionTool
     return FunctionToolset(memory_tools(mem, requires_approval=requires_approval))
 
 
-def memory_instructions(mem: Any, instructions: str = "") -> Callable[[], str]:
-    """An instructions function: ``instructions`` + today's date + core.md read at each call."""
+def memory_instructions(mem: Any, instructions: str = "") -> Callable[[RunContext[Any]], str]:
+    """An instructions function: ``instructions`` + today's date + core.md read at each call,
+    and the memories recalled for the run's user prompt (``RunContext.prompt``)."""
 
-    def core_memory_instructions() -> str:
-        return mem.system_prompt(instructions)
+    def core_memory_instructions(ctx: RunContext[Any]) -> str:
+        prompt = getattr(ctx, "prompt", None)
+        if not isinstance(prompt, str):  # a multi-part prompt: its text parts
+            parts = [p for p in (prompt or ()) if isinstance(p, str)] if isinstance(prompt, (list, tuple)) else []
+            prompt = " ".join(parts) or None
+        return mem.system_prompt(instructions, query=prompt)
 
     return core_memory_instructions

@@ -287,3 +287,24 @@ def test_big_log_path_agrees_with_the_exact_one(monkeypatch):
         assert where(fast.hits[:1]) == where(exact[q].hits[:1]), q
         assert set(where(fast.hits[:3])) <= set(where(exact[q].hits)), q
         assert fast.total <= exact[q].total
+
+
+def test_pydantic_ai_instructions_recall_for_the_prompt():
+    pytest.importorskip("pydantic_ai")
+    from pydantic_ai import Agent as PAgent
+    from pydantic_ai.messages import ModelResponse as PResponse, TextPart
+    from pydantic_ai.models.function import FunctionModel
+
+    from memtool.adapters.pydantic_ai import memory_instructions
+
+    mem = Memory(MemoryStore(), versions=False)
+    mem.record("user", "My bike is a green Gazelle.")
+    seen: list[str] = []
+
+    def model(messages, info):  # type: ignore[no-untyped-def]
+        seen.append(messages[-1].instructions or "")
+        return PResponse(parts=[TextPart("A Gazelle.")])
+
+    agent = PAgent(FunctionModel(model), instructions=memory_instructions(mem, "Be brief."))
+    assert agent.run_sync("Which bike do I ride?").output == "A Gazelle."
+    assert "green Gazelle" in seen[0] and '<memory name="recalled">' in seen[0]
