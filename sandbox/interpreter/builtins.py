@@ -219,7 +219,9 @@ def b_set(sh: "Shell", argv: list[str], io_: "IO") -> int:
                     sh.noglob = on
                 elif letter == "C":
                     sh.noclobber = on
-                elif letter in "xvhBbmnaHPkT":
+                elif letter == "x":
+                    sh.xtrace = on
+                elif letter in "vhBbmnaHPkT":
                     pass
                 elif letter == "o":
                     i += 1
@@ -236,7 +238,9 @@ def b_set(sh: "Shell", argv: list[str], io_: "IO") -> int:
                         sh.noglob = on
                     elif opt == "noclobber":
                         sh.noclobber = on
-                    elif opt in ("xtrace", "verbose", "posix"):
+                    elif opt == "xtrace":
+                        sh.xtrace = on
+                    elif opt in ("verbose", "posix"):
                         pass
                     else:
                         _err(sh, io_, "set", f"{opt}: invalid option name")

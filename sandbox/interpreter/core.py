@@ -20,7 +20,7 @@ from sandbox.commands.base import CommandContext, Writer
 from sandbox.errors import BrokenPipe, LimitExceeded
 from sandbox.fs.base import FSError
 from sandbox.fs.vfs import VirtualFS
-from sandbox.interpreter import conditional, shopt, state
+from sandbox.interpreter import conditional, shopt, state, strops
 from sandbox.interpreter.procsub import FIRST_FD, FdView
 from sandbox.interpreter.arith import ArithError, ArithUnbound, evaluate
 from sandbox.interpreter.expand import ExpansionError, Expander
@@ -43,6 +43,19 @@ _REGISTRY_BUILTINS = frozenset({"echo", "printf"})
 _PROGRAM_BUILTINS = frozenset({"true", "false", "test", "[", "echo", "printf", "pwd"})
 #: Names no sub-command may be (they would run a string as code or change the shell).
 _FORBIDDEN_RUN = frozenset({"eval", "source", ".", "exec", "command", "builtin"})
+
+
+_TRACE_SAFE = re.compile(r"[A-Za-z0-9_./:=,+@%-]+")
+
+
+def _trace_quote(word: str) -> str:
+    """A word as ``set -x`` shows it: bare when it is safe, else single-quoted."""
+    if _TRACE_SAFE.fullmatch(word):
+        return word
+    name, eq, value = word.partition("=")
+    if eq and _TRACE_SAFE.fullmatch(name) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*\+?", name):
+        return name + "=" + (value if _TRACE_SAFE.fullmatch(value) else strops.quote(value))
+    return strops.quote(word)
 
 
 #: Builtins of ``Policy(dynamic=True)`` (``sandbox.interpreter.dynamic``).
@@ -158,6 +171,8 @@ class Shell:
         #: ``set -f`` (no globbing), ``set -C`` (``>`` does not overwrite a file).
         self.noglob = False
         self.noclobber = False
+        #: ``set -x``: each simple command traced on stderr after expansion.
+        self.xtrace = False
         #: Where ``getopts`` is inside a group of options (``-abc``): OPTIND and offset.
         self.getopts_ind = 0
         self.getopts_pos = 0
@@ -514,7 +529,7 @@ class Shell:
             return self._run_command(cmd, io_)
         except ExpansionError as exc:
             return self._expansion_failed(exc, io_)
-        except ArithError as exc:
+        except (ArithError, state.SubscriptError) as exc:
             self.diag(io_, str(exc))
             self.status = 1
             return 1
@@ -754,6 +769,8 @@ class Shell:
                         self.assign_array(a)
                         continue
                     value = self.expander.word(a.value)
+                    if self.xtrace:
+                        self.trace([f"{a.name}{'+' if a.append else ''}={value}"], io_)
                 except ExpansionError as exc:
                     return self._expansion_failed(exc, io_)
                 except state.SubscriptError as exc:
@@ -781,12 +798,22 @@ class Shell:
             self.status = 1
             return 1
         new_io, closers = redirected
+        if self.xtrace:
+            for a, v in values:
+                self.trace([f"{a.name}={v}"], io_)
+            self.trace(argv, io_)
         try:
             status = self.dispatch(argv, values, new_io)
         finally:
             self.close_redirects(closers)
         self.status = status
         return status
+
+    def trace(self, words: list[str], io_: IO) -> None:
+        """``set -x``: ``$PS4`` and the words, quoted as bash quotes them, on stderr."""
+        ps4 = self.get_var("PS4")
+        line = ("+ " if ps4 is None else ps4) + " ".join(_trace_quote(w) for w in words) + "\n"
+        io_.stderr.write(line.encode("utf-8", "surrogateescape"))
 
     def assign_array(self, a: Assign) -> None:
         """``a=(...)``, ``a+=(...)``, ``a[sub]=v``, ``a[sub]+=v``."""
@@ -1053,8 +1080,10 @@ class Shell:
         op = r.op
         self._last_target = ""
         if op in ("<<", "<<-"):
-            assert r.heredoc is not None
-            text = r.heredoc.text if r.heredoc_quoted else self.expander.heredoc(r.heredoc)
+            if r.heredoc is None:  # never delimited (`$(<<E)`): bash reads an empty body
+                text = ""
+            else:
+                text = r.heredoc.text if r.heredoc_quoted else self.expander.heredoc(r.heredoc)
             data = text.encode("utf-8", "surrogateescape")
             self.budget.check_string(len(data))
             fds[r.fd if r.fd is not None else 0] = io.BytesIO(data)

@@ -267,3 +267,9 @@ def test_bad_input_is_one_line_never_internal(script: str) -> None:
     box = Sandbox({}, limits=Limits(seconds=3))
     r = box.run(script)
     assert b"internal error" not in r.stderr and b"Traceback" not in r.stderr, r
+
+
+def test_xtrace_like_bash() -> None:
+    r = Sandbox({}).run("set -x; x='a b'; echo \"$x\" '' f=g; z=1 true; set +x; echo off")
+    assert r.stdout == b"a b  f=g\noff\n"
+    assert r.stderr == b"+ x='a b'\n+ echo 'a b' '' f=g\n+ z=1\n+ true\n+ set +x\n", r
