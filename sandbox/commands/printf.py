@@ -91,9 +91,24 @@ class _Printer:
         if m.group(4):
             word = m.group(4).lower()
             return ("-" if sign < 0 else "") + ("inf" if word.startswith("inf") else "nan")
+        far = _far_exponent(m.group(2), m.group(3) or "")
+        if far:  # beyond long double's range: strtold's ERANGE, without a 10**314159 Fraction
+            self.ctx.error(f"warning: {arg}: Numerical result out of range")
+            if far > 0:
+                return ("-" if sign < 0 else "") + "inf"
+            return "-0" if sign < 0 else Fraction(0)
         value = Fraction(m.group(2) + (m.group(3) or ""))
         if value == 0 and sign < 0:
             return "-0"
+        if value >= _LDBL_OVERFLOW or value < _LDBL_MIN_NORMAL:  # strtold's ERANGE
+            rounded = _long_double(value)
+            if rounded >= _LDBL_OVERFLOW or value < _LDBL_MIN_NORMAL:
+                self.ctx.error(f"warning: {arg}: Numerical result out of range")
+            if rounded >= _LDBL_OVERFLOW:
+                return ("-" if sign < 0 else "") + "inf"
+            if value < _LDBL_MIN_NORMAL:
+                tiny = Fraction(round(value * _LDBL_DENORMAL_SCALE)) / _LDBL_DENORMAL_SCALE
+                return sign * tiny if tiny or sign > 0 else "-0"
         return _long_double(sign * value)
 
     # -- formatting -----------------------------------------------------------------------
@@ -167,8 +182,11 @@ class _Printer:
                         prec = None
                 else:
                     prec = int(prec_s or "0")
-            # a width or precision past the string limit would build a string that large
-            self.ctx.budget.check_string(max(width or 0, prec or 0))
+            # bash pads to any width up to INT_MAX; we build a padding up to 8x the string
+            # limit (the output limit still cuts it) and stop at the string limit beyond that
+            wanted = max(width or 0, prec or 0)
+            if wanted > 8 * self.ctx.budget.limits.string_length:
+                self.ctx.budget.check_string(wanted)
             arg = next_arg()
             body = self.convert(conv, flags, prec, arg)
             if self.stop and conv == "b":
@@ -234,6 +252,13 @@ def _c_int(v: int, flags: str, prec: int | None, conv: str) -> str:
     return sign + digits
 
 
+#: x87 long double: values from 2**16384 overflow; below 2**-16382 are denormal, in steps of
+#: 2**-16445.
+_LDBL_OVERFLOW = Fraction(2) ** 16384
+_LDBL_MIN_NORMAL = Fraction(1, 2 ** 16382)
+_LDBL_DENORMAL_SCALE = 2 ** 16445
+
+
 def _long_double(v: Fraction) -> Fraction:
     """Round an exact value to the nearest x87 80-bit long double (64-bit mantissa)."""
     if v == 0:
@@ -251,6 +276,24 @@ def _long_double(v: Fraction) -> Fraction:
             break
     m = round(scaled)  # half to even
     return sign * Fraction(m) * (Fraction(2) ** e)
+
+
+def _far_exponent(mantissa: str, exponent: str) -> int:
+    """1 if ``mantissa``e``exponent`` is far above long double's range (about 1.19e4932), -1 if
+    far below its smallest denormal (about 3.6e-4951), else 0 (the exact path decides)."""
+    if not exponent:
+        return 0
+    whole, _, frac = mantissa.partition(".")
+    whole = whole.lstrip("0")
+    if whole:
+        place = len(whole)
+    else:
+        rest = frac.lstrip("0")
+        if not rest:
+            return 0
+        place = -(len(frac) - len(rest))
+    magnitude = int(exponent[1:]) + place
+    return 1 if magnitude > 4940 else -1 if magnitude < -4960 else 0
 
 
 def _to_decimal(v: Fraction) -> Decimal:

@@ -90,7 +90,7 @@ def b_declare(sh: "Shell", argv: list[str], io_: "IO") -> int:
                 _err(io_, prog, f"{a[0]}{c}: invalid option")
                 io_.stderr.write(f"{prog}: usage: {prog} [-aAfFgiIlnrtux] [name[=value] ...]"
                                  f"{' or ' + prog + ' -p [-aAfFilnrtux] [name ...]' if prog != 'local' else ''}\n"
-                                 .encode())
+                                 .encode("utf-8", "surrogateescape"))
                 return 2
         i += 1
     names = argv[i:]
@@ -104,7 +104,7 @@ def b_declare(sh: "Shell", argv: list[str], io_: "IO") -> int:
         status = 0
         for n in names or sorted(sh.functions):
             if n in sh.functions:
-                io_.stdout.write(f"declare -f {n}\n".encode())
+                io_.stdout.write(f"declare -f {n}\n".encode("utf-8", "surrogateescape"))
             else:
                 status = 1
         return status

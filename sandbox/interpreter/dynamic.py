@@ -63,7 +63,7 @@ def b_source(sh: "Shell", argv: list[str], io_: "IO") -> int:
     prog = argv[0]
     if len(argv) < 2:
         sh.diag(io_, f"{prog}: filename argument required")
-        io_.stderr.write(f"{prog}: usage: {prog} filename [arguments]\n".encode())
+        io_.stderr.write(f"{prog}: usage: {prog} filename [arguments]\n".encode("utf-8", "surrogateescape"))
         return 2
     try:
         data = sh._ctx(io_).read_bytes(argv[1])

@@ -34,7 +34,7 @@ def b_mapfile(sh: "Shell", argv: list[str], io_: "IO") -> int:
     except UsageError as exc:
         _err(io_, prog, str(exc))
         io_.stderr.write(f"{prog}: usage: {prog} [-d delim] [-n count] [-O origin] [-s count] "
-                         "[-t] [-u fd] [-C callback] [-c quantum] [array]\n".encode())
+                         "[-t] [-u fd] [-C callback] [-c quantum] [array]\n".encode("utf-8", "surrogateescape"))
         return 2
     delim = b"\n"
     count = 0

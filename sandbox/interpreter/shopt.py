@@ -39,7 +39,7 @@ def b_shopt(sh: "Shell", argv: list[str], io_: "IO") -> int:
             break
         for c in argv[i][1:]:
             if c not in "pqsuo":
-                io_.stderr.write(f"bash: shopt: -{c}: invalid option\n".encode())
+                io_.stderr.write(f"bash: shopt: -{c}: invalid option\n".encode("utf-8", "surrogateescape"))
                 io_.stderr.write(b"shopt: usage: shopt [-pqsu] [-o] [optname ...]\n")
                 return 2
         flags += argv[i][1:]
@@ -81,7 +81,7 @@ def _print(sh: "Shell", io_: "IO", names: list[str], reusable: bool) -> None:
             out.append(f"shopt {'-s' if on else '-u'} {n}\n")
         else:
             out.append(f"{n:<15}\t{'on' if on else 'off'}\n")
-    io_.stdout.write("".join(out).encode())
+    io_.stdout.write("".join(out).encode("utf-8", "surrogateescape"))
 
 
 def _set_o(sh: "Shell", flags: str, names: list[str], io_: "IO") -> int:
@@ -90,7 +90,7 @@ def _set_o(sh: "Shell", flags: str, names: list[str], io_: "IO") -> int:
     status = 0
     for name in names:
         if name not in table:
-            io_.stderr.write(f"bash: shopt: {name}: invalid option name\n".encode())
+            io_.stderr.write(f"bash: shopt: {name}: invalid option name\n".encode("utf-8", "surrogateescape"))
             status = 1
         elif "s" in flags or "u" in flags:
             setattr(sh, table[name], "s" in flags)
@@ -99,6 +99,6 @@ def _set_o(sh: "Shell", flags: str, names: list[str], io_: "IO") -> int:
         else:
             on = getattr(sh, table[name])
             io_.stdout.write((f"set {'-o' if on else '+o'} {name}\n" if "p" in flags
-                              else f"{name:<15}\t{'on' if on else 'off'}\n").encode())
+                              else f"{name:<15}\t{'on' if on else 'off'}\n").encode("utf-8", "surrogateescape"))
             status = status or (0 if on else 1)
     return status

@@ -55,7 +55,7 @@ def b_type(sh: "Shell", argv: list[str], io_: "IO") -> int:
                 continue
             bad = [c for c in a[1:] if c not in "afptP"]
             if bad:
-                io_.stderr.write(f"bash: type: -{bad[0]}: invalid option\n".encode())
+                io_.stderr.write(f"bash: type: -{bad[0]}: invalid option\n".encode("utf-8", "surrogateescape"))
                 io_.stderr.write(b"type: usage: type [-afptP] name [name ...]\n")
                 return 2
             flags += a[1:]
@@ -95,7 +95,7 @@ def b_command(sh: "Shell", argv: list[str], io_: "IO") -> int:
             if c == "V":
                 verbose = True
             elif c not in "vp":
-                io_.stderr.write(f"bash: command: -{c}: invalid option\n".encode())
+                io_.stderr.write(f"bash: command: -{c}: invalid option\n".encode("utf-8", "surrogateescape"))
                 io_.stderr.write(b"command: usage: command [-pVv] command [arg ...]\n")
                 return 2
         args = args[1:]

@@ -31,6 +31,10 @@ FINDINGS = [
     "echo \"${a[&]}\"; echo next",                        # ArithError in ${a[...]}
     "declare -r X=1; for X in a; do echo $X; done; echo st=$?",  # ExpansionError escaping
     "printf '%5d|%-3s|%.2f\\n' 3 a 1.5",
+    "printf '[%8.2f]\\n' 3.1e314159; echo $?",           # hang: a 10**314159 Fraction
+    "printf '[%.3g]\\n' 1.18e4932 1.2e4932 1e-4940 4e-4951 1e-4951 -1e-4960",
+    "echo $(<<E)\n$(<<E)",                                # AssertionError: undelimited here-doc
+    "shopt -\udc80; echo $?",                             # UnicodeEncodeError in a message
 ]
 
 #: Findings whose right answer is a limit, not bash's output (bash builds the 2 GB string).
@@ -39,6 +43,19 @@ LIMITED = [
     ("printf '%.9999999999999999999d' 5", 125, b"string length limit"),
     ("printf '%9999999999999999999u' 5", 125, b"string length limit"),
 ]
+
+#: Findings checked only for the invariants (bash's answer differs in a detail we keep).
+NO_INTERNAL_ERROR = [
+    "declare -A A=([x]=1); ((A[]=2)); echo $?",          # SubscriptError escaping (( ))
+    "s[@]=; echo $?",                                    # ArithError from an assignment
+]
+
+
+@pytest.mark.parametrize("script", NO_INTERNAL_ERROR)
+def test_finding_has_no_internal_error(script: str, tmp_path: Path) -> None:
+    r = Sandbox(mounts={"/": tmp_path}, policy=Policy(allow=frozenset(names()))).run(script)
+    assert b"internal error" not in r.stderr and b"Traceback" not in r.stderr, r
+    assert r.stderr.startswith(b"bash: "), r
 
 
 @pytest.mark.parametrize("script,status,message", LIMITED)
