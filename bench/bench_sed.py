@@ -179,11 +179,13 @@ def main() -> int:
         "Where the time goes: `s/LITERAL/LITERAL/g`, `y///`, `-n '$='`, `/^$/d`, `/LITERAL/d`"
         " and `s/XX*/LITERAL/g` (and scripts made only of those) are whole-block transforms"
         " (`bytes.replace`, `bytes.translate`, `bytes.count`, a split-and-filter, `re.sub`)"
-        " over blocks of whole lines; one `s`, one `p`/`d` under a regex address or"
-        " `/re/{...}` take the block scan that runs only candidate lines; everything else"
-        " (line-number and `$` addresses, ranges, the hold space, `s` with groups on every"
-        " line) runs the general line-by-line executor, about 3 us of Python per line and"
-        " command.",
+        " over blocks of whole lines; `-n 'ADDRp'` and `'ADDRd'` with ADDR a line number,"
+        " `A,B`, `first~step` or `$` are slices of each block's line list; one `s`, one"
+        " `p`/`d` under a regex address or `/re/{...}` take the block scan that runs only"
+        " candidate lines (`s` with groups on most lines then pays the executor per line);"
+        " everything else (ranges between regexes, the hold space) runs the general"
+        " line-by-line executor, about 3 us of Python per line and command. What would close"
+        " the rest: compiling scripts to closures.",
         "",
     ])
     os.makedirs(os.path.dirname(opts.out), exist_ok=True)
