@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ORDER = ["shell", "files", "grep", "sed", "jq", "memtool", "postgres"]
+ORDER = ["shell", "files", "grep", "sed", "sort", "awk", "jq", "text_cmds", "bytes_cmds", "find_diff",
+         "memtool", "recall", "versions", "postgres"]
 
 HEADER = """# Benchmarks
 
