@@ -278,6 +278,23 @@ class LocalDir(FileSystem):
         finally:
             os.close(fd)
 
+    def stat_many(self, path: str, names: list[str]) -> dict[str, FileStat]:
+        """Stats of ``names`` in the directory ``path``, from one open of it: a name that is
+        gone, a link or a special file is left out (``stat`` says why, if asked)."""
+        fd = self._open_dir(self._parts(path), path)
+        out: dict[str, FileStat] = {}
+        try:
+            for name in names:
+                try:
+                    st = os.stat(name, dir_fd=fd, follow_symlinks=False)
+                except OSError:
+                    continue
+                if stat_mod.S_ISREG(st.st_mode) or stat_mod.S_ISDIR(st.st_mode):
+                    out[name] = self._to_stat(st)
+        finally:
+            os.close(fd)
+        return out
+
     # -- locking ----------------------------------------------------------------------------
 
     @contextmanager

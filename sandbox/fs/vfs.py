@@ -112,6 +112,22 @@ class VirtualFS:
             raise enoent(path)
         return sorted(names)
 
+    def scandir(self, path: str) -> list[tuple[str, FileStat | None]]:
+        """``listdir`` with each name's stat where the backend can give them all at once
+        (``stat_many``); None where it can't (a mount point, a link, a backend without it):
+        ``stat`` that name."""
+        names = self.listdir(path)
+        found = self.resolve(path) if path != "/dev" else None
+        stats: dict[str, FileStat] = {}
+        many = getattr(found[0], "stat_many", None) if found is not None else None
+        if many is not None:
+            virtual = self._virtual_children(path)
+            try:
+                stats = many(found[1], [n for n in names if n not in virtual])  # type: ignore[index]
+            except FSError:
+                stats = {}
+        return [(name, stats.get(name)) for name in names]
+
     def open_read(self, path: str) -> BinaryIO:
         """Open a file for streaming reads (``/dev/null`` reads empty)."""
         if path == DEV_NULL:
