@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sandbox import commands as registry  # noqa: E402
 from sandbox import guard  # noqa: E402
 from sandbox.api import Sandbox  # noqa: E402
+from sandbox.interpreter.pipes import RunBudget  # noqa: E402
 from sandbox.parse import parse_uncached  # noqa: E402
 from sandbox.parse.bashlex_frontend import parse_with_bashlex  # noqa: E402
 
@@ -129,7 +130,7 @@ def main() -> int:
                 tree = parse_uncached(script)
                 violations, _ = guard.check(script, tree, sb.policy, sb.cwd)
                 assert not violations
-                sb._execute(tree, b"")
+                sb._execute(tree, b"", RunBudget(sb.limits))
 
             nocache = median_us(uncached, args.runs)
             (mem / "core.md").write_bytes(original)

@@ -84,7 +84,10 @@ def arith_op(op: str, line):
         def mod(a, b):
             if b == 0.0:
                 raise AwkFatal("division by zero attempted in `%='", line)
-            return math.fmod(a, b)
+            try:
+                return math.fmod(a, b)
+            except ValueError:  # fmod(inf, b): the x87 default NaN, printed -nan
+                return math.copysign(math.nan, -1.0)
         return mod
     return power
 

@@ -602,7 +602,10 @@ class Compiler:
                 y = b()
                 if y == 0.0:
                     raise AwkFatal("division by zero attempted in `%'", line, 2, "fatal")
-                return math.fmod(x, y)
+                try:
+                    return math.fmod(x, y)
+                except ValueError:  # fmod(inf, y): the x87 default NaN, which gawk prints -nan
+                    return math.copysign(math.nan, -1.0)
             return mod
         power = B.power
         return lambda: power(a(), b())
