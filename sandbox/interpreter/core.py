@@ -465,6 +465,10 @@ class Shell:
                                     "stage; nest or recurse less")
                 self.budget.fail(exc)
                 statuses[i] = 125
+            except FSError as exc:  # e.g. a redirection's file failing as the stage ends
+                where = f"{exc.path}: " if exc.path else ""
+                stderr.write(f"bash: {where}{exc}\n".encode("utf-8", "surrogateescape"))
+                statuses[i] = 1
             except Exception as exc:  # never a traceback from a stage thread
                 stderr.write(f"bash: internal error ({type(exc).__name__})\n".encode())
                 statuses[i] = 1
