@@ -14,6 +14,7 @@ import os
 import random
 import re
 import sys
+import time
 import zlib
 
 sys.path.insert(0, os.environ.get("MEMTOOL_REPO", os.getcwd()))
@@ -122,6 +123,7 @@ def main() -> int:
         out({"done": True})
         return 0
     if task == "burst":  # appends until told to stop; report each outcome (fault tests)
+        failed_last = False
         for i in range(args["appends"]):
             line = make_line(worker, i, rng, args["max_len"])
             try:
@@ -135,6 +137,21 @@ def main() -> int:
                     out({"ok": i})
             except FSError as e:
                 out({"error": str(e), "errno": e.errno, "i": i})
+                failed_last = True
+            else:
+                failed_last = False
+        # A burst whose last call met the fault appends again (as a caller retrying would)
+        # until one succeeds, so the test can see that the store recovered.
+        i = args["appends"]
+        while failed_last and i < args["appends"] + 40:
+            time.sleep(0.25)
+            try:
+                store.append_bytes("conversations.jsonl", make_line(worker, i, rng, args["max_len"]))
+                out({"ok": i})
+                failed_last = False
+            except FSError as e:
+                out({"error": str(e), "errno": e.errno, "i": i})
+            i += 1
         out({"done": True})
         return 0
     if task == "scopes":  # isolation: write marked files in several scopes, one thread each
