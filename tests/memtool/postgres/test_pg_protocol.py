@@ -410,11 +410,11 @@ def test_sealing_and_merging_keep_every_byte_in_order(pg_store, monkeypatch, pg_
     contiguous, each at most CHUNK_BYTES."""
     import psycopg
 
-    from memtool.stores import postgres as pgmod
+    from memtool.stores.postgres import common as tunables
 
-    monkeypatch.setattr(pgmod, "SEAL_EVERY", 3)  # seals of a few pending rows each
-    monkeypatch.setattr(pgmod, "CHUNK_BYTES", 7)
-    monkeypatch.setattr(pgmod, "SMALL_CHUNK", small)
+    monkeypatch.setattr(tunables, "SEAL_EVERY", 3)  # seals of a few pending rows each
+    monkeypatch.setattr(tunables, "CHUNK_BYTES", 7)
+    monkeypatch.setattr(tunables, "SMALL_CHUNK", small)
     rng = random.Random(7)
     want = b""
     for i in range(300):
