@@ -295,6 +295,26 @@ class LocalDir(FileSystem):
             os.close(fd)
         return out
 
+    def scan_kinds(self, path: str) -> dict[str, str]:
+        """Kinds (``DIR``/``FILE``) of the entries of the directory ``path`` as its listing
+        tells them (``d_type``; a no-follow stat only where the filesystem doesn't say), from
+        one open and no stat per entry. Links and special files are left out (``stat`` says
+        why, if asked); callers take the names from ``listdir``, so hidden names stay hidden."""
+        handle = ScanHandle(self, self._open_dir(self._parts(path), path), path)
+        try:
+            return {n: k for n, k in handle.scan() if k is not None}
+        finally:
+            handle.close()
+
+    def open_scan(self, path: str) -> "ScanHandle | None":
+        """The directory ``path`` held open for a walk (see ``ScanHandle``): its listing with
+        kinds, and its subdirectories opened relative to it (one open each, not one per
+        component). None when a subclass filters ``listdir`` (its hidden names must stay
+        hidden): use ``listdir`` and ``scan_kinds``."""
+        if type(self).listdir is not LocalDir.listdir:
+            return None
+        return ScanHandle(self, self._open_dir(self._parts(path), path), path)
+
     # -- locking ----------------------------------------------------------------------------
 
     @contextmanager
@@ -492,3 +512,79 @@ class LocalDir(FileSystem):
             raise FSError(e.errno or errno.EIO, path) from None
         finally:
             os.close(dir_fd)
+
+
+class ScanHandle:
+    """An open directory of a ``LocalDir`` during a walk (``LocalDir.open_scan``).
+
+    ``scan()`` lists it as sorted (name, kind) pairs: ``DIR``/``FILE`` from ``d_type`` (a
+    no-follow stat only where the filesystem doesn't say), None for a link or special file
+    (``stat`` it to learn why it is refused). ``child(name)`` opens a subdirectory relative to
+    this one with ``O_NOFOLLOW | O_DIRECTORY`` (a link there is refused as everywhere).
+    ``close()`` releases the descriptor; the caller closes every handle it opened."""
+
+    __slots__ = ("owner", "fd", "path")
+
+    def __init__(self, owner: LocalDir, fd: int, path: str):
+        self.owner = owner
+        self.fd = fd
+        self.path = path
+
+    def scan(self) -> list[tuple[str, str | None]]:
+        """Sorted (name, kind or None) pairs of the directory's entries."""
+        out: list[tuple[str, str | None]] = []
+        try:
+            with os.scandir(self.fd) as it:
+                for entry in it:
+                    try:
+                        kind = (DIR if entry.is_dir(follow_symlinks=False) else
+                                FILE if entry.is_file(follow_symlinks=False) else None)
+                    except OSError:
+                        kind = None
+                    out.append((entry.name, kind))
+        except OSError as e:
+            raise FSError(e.errno or errno.EIO, self.path) from None
+        out.sort()
+        return out
+
+    def scan_stats(self) -> list[tuple[str, FileStat | None]]:
+        """Sorted (name, FileStat or None) pairs: one no-follow stat per entry relative to
+        this directory; None for a link, a special file or a name gone meanwhile."""
+        out: list[tuple[str, FileStat | None]] = []
+        to_stat = LocalDir._to_stat
+        try:
+            with os.scandir(self.fd) as it:
+                for entry in it:
+                    try:
+                        st = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        out.append((entry.name, None))
+                        continue
+                    mode = st.st_mode
+                    ok = stat_mod.S_ISREG(mode) or stat_mod.S_ISDIR(mode)
+                    out.append((entry.name, to_stat(st) if ok else None))
+        except OSError as e:
+            raise FSError(e.errno or errno.EIO, self.path) from None
+        out.sort(key=lambda pair: pair[0])
+        return out
+
+    def child(self, name: str) -> "ScanHandle":
+        """The subdirectory ``name`` opened relative to this directory (never following a
+        link); raises ``FSError`` as ``listdir`` would."""
+        path = f"{self.path}/{name}" if self.path else name
+        if name in ("", ".", "..") or "/" in name or "\x00" in name:
+            raise FSError(errno.EINVAL, path, "Invalid argument (path component refused)")
+        try:
+            fd = os.open(name, _DIR_FLAGS, dir_fd=self.fd)
+        except OSError as e:
+            err = self.owner._classify(self.fd, name, e, path)
+            if err.errno == errno.ENOTDIR:
+                raise FSError(errno.ENOTDIR, path) from None
+            raise err from None
+        return ScanHandle(self.owner, fd, path)
+
+    def close(self) -> None:
+        """Release the descriptor (idempotent)."""
+        fd, self.fd = self.fd, -1
+        if fd >= 0:
+            os.close(fd)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import errno
 import io
 from contextlib import contextmanager
-from typing import BinaryIO, Iterator
+from typing import Any, BinaryIO, Iterator
 
 from sandbox.fs.base import DIR, FILE, FileStat, FileSystem, FSError, enoent
 
@@ -127,6 +127,42 @@ class VirtualFS:
             except FSError:
                 stats = {}
         return [(name, stats.get(name)) for name in names]
+
+    def scan_kinds(self, path: str) -> list[tuple[str, str | None]]:
+        """``listdir`` with each name's kind (``DIR``/``FILE``) where the backend tells it from
+        the listing itself (``scan_kinds``: no stat per entry); None where it can't (a mount
+        point, a link, a backend without it): ``stat`` that name."""
+        names = self.listdir(path)
+        found = self.resolve(path) if path != "/dev" else None
+        kinds: dict[str, str] = {}
+        scan = getattr(found[0], "scan_kinds", None) if found is not None else None
+        if scan is not None:
+            try:
+                kinds = scan(found[1])  # type: ignore[index]
+            except FSError:
+                kinds = {}
+            virtual = self._virtual_children(path)
+            if virtual:
+                kinds = {n: k for n, k in kinds.items() if n not in virtual}
+        return [(name, kinds.get(name)) for name in names]
+
+    def open_scan(self, path: str, parent: Any = None, name: str = "") -> Any:
+        """A backend's open directory for a walk (``scan()`` -> sorted (name, kind or None)
+        pairs, ``child(name)``, ``close()``; see ``LocalDir.open_scan``), opened relative to
+        ``parent`` (the handle of the directory holding ``name``) when it is the same
+        backend's; None where the backend has none, ``path`` holds mount points or is
+        ``/dev``: use ``scan_kinds``. Raises ``FSError`` as ``listdir`` would."""
+        if path == "/dev" or self._virtual_children(path):
+            return None
+        found = self.resolve(path)
+        if found is None:
+            return None
+        backend, rel = found
+        if (parent is not None and getattr(parent, "owner", None) is backend
+                and rel == (f"{parent.path}/{name}" if parent.path else name)):
+            return parent.child(name)
+        opener = getattr(backend, "open_scan", None)
+        return opener(rel) if opener is not None else None
 
     def open_read(self, path: str) -> BinaryIO:
         """Open a file for streaming reads (``/dev/null`` reads empty)."""

@@ -161,6 +161,37 @@ def _relative(e) -> str:  # type: ignore[no-untyped-def]
     return e.path[len(start):] if start.endswith("/") else e.path[len(start) + 1:]
 
 
+def _simple(p, fs):  # type: ignore[no-untyped-def]
+    """A fast function of the entry for a plain ``%p %f %s %d %P`` piece, or None."""
+    if isinstance(p, bytes):
+        return lambda e: p
+    if not isinstance(p, tuple) or p[0] != "%" or p[2]:
+        return None
+    d = p[1]
+    if d == "p":
+        return lambda e: e.path.encode("utf-8", "surrogateescape")
+    if d == "f":
+        return lambda e: (e.name if e.depth else _base(e.path)).encode("utf-8", "surrogateescape")
+    if d == "P":
+        return lambda e: _relative(e).encode("utf-8", "surrogateescape")
+    if d == "s":
+        return lambda e: b"%d" % e.stat(fs).size
+    if d == "d":
+        return lambda e: b"%d" % e.depth
+    return None
+
+
+def compile_render(walker, pieces: list):  # type: ignore[no-untyped-def]
+    """``render`` for these pieces as one function of the entry (plain ``%p %f %P %s %d`` and
+    literals without the general loop)."""
+    fast = [_simple(p, walker.fs) for p in pieces]
+    if all(f is not None for f in fast):
+        if len(fast) == 1:
+            return fast[0]
+        return lambda e: b"".join([f(e) for f in fast])  # type: ignore[misc]
+    return lambda e: render(walker, pieces, e)
+
+
 def render(walker, pieces: list, e) -> bytes:  # type: ignore[no-untyped-def]
     """The bytes of one file's ``-printf`` output."""
     out: list[bytes] = []
@@ -179,13 +210,7 @@ def render(walker, pieces: list, e) -> bytes:  # type: ignore[no-untyped-def]
                 out[-1] = out[-1].encode("utf-8", "surrogateescape")
             continue
         if d in _NUMERIC:
-            st = e.stat(fs)
-            value = {
-                "s": lambda: st.size, "d": lambda: e.depth,
-                "k": lambda: -(-st.size // 4096) * 4, "b": lambda: -(-st.size // 4096) * 8,
-                "n": lambda: st.nlink, "m": lambda: st.mode & 0o7777, "U": lambda: _identity.UID,
-                "G": lambda: _identity.GID, "i": lambda: 0, "D": lambda: 0,
-            }[d]()
+            value = _number(e, fs, d)
             base = spec.split(".")[0]
             if d == "m" and "#" in base:  # C's %#o: a leading 0 (Python's is 0o)
                 text = "0" + format(value, "o") if value else "0"
@@ -208,7 +233,7 @@ def render(walker, pieces: list, e) -> bytes:  # type: ignore[no-untyped-def]
         elif d == "g":
             text = _identity.GROUP
         elif d in "yY":
-            text = "d" if e.stat(fs).is_dir else "f"
+            text = "d" if e.is_dir(fs) else "f"
         elif d == "l":
             text = ""
         elif d == "M":
@@ -219,6 +244,24 @@ def render(walker, pieces: list, e) -> bytes:  # type: ignore[no-untyped-def]
             text = ctime_string(e.stat(fs).mtime)
         out.append(((spec + "s") % text).encode("utf-8", "surrogateescape"))
     return b"".join(out)
+
+
+def _number(e, fs, d: str) -> int:  # type: ignore[no-untyped-def]
+    """The value of the numeric directive ``%d`` (``d`` one of ``_NUMERIC``)."""
+    if d == "d":
+        return e.depth
+    if d in "UGiD":
+        return _identity.UID if d == "U" else _identity.GID if d == "G" else 0
+    st = e.stat(fs)
+    if d == "s":
+        return st.size
+    if d == "k":
+        return -(-st.size // 4096) * 4
+    if d == "b":
+        return -(-st.size // 4096) * 8
+    if d == "n":
+        return st.nlink
+    return st.mode & 0o7777
 
 
 def _base(path: str) -> str:

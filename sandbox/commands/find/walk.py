@@ -20,9 +20,11 @@ from sandbox.commands._quoting import quote
 from sandbox.commands._subcommand import spawn
 from sandbox.commands.base import CommandContext
 from sandbox.commands.find import parse as P
-from sandbox.commands.find.printf import compile_format, render
-from sandbox.fs.base import FileStat, FSError
+from sandbox.commands.find.printf import compile_format, compile_render
+from sandbox.fs.base import DIR, FileStat, FSError
 
+#: Directories held open at once during a walk (deeper ones are opened from the root).
+HANDLE_DEPTH = 64
 #: GNU's command-line size for ``-exec ... +`` batches.
 EXEC_BATCH = 131072 - 2048
 
@@ -32,12 +34,12 @@ class Quit(Exception):
 
 
 class Entry:
-    """One visited file: its path as printed, its virtual path, depth and (lazy) stat."""
+    """One visited file: its path as printed, its virtual path, depth, kind and (lazy) stat."""
 
-    __slots__ = ("path", "vpath", "depth", "start", "name", "_stat", "pruned")
+    __slots__ = ("path", "vpath", "depth", "start", "name", "_stat", "pruned", "kind")
 
     def __init__(self, path: str, vpath: str, depth: int, start: str, name: str,
-                 st: FileStat | None = None):
+                 st: FileStat | None = None, kind: str | None = None):
         self.path = path
         self.vpath = vpath
         self.depth = depth
@@ -45,11 +47,33 @@ class Entry:
         self.name = name
         self._stat = st
         self.pruned = False
+        #: DIR or FILE when known without a stat (from the listing), else None.
+        self.kind = st.kind if st is not None else kind
 
     def stat(self, fs) -> FileStat:  # type: ignore[no-untyped-def]
+        """The entry's stat (one ``fs.stat`` the first time; raises ``FSError``)."""
         if self._stat is None:
             self._stat = fs.stat(self.vpath)
+            self.kind = self._stat.kind
         return self._stat
+
+    def is_dir(self, fs) -> bool:  # type: ignore[no-untyped-def]
+        """True for a directory (from the listing's kind when it told one)."""
+        kind = self.kind
+        if kind is None:
+            return self.stat(fs).is_dir
+        return kind == DIR
+
+
+#: Primaries that never look at a file's stat (``-type`` and ``-delete`` need only its kind,
+#: which directory listings tell): with only these, the walk lists kinds, not stats.
+STATLESS = {"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex",
+            "-iregex", "-type", "-xtype", "-print", "-print0", "-prune", "-quit", "-true",
+            "-false", "-delete", "-exec", "-execdir", "-samefile", "-readable", "-writable",
+            "-user", "-group", "-uid", "-gid", "-nouser", "-nogroup", "-lname", "-ilname",
+            "-used", "-inum"} | P.GLOBAL_0
+#: ``-printf`` directives that need no stat.
+_STATLESS_DIRECTIVES = set("pfhPHdugyYlFUGiD")
 
 
 def _compare(cmp: str, value: float, n: float) -> bool:
@@ -76,6 +100,8 @@ class Walker:
         self.batches: list[tuple[list[str], list[str], str | None]] = []
         self.out: list[bytes] = []
         self.out_size = 0
+        #: Set by ``make`` when a primary reads stats (else listings give kinds only).
+        self.needs_stat = False
 
     # -- output -------------------------------------------------------------------------
 
@@ -101,6 +127,8 @@ class Walker:
     def make(self, name: str, args: list) -> Callable[["Entry"], bool]:
         """The function of one primary (errors in its arguments raise ``FindError``)."""
         fs = self.fs
+        if name not in STATLESS and name != "-printf":
+            self.needs_stat = True
         if name in ("-true", "-prune") or name in P.GLOBAL_0:
             if name == "-prune":
                 def prune(e: Entry) -> bool:
@@ -129,7 +157,13 @@ class Walker:
             return self._regex(args[0], name == "-iregex")
         if name in ("-type", "-xtype"):
             kinds = P.parse_types(args[0], name)
-            return lambda e: ("d" if e.stat(fs).is_dir else "f") in kinds
+            if kinds >= {"d", "f"}:
+                return lambda e: True
+            if "d" in kinds:
+                return lambda e: e.is_dir(fs)
+            if "f" in kinds:
+                return lambda e: not e.is_dir(fs)
+            return lambda e: False
         if name == "-size":
             cmp, n, unit = P.parse_size(args[0])
             return lambda e: _compare(cmp, -(-e.stat(fs).size // unit), n)
@@ -215,8 +249,13 @@ class Walker:
             return print_
         if name == "-printf":
             pieces = compile_format(self.ctx, args[0])
+            if any(isinstance(p, tuple) and (p[2] or p[1] not in _STATLESS_DIRECTIVES)
+                   for p in pieces):
+                self.needs_stat = True
+            draw = compile_render(self, pieces)
+
             def printf(e: Entry) -> bool:
-                self.emit(render(self, pieces, e))
+                self.emit(draw(e))
                 return True
             return printf
         if name == "-ls":
@@ -296,7 +335,7 @@ class Walker:
         if e.path == "." or e.path.rstrip("/") in (".", ""):
             return True
         try:
-            if e.stat(self.fs).is_dir:
+            if e.is_dir(self.fs):
                 self.ctx.rmdir(e.vpath)
             else:
                 self.ctx.remove(e.vpath)
@@ -365,66 +404,134 @@ class Walker:
     # -- evaluation -------------------------------------------------------------------------
 
     def evaluate(self, node: P.Node, e: Entry) -> bool:
+        """The value of ``node`` for ``e`` (the tree walked node by node)."""
+        return self.compile(node)(e)
+
+    def compile(self, node: P.Node) -> Callable[[Entry], bool]:
+        """``node`` as one function of the entry (operators as closures; option nodes fold
+        away), so the walk pays no dispatch per node."""
         k = node.kind
         if k == "pred":
             assert node.fn is not None
-            return node.fn(e)
-        if k == "and":
-            return self.evaluate(node.left, e) and self.evaluate(node.right, e)  # type: ignore[arg-type]
-        if k == "or":
-            return self.evaluate(node.left, e) or self.evaluate(node.right, e)  # type: ignore[arg-type]
+            return node.fn
+        if k in ("and", "or", "comma"):
+            assert node.left is not None and node.right is not None
+            if k == "and" and node.left.kind == "true":
+                return self.compile(node.right)
+            if k == "and" and node.right.kind == "true":
+                return self.compile(node.left)
+            left, right = self.compile(node.left), self.compile(node.right)
+            if k == "and":
+                return lambda e: left(e) and right(e)
+            if k == "or":
+                return lambda e: left(e) or right(e)
+
+            def comma(e: Entry) -> bool:
+                left(e)
+                return right(e)
+            return comma
         if k == "not":
-            return not self.evaluate(node.left, e)  # type: ignore[arg-type]
-        if k == "comma":
-            self.evaluate(node.left, e)  # type: ignore[arg-type]
-            return self.evaluate(node.right, e)  # type: ignore[arg-type]
-        return True
+            assert node.left is not None
+            inner = self.compile(node.left)
+            return lambda e: not inner(e)
+        return lambda e: True
+
+    def _listing(self, e: Entry, parent: object) -> tuple[list, object]:
+        """(entries, open handle or None) of a directory: entries are (name, stat or None,
+        kind or None); empty after an error (reported).
+
+        Where no primary reads stats and the filesystem offers ``open_scan`` (a directory held
+        open, its children opened relative to it: one open per directory), the listing gives
+        kinds only; else ``scandir`` (sorted (name, FileStat) pairs from one directory read),
+        ``scan_kinds``, or the protocol's listdir."""
+        fs = self.fs
+        try:
+            if self._open_scan is not None and e.depth < HANDLE_DEPTH:
+                handle = self._open_scan(e.vpath, parent, e.name)
+                if handle is not None:
+                    try:
+                        if self.needs_stat:
+                            return [(n, st, None) for n, st in handle.scan_stats()], handle
+                        return [(n, None, k) for n, k in handle.scan()], handle
+                    except BaseException:
+                        handle.close()
+                        raise
+            if not self.needs_stat:
+                if self._scan_kinds is not None:
+                    return [(n, None, k) for n, k in self._scan_kinds(e.vpath)], None
+            if self._scandir is not None:
+                return [(n, st, None) for n, st in self._scandir(e.vpath)], None
+            return [(n, None, None) for n in fs.listdir(e.vpath)], None
+        except FSError as exc:
+            self.error(f"{quote(e.path)}: {exc}")
+            return [], None
 
     def walk(self, start: str, expr: P.Node) -> None:
-        """Visit ``start`` and everything below it."""
+        """Visit ``start`` and everything below it (iteratively: one stack frame per open
+        directory, files evaluated as their directory's listing is read)."""
         o = self.options
+        fs = self.fs
         try:
             vpath = self.ctx.path(start)
-            st = self.fs.stat(vpath)
+            st = fs.stat(vpath)
         except FSError as exc:
             self.error(f"{quote(start)}: {exc}")
             return
+        self._scandir = getattr(fs, "scandir", None)
+        self._scan_kinds = getattr(fs, "scan_kinds", None)
+        self._open_scan = getattr(fs, "open_scan", None)
+        test = self.compile(expr)
+        check = self.ctx.budget.check_time
+        depth_first, mindepth = o.depth, o.mindepth
+        maxdepth = o.maxdepth if o.maxdepth is not None else 1 << 62
         root = Entry(start, vpath, 0, start, base_name(start), st)
-        # A filesystem may offer ``scandir(path)`` -> sorted (name, FileStat) pairs (one
-        # directory read instead of a stat per entry); the protocol's listdir+stat otherwise.
-        scandir = getattr(self.fs, "scandir", None)
-        # stack items: (entry, children_done)
-        stack: list[tuple[Entry, bool]] = [(root, False)]
-        while stack:
-            e, done = stack.pop()
-            if done:
-                if e.depth >= o.mindepth:
-                    self.evaluate(expr, e)
-                continue
-            self.ctx.budget.check_time()
-            try:
-                is_dir = e.stat(self.fs).is_dir
-            except FSError as exc:
-                self.error(f"{quote(e.path)}: {exc}")
-                continue
-            if not o.depth and e.depth >= o.mindepth:
-                self.evaluate(expr, e)
-            descend = is_dir and (o.maxdepth is None or e.depth < o.maxdepth) and (
-                o.depth or not e.pruned)
-            if o.depth:
-                stack.append((e, True))
-            if not descend:
-                continue
-            try:
-                if scandir is not None:  # (name, FileStat) pairs: no stat per entry
-                    found = list(scandir(e.vpath))
+        if not depth_first and mindepth <= 0:
+            test(root)
+        if not root.is_dir(fs) or maxdepth <= 0 or (root.pruned and not depth_first):
+            if depth_first and mindepth <= 0:
+                test(root)
+            return
+        # stack items: (directory entry, path prefixes, iterator over its listing, handle)
+        stack: list = []
+
+        def push(d: Entry, parent: object) -> None:
+            check()
+            found, handle = self._listing(d, parent)
+            prefix = d.path if d.path.endswith("/") else d.path + "/"
+            vprefix = d.vpath.rstrip("/") + "/"
+            stack.append((d, prefix, vprefix, iter(found), handle))
+
+        try:
+            push(root, None)
+            count = 0
+            while stack:
+                d, prefix, vprefix, it, handle = stack[-1]
+                depth = d.depth + 1
+                for name, cst, kind in it:
+                    count += 1
+                    if not count & 255:
+                        check()
+                    e = Entry(prefix + name, vprefix + name, depth, start, name, cst, kind)
+                    if e.kind is None:
+                        try:
+                            e.stat(fs)
+                        except FSError as exc:
+                            self.error(f"{quote(e.path)}: {exc}")
+                            continue
+                    if not depth_first and depth >= mindepth:
+                        test(e)
+                    if e.kind == DIR and depth < maxdepth and (depth_first or not e.pruned):
+                        push(e, handle)
+                        break
+                    if depth_first and depth >= mindepth:
+                        test(e)
                 else:
-                    found = [(n, None) for n in self.fs.listdir(e.vpath)]
-            except FSError as exc:
-                self.error(f"{quote(e.path)}: {exc}")
-                continue
-            prefix = e.path if e.path.endswith("/") else e.path + "/"
-            vprefix = e.vpath.rstrip("/") + "/"
-            for name, st in reversed(found):
-                stack.append((Entry(prefix + name, vprefix + name, e.depth + 1, e.start, name,
-                                    st), False))
+                    stack.pop()
+                    if handle is not None:
+                        handle.close()
+                    if depth_first and d.depth >= mindepth:
+                        test(d)
+        finally:
+            for item in stack:
+                if item[4] is not None:
+                    item[4].close()

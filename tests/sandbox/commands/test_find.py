@@ -253,3 +253,53 @@ def test_scandir_hook_gives_the_same_walk() -> None:
     argv = ["find", "/", "-path", "/dev", "-prune", "-o", "-printf", "%p %s %y %d\\n"]
     assert run_command(argv, fs=plain) == run_command(argv, fs=fast)
     assert calls
+
+
+def test_open_scan_walk_matches_the_protocol_walk(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The walk over held-open directories (``open_scan``: kinds from d_type, children opened
+    relative to their parent) gives what listdir+stat gives: links and special files refused
+    with the same messages, a tree deeper than ``HANDLE_DEPTH``, a mount point below the start,
+    and a ``LocalDir`` subclass that hides a name (it must stay hidden)."""
+    from sandbox.commands.find.walk import HANDLE_DEPTH
+    from sandbox.commands.testing import run_command
+    from sandbox.fs.local import LocalDir
+    from sandbox.fs.memory import MemoryFS
+    from sandbox.fs.vfs import VirtualFS
+    root = tmp_path / "r"
+    (root / "a" / "b").mkdir(parents=True)
+    (root / "a" / "f").write_bytes(b"x")
+    (root / "secret").write_bytes(b"s")
+    os.symlink("/etc", root / "a" / "link")
+    os.symlink("/etc/passwd", root / "a" / "b" / "pl")
+    os.mkfifo(root / "fifo")
+    deep = root / "deep"
+    deep.mkdir()
+    p = deep
+    for i in range(HANDLE_DEPTH + 6):
+        p = p / f"d{i % 3}"
+        p.mkdir()
+    (p / "leaf").write_bytes(b"12345")
+
+    class Hiding(LocalDir):
+        def listdir(self, path: str) -> list[str]:  # type: ignore[override]
+            return [n for n in super().listdir(path) if n != "secret"]
+
+    def fs(kind: str, hooks: bool) -> VirtualFS:
+        backend = LocalDir(root) if kind == "plain" else Hiding(root)
+        v = VirtualFS({"/w": backend, "/w/a/m": MemoryFS({"x": b"1", "y/z": b""})})
+        if not hooks:
+            v.open_scan = v.scan_kinds = v.scandir = None  # type: ignore[method-assign,assignment]
+        return v
+
+    exprs = [[], ["-size", "+0"], ["-type", "d"], ["-printf", "%p:%y %d %s\\n"],
+             ["-name", "d1", "-prune", "-o", "-print0"], ["-depth", "-type", "f"],
+             ["-maxdepth", "3"], ["-mindepth", "70", "-printf", "%P\\n"], ["-empty"],
+             ["-name", "l*", "-quit"]]
+    for kind in ("plain", "hiding"):
+        for e in exprs:
+            fast = run_command(["find", "."] + e, fs=fs(kind, True), cwd="/w")
+            slow = run_command(["find", "."] + e, fs=fs(kind, False), cwd="/w")
+            assert fast == slow, (kind, e, fast, slow)
+            if kind == "hiding":
+                assert b"secret" not in fast[1], fast
+    assert b"Symbolic link refused" in fast[2]
