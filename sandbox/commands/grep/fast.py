@@ -32,7 +32,10 @@ from itertools import compress, repeat
 from typing import TYPE_CHECKING, Iterable
 
 from sandbox.commands.grep.cli import Config
+import re2
+
 from sandbox.regex import _UNANCHORED, Regex
+from sandbox.regex.re2_backend import NotTranslatable, to_re2
 from sandbox.regex.charsets import decode_at, decode_before, fold_variants, is_word_char
 
 if TYPE_CHECKING:
@@ -181,7 +184,7 @@ def grepbuf(g: "Grep", st: "_FileState", beg: int, lim: int) -> int | None:
             g.dense = matched * _DENSE_BYTES > lim - beg
             return n
         if n is not None:
-            g.dense = n * _DENSE_BYTES > lim - beg
+            g.dense = n * _DENSE_BYTES_HEADS > lim - beg
         return n
     block = buf[beg : lim - 1]
     for guard in lit.guards:
@@ -245,6 +248,8 @@ def grepbuf(g: "Grep", st: "_FileState", beg: int, lim: int) -> int | None:
         n = len(selected)
         if n == 0:
             return 0
+        if heads and not (lit.words or cfg.only_matching):
+            g.dense = n * _DENSE_BYTES_HEADS > len(block)
         out = _render(g, st, beg, lines, keys, selected, spans)
         if out is None:
             return None
@@ -259,19 +264,27 @@ def grepbuf(g: "Grep", st: "_FileState", beg: int, lim: int) -> int | None:
 #: bytes.find beats splitting the block into lines (measured: about 0.5 us per match against
 #: about 1 ms per MiB for split and test).
 _DENSE_BYTES = 450
+#: The same for lines printed with heads (-n, -H): each match found alone costs more there
+#: (about 4 us), so splitting pays from one matching line per this many bytes.
+_DENSE_BYTES_HEADS = 3000
+#: The same for other RE2 patterns: a dense block is matched by one RE2 call per run of
+#: adjacent matching lines (``_matched_runs_dense``, about 1.5 ms per MiB), a sparse one by
+#: one call per matching line (about 2 us each).
+_DENSE_BYTES_REGEX = 1400
 
 
 def _join_checked(g: "Grep", chosen: list[bytes]) -> bytes | None:
     """The selected lines joined with eols, or None if one holds invalid UTF-8 (GNU then
     suppresses it: the general engine handles the block)."""
     eol = g.eol
+    chosen.append(b"")  # the final eol comes from the join: no second copy of the output
     joined = eol.join(chosen)  # an eol between lines: no sequence spans two lines
     if g.cfg.binary_files != "text" and not joined.isascii():
         try:
             joined.decode("utf-8")
         except UnicodeDecodeError:
             return None
-    return joined + eol
+    return joined
 
 
 def _render(g: "Grep", st: "_FileState", beg: int, lines: list[bytes], keys: list[bytes],
@@ -424,20 +437,90 @@ def _matched_lines_regex(g: "Grep", buf: bytes, beg: int, lim: int, most: int
 
 
 def grepbuf_regex(g: "Grep", st: "_FileState", beg: int, lim: int) -> int | None:
-    """Plain, -c and -v output for an RE2 pattern without line heads: matching lines found
-    one RE2 call each, runs of selected lines written as slices (see ``regex_plain``)."""
-    most = (1 << 62) if g.cfg.invert else st.outleft
-    n, runs = _matched_runs_regex(g, st.buf, beg, lim, most)
-    return _write_runs(g, st, beg, lim, st.buf[beg : lim - 1] if g.cfg.invert else b"", n, runs)
+    """Plain, -c, -v, -n and -H output for an RE2 pattern (see ``regex_plain``): in a sparse
+    block the matching lines are found one RE2 call each, in a dense one a run of adjacent
+    matching lines at a time (``_matched_runs_dense``); runs of selected lines are written as
+    slices, or line by line with their heads."""
+    cfg = g.cfg
+    most = (1 << 62) if cfg.invert else st.outleft
+    buf = st.buf
+    runs_re2 = _runs_re2(g) if g.dense else None
+    if runs_re2 is not None and not buf.isascii():
+        try:
+            buf[beg:lim].decode("utf-8")  # RE2 steps over no invalid byte: only valid text
+        except UnicodeDecodeError:
+            runs_re2 = None
+    if runs_re2 is not None:
+        n, runs = _matched_runs_dense(g, runs_re2, buf, beg, lim, most)
+    else:
+        n, runs = _matched_runs_regex(g, buf, beg, lim, most)
+    g.dense = n * _DENSE_BYTES_REGEX > lim - beg
+    return _write_runs(g, st, beg, lim, buf[beg : lim - 1] if cfg.invert else b"", n, runs)
+
+
+def _runs_re2(g: "Grep") -> object | None:
+    """The RE2 program matching a maximal run of adjacent lines that each hold a match of the
+    pattern (compiled once per grep, None when it cannot be built). Groups don't capture:
+    the binding asks RE2 for every group's span, which makes it run its slow NFA over the
+    whole run."""
+    cached = getattr(g, "_runs_program", False)
+    if cached is not False:
+        return cached  # type: ignore[return-value]
+    program = None
+    regex = g.regex
+    try:
+        inner = to_re2(regex.parsed.ast, regex.icase, regex.dot_newline, regex.reg_newline)
+        options = re2.Options()
+        options.longest_match = True
+        options.case_sensitive = True
+        options.never_capture = True
+        options.max_mem = 64 << 20
+        options.log_errors = False
+        text = "(?m)^(?:[^\\n]*(?:" + inner + ")[^\\n]*\\n)+"
+        program = re2.compile(text.encode(), options)._regexp
+    except (NotTranslatable, re2.error):
+        program = None
+    g._runs_program = program  # type: ignore[attr-defined]
+    return program
+
+
+def _matched_runs_dense(g: "Grep", program: object, buf: bytes, beg: int, lim: int,
+                        most: int) -> tuple[int, list[int]]:
+    """``_matched_runs_regex`` with one RE2 call per run of adjacent matching lines; stops
+    after ``most`` lines."""
+    match = program.Match  # type: ignore[attr-defined]
+    eol = g.eol
+    count = buf.count
+    find = buf.find
+    check_time = g.ctx.budget.check_time
+    runs: list[int] = []
+    n = 0
+    p = beg
+    while n < most and p < lim:
+        s, e = match(_UNANCHORED, buf, p, lim)[0]
+        if s < 0:
+            break
+        k = count(eol, s, e)
+        if n + k > most:
+            e = s
+            for _ in range(most - n):
+                e = find(eol, e) + 1
+            k = most - n
+        runs.append(s - beg)
+        runs.append(e - beg)
+        n += k
+        p = e
+        if len(runs) & 4095 == 0:
+            check_time()
+    return n, runs
 
 
 def regex_plain(cfg: Config, regex: Regex, branches: object) -> bool:
     """Whether ``grepbuf_regex`` applies: RE2, line mode, no -w (its retries need the general
-    engine), no line heads, context, -o, -b, -T or colour, and -v only without -m."""
+    engine), no context, -o, -b, -T or colour, and -v only without -m."""
     return (regex.uses_re2 and not cfg.null_data and not cfg.words and branches is None
             and cfg.before < 0 and cfg.after < 0 and not cfg.only_matching
-            and not cfg.byte_offset and not cfg.initial_tab and not cfg.line_numbers
-            and cfg.with_filename is not True and not cfg.color
+            and not cfg.byte_offset and not cfg.initial_tab and not cfg.color
             and not (cfg.invert and cfg.max_count >= 0))
 
 
@@ -467,7 +550,12 @@ def _write_runs(g: "Grep", st: "_FileState", beg: int, lim: int, block: bytes, n
         pieces = [(runs[k], runs[k + 1]) for k in range(0, len(runs), 2)]
     if not st.out_quiet:
         buf = st.buf
-        check = g.cfg.binary_files != "text"
+        cfg = g.cfg
+        check = cfg.binary_files != "text"
+        numbers = cfg.line_numbers
+        names = g.show_names
+        head = st.name + (b"\0" if cfg.null_after_name else b":") if names else b""
+        eol = g.eol
         chunks = []
         for s, e in pieces:
             part = buf[beg + s : beg + e]
@@ -476,6 +564,19 @@ def _write_runs(g: "Grep", st: "_FileState", beg: int, lim: int, block: bytes, n
                     part.decode("utf-8")
                 except UnicodeDecodeError:
                     return None  # a line GNU would suppress: the general engine handles it
+            if numbers:
+                first = st.line_count_at(beg + s) + 1
+                lines = part.split(eol)
+                lines.pop()  # after the final eol
+                if names:
+                    lines = [b"%s%d:%s" % (head, first + i, line)
+                             for i, line in enumerate(lines)]
+                else:
+                    lines = [b"%d:%s" % (first + i, line) for i, line in enumerate(lines)]
+                lines.append(b"")
+                part = eol.join(lines)
+            elif names:
+                part = head + part[:-1].replace(eol, eol + head) + eol
             chunks.append(part)
         g.out.write(b"".join(chunks))
         st.lastout = lim

@@ -293,8 +293,7 @@ class Grep:
             n = fast_grepbuf(self, st, beg, lim)
             if n is not None:
                 return n
-        elif self.regex_plain and not done_on_match and not st.pending and (
-                not self.show_names):
+        elif self.regex_plain and not done_on_match and not st.pending:
             n = grepbuf_regex(self, st, beg, lim)
             if n is not None:
                 return n

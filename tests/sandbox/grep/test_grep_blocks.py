@@ -21,7 +21,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 import grep_support as gs  # noqa: E402
 
-from sandbox.commands.grep import search  # noqa: E402
+from sandbox.commands.grep import fast, search  # noqa: E402
 
 CASES = int(os.environ.get("GREP_BLOCK_CASES", "250"))
 BLOCK_SIZES = [1, 7, 64, 1 << 20]
@@ -33,7 +33,8 @@ PATTERNS = ["the", "The", "day", "user", "is", "e", "th", "the ", "日本", "{\"
             "^{\"role\": \"user\"", "^the", "the$", "^the$", "day$", "^$", "ünthe", "x_the",
             # not literals: the RE2 block path (plain, -c, -v) or the general engine
             "th[ae]", "[0-9]", "u.er", "d\\?ay", "é*", "x*", "\\(the\\|day\\)", "t\\+he",
-            "[[:upper:]]", "^.*e$", "\\bday", "the\\|user"]
+            "[[:upper:]]", "^.*e$", "\\bday", "the\\|user", "\\(u\\)\\(s\\)er", "\\(the\\) \\1",
+            "[0-9]*$", "^[^t]*$", "e\\{2\\}"]
 OPTIONS = ["-c", "-v", "-n", "-H", "-h", "-i", "-w", "-x", "-o", "-F", "-s", "-a"]
 
 
@@ -104,6 +105,26 @@ def test_blocks_like_gnu(block: int, monkeypatch: pytest.MonkeyPatch) -> None:
     assert not failures, f"block size {block}: " + gs.report(failures, len(cases))
 
 
+@pytest.mark.parametrize("block", BLOCK_SIZES)
+def test_blocks_forced_dense_like_gnu(block: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same cases with every block after a matching one taken as dense (the split and
+    RE2-run paths run on blocks of every size, with -n/-H heads, -v gaps and -m cuts)."""
+    gs.need_grep()
+    monkeypatch.setattr(search, "CHUNK", block)
+    for name in ("_DENSE_BYTES", "_DENSE_BYTES_HEADS", "_DENSE_BYTES_REGEX"):
+        monkeypatch.setattr(fast, name, 1 << 40)
+    init = search.Grep.__init__
+
+    def dense_init(self: search.Grep, *args: object, **kwargs: object) -> None:
+        init(self, *args, **kwargs)
+        self.dense = True
+
+    monkeypatch.setattr(search.Grep, "__init__", dense_init)
+    cases = _cases(4243, CASES // 2)
+    failures = gs.compare(cases)
+    assert not failures, f"block size {block}: " + gs.report(failures, len(cases))
+
+
 def test_large_dense_input_like_gnu(monkeypatch: pytest.MonkeyPatch) -> None:
     """Several chunks of dense matches (about 3 MiB), so the fast path runs on full blocks
     and across their edges, with a few lines GNU suppresses or counts specially."""
@@ -123,6 +144,8 @@ def test_large_dense_input_like_gnu(monkeypatch: pytest.MonkeyPatch) -> None:
         ["-o", "the"], ["-ci", "the"], ["-F", "the"], ["-n", '^{"role": "user"'],
         ["-i", "user"], ["-a", "the"], ["-m", "7000", "the"], ["-H", "-n", "-i", "day"],
         ["-on", "day"], ["-x", "the"], ["-c", "[0-9]"], ["u.er"], ["-v", "th[ae]"],
-        ["-vc", "t\\+he"], ["-E", "(user|assistant)"], ["-c", "the\\|day"])]
+        ["-vc", "t\\+he"], ["-E", "(user|assistant)"], ["-c", "the\\|day"],
+        ["-n", "u.er"], ["-Hn", "th[ae]"], ["-vn", "th[ae]"], ["-m", "5000", "-n", "u.er"],
+        ["-c", "-E", "(u)(s)er"], ["-h", "-n", "d.y"])]
     failures = gs.compare(cases)
     assert not failures, gs.report(failures, len(cases))
