@@ -167,7 +167,8 @@ class Memory:
             from memtool.recall import recall_block
 
             budget = self.recall_budget if recall_budget is None else recall_budget
-            block = recall_block(self.store, query, budget) if isinstance(query, str) else ""
+            block = (recall_block(self.store, query, budget, index=self.recall_index())
+                     if isinstance(query, str) else "")
         except Exception:  # recall is a bonus: a broken store or file never breaks the prompt
             block = ""
         if not block:
@@ -181,7 +182,30 @@ class Memory:
         directories relative to the memory (default: all of it, archives included)."""
         from memtool.recall import search
 
+        index = self.recall_index()
+        if index is not None:
+            return index.search(query, k=k, paths=paths).hits
         return search(self.store, query, k=k, paths=paths).hits
+
+    def recall_index(self) -> Any:
+        """The recall index of this memory (``memtool.recall.index.RecallIndex``), made on
+        first use: kept in this object and, for a local directory, saved in its hidden
+        ``.memtool/recall/``. None on a shared store (PostgreSQL), which is searched by
+        reading the files."""
+        index = getattr(self, "_recall_index", None)
+        if index is None:
+            from memtool.recall.index import RecallIndex
+            from memtool.stores.memory import MemoryStore
+
+            base = self.base_store
+            if isinstance(base, LocalStore):
+                cache = None if base.read_only else os.path.join(base.path, ".memtool", "recall")
+            elif isinstance(base, MemoryStore):
+                cache = None
+            else:
+                return None
+            index = self._recall_index = RecallIndex(self.store, cache, key=self.scope or "")
+        return index
 
     def evaluate(self, fixture: Any) -> Any:
         """Recall figures (hit@1/3/5, MRR, recalled block tokens) on a fixture (a path, JSON

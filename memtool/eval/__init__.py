@@ -162,7 +162,7 @@ def _score(mem: Any, queries: list[tuple[str, str]], budget: int) -> Scores:
                 rank = i
                 break
         s.ranks.append(rank)
-        block = recall_block(mem.store, query, budget)
+        block = recall_block(mem.store, query, budget, index=mem.recall_index())
         tokens.append(estimate_tokens(block))
         found += want in block.casefold()
     n = len(queries)

@@ -10,12 +10,15 @@ that does not fit is left out and smaller ones after it may still go in.
 from __future__ import annotations
 
 import math
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from sandbox.fs.base import FileSystem
 
 from memtool.core import escape_memory_tags
 from memtool.recall.search import Hit, query_terms, search, snippet
+
+if TYPE_CHECKING:
+    from memtool.recall.index import RecallIndex
 
 DEFAULT_RECALL_BUDGET = 800
 #: Characters of one recalled item at most (a long turn is cut around its match).
@@ -62,9 +65,13 @@ def render_block(hits: Iterable[Hit], budget: int, qterms: list[str] = ()) -> st
 
 
 def recall_block(store: FileSystem, query: str, budget: int = DEFAULT_RECALL_BUDGET,
-                 exclude: Iterable[str] = ("core.md",)) -> str:
-    """The recalled block for ``query`` ("" when nothing matches or nothing fits)."""
+                 exclude: Iterable[str] = ("core.md",), index: "RecallIndex | None" = None) -> str:
+    """The recalled block for ``query`` ("" when nothing matches or nothing fits); ``index``:
+    search through it rather than by reading the files."""
     if budget <= 0 or not query or not query.strip():
         return ""
-    result = search(store, query, k=CANDIDATES, exclude=exclude)
+    if index is not None:
+        result = index.search(query, k=CANDIDATES, exclude=exclude)
+    else:
+        result = search(store, query, k=CANDIDATES, exclude=exclude)
     return render_block(result.hits, budget, query_terms(query))

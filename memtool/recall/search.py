@@ -1,7 +1,8 @@
 """Ranked search over every file of a memory: BM25 with stemming, stop words, a phrase
 bonus, and recency as the tie-breaker.
 
-There is no index: each search reads the files once. A JSONL log (the big file) is
+This is the scan: each search reads the files once (``memtool.recall.index`` keeps an index
+instead; ``Memory`` uses it for local and in-memory stores). A JSONL log (the big file) is
 prefiltered on its bytes: one case-insensitive RE2 pass for the query terms' stem keys (C
 speed) names the few lines worth decoding; only those are parsed, tokenised and
 scored. BM25's corpus figures come from the same pass: N is the number of units (lines of a
@@ -311,9 +312,17 @@ def _rank(corpus: _Corpus, query: str, k: int) -> SearchResult:
         for t in set(uterms).intersection(qterms):
             df[t] += 1
     idf = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in qterms}
+    total = len(corpus.candidates) + corpus.unscored
+    return score_candidates(corpus.candidates, qterms, idf, avgdl, k, total)
+
+
+def score_candidates(candidates: list[tuple[Unit, list[str], int]], qterms: list[str],
+                     idf: dict[str, float], avgdl: float, k: int, total: int) -> SearchResult:
+    """The ``k`` best of ``candidates`` (unit, its terms, its place in reading order) by BM25
+    with the phrase bonus; ties go to the newer date, then the later unit."""
     pairs = [(a, b) for a, b in zip(qterms, qterms[1:])]
     scored: list[tuple[float, str, int, Unit, list[str]]] = []
-    for unit, uterms, seq in corpus.candidates:
+    for unit, uterms, seq in candidates:
         dl = len(uterms)
         norm = K1 * (1 - B + B * dl / avgdl)
         score = 0.0
@@ -329,7 +338,7 @@ def _rank(corpus: _Corpus, query: str, k: int) -> SearchResult:
         scored.append((round(score, 9), unit.date, seq, unit, uterms))
     scored.sort(key=lambda s: (s[0], s[1], s[2]), reverse=True)
     hits = [_hit(unit, score, qterms) for score, _d, _s, unit, _u in scored[:k]]
-    return SearchResult(hits, len(scored) + corpus.unscored)
+    return SearchResult(hits, total)
 
 
 def _hit(unit: Unit, score: float, qterms: list[str]) -> Hit:
