@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from itertools import compress
+from itertools import compress, repeat
 from dataclasses import dataclass
 
 from sandbox.limits import Budget
@@ -32,26 +32,38 @@ _NONZERO = re.compile(rb"[\x01\x02]")
 _KEEP = bytes([1] + [0] * 255)
 
 
-def _discard_confusing(eq0: list[int], eq1: list[int], nclasses: int,
-                       changed: tuple[bytearray, bytearray], minimal: bool):
-    """(undiscarded classes, real indexes) of both files; discarded lines marked changed."""
+def _discard_confusing(eq0: list, eq1: list, changed: tuple[bytearray, bytearray],
+                       minimal: bool) -> list[tuple[list, list[int]]]:
+    """(undiscarded lines, their real indexes) of both files; discarded lines are marked
+    changed. Lines are compared by their keys (no class numbers: a key's hash is computed once
+    and cached by the bytes object, so counting keys costs what counting classes did)."""
     equivs = (eq0, eq1)
-    counts = (Counter(eq0), Counter(eq1))
+    if minimal:  # --minimal discards nothing
+        return [(list(eq0), list(range(len(eq0)))), (list(eq1), list(range(len(eq1))))]
+    uniques = (set(eq0), set(eq1))
+    # A line is in exactly one file's set iff it is in the symmetric difference: one pass over
+    # the sets, then each line is looked up in that (usually small, cache-friendly) set.
+    lonely = uniques[0] ^ uniques[1]
     discarded = []
     for f in (0, 1):
         end = len(equivs[f])
-        other = counts[1 - f]
         many = 5
         tem = end // 64
         tem >>= 2
         while tem > 0:
             many *= 2
             tem >>= 2
-        flag = bytearray(nclasses + 1)  # per class: 1 matches nothing, 2 matches many
-        flag[1:] = b"\x01" * nclasses
-        for cls, n in other.items():
-            flag[cls] = 2 if n > many else 0
-        d = bytearray(map(flag.__getitem__, equivs[f]))
+        # per line: 1 matches nothing in the other file, 2 matches more than ``many``
+        # lines there, 0 otherwise. Only a file with ``many`` repeated lines can hold a line
+        # that matches many: count the other file's lines only then.
+        other, present = equivs[1 - f], uniques[1 - f]
+        d = bytearray(map(lonely.__contains__, equivs[f]))
+        if len(other) - len(present) >= many:
+            heavy = {k for k, n in Counter(other).items() if n > many}
+            if heavy:
+                h = bytearray(map(heavy.__contains__, equivs[f]))
+                d = bytearray((int.from_bytes(d, "big") | int.from_bytes(h, "big") << 1)
+                              .to_bytes(end, "big"))
         discarded.append(d)
     for f in (0, 1):
         d = discarded[f]
@@ -72,9 +84,6 @@ def _discard_confusing(eq0: list[int], eq1: list[int], nclasses: int,
         d = discarded[f]
         eqs = equivs[f]
         ch = changed[f]
-        if minimal:
-            out.append((list(eqs), list(range(len(eqs)))))
-            continue
         keep = d.translate(_KEEP)
         real = list(compress(range(len(eqs)), keep))
         for m in _NONZERO.finditer(d):
@@ -383,14 +392,10 @@ def compare(keys0: list[bytes], keys1: list[bytes], raw0: list[bytes], raw1: lis
     # GNU keeps HORIZON lines of each identical end in the compared region.
     pre = max(0, pre - horizon)
     suf = max(0, suf - horizon)
-    mid0, mid1 = keys0[pre:n0 - suf], keys1[pre:n1 - suf]
-    unique = dict.fromkeys(mid0 + mid1)
-    classes = dict(zip(unique, range(1, len(unique) + 1)))
-    eq0 = list(map(classes.__getitem__, mid0))
-    eq1 = list(map(classes.__getitem__, mid1))
+    eq0, eq1 = keys0[pre:n0 - suf], keys1[pre:n1 - suf]
     m0, m1 = len(eq0), len(eq1)
     changed = (bytearray(m0 + 2), bytearray(m1 + 2))
-    (x, xr), (y, yr) = _discard_confusing(eq0, eq1, len(classes), changed, minimal)
+    (x, xr), (y, yr) = _discard_confusing(eq0, eq1, changed, minimal)
     seq = _Seq(x, y, xr, yr, changed, budget)
     seq.compareseq(0, len(x), 0, len(y), minimal)
     _shift_boundaries((eq0, eq1), changed)

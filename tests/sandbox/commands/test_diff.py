@@ -143,3 +143,31 @@ def test_deep_tree_is_bounded() -> None:
         tree[f"{path_b}/f{k}"] = b"x\n" * (k + (k % 3 == 0))
     report = compare("diff -r A B; echo $?", tree)
     assert report is None, report
+
+
+def test_generated_large_files() -> None:
+    """Bigger files (600-4000 lines) of mostly distinct lines with repeated blank and brace
+    lines, a few percent edited: exercises the discard heuristics (lines matching many, runs
+    of lines matching nothing), Myers' too-expensive cut-off and boundary shifting at sizes
+    the small-vocabulary cases don't reach."""
+    rng = random.Random(3801)
+    cases = []
+    for _ in range(int(os.environ.get("DIFF_LARGE_CASES", "24"))):
+        n = rng.randint(600, 4000)
+        vocab = rng.randint(50, 5000)
+        base = [rng.choice([b"", b"}", b"{"]) if rng.random() < rng.choice([0.02, 0.2, 0.4])
+                else b"line %d" % rng.randrange(vocab) for _ in range(n)]
+        other = list(base)
+        for _ in range(int(n * rng.choice([0.005, 0.01, 0.05, 0.3]))):
+            i = rng.randrange(len(other))
+            op = rng.random()
+            if op < 0.4:
+                other[i] = b"changed %d" % rng.randrange(vocab)
+            elif op < 0.7:
+                other.insert(i, rng.choice([b"", b"}", b"new %d" % rng.randrange(vocab)]))
+            elif len(other) > 1:
+                del other[i]
+        opts = rng.choice([[], ["-u"], ["-c"], ["-U0"], ["-b"], ["-y", "-W", "80"], ["-d"]])
+        cases.append((f"diff {shlex.join(opts)} f1 f2 | md5sum; echo \"rc=${{PIPESTATUS[0]}}\"",
+                      {"f1": b"\n".join(base) + b"\n", "f2": b"\n".join(other) + b"\n"}))
+    check_all(cases)
