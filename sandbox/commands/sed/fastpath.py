@@ -297,12 +297,15 @@ def _scan_blocks(ex: Executor, inp: Input, transform) -> None:  # type: ignore[n
         block = buf[:cut]
         if numbered:
             final = not data and not rest
-            _emit(out, transform.apply(block, first, final))
-            first += block.count(b"\n")
+            text, count = transform.apply(block, first, final)
+            _emit(out, text)
+            first += count
+            if transform.done(first) and inp.stream is not ex.ctx.stdin:
+                return  # nothing later can be printed; a file's unread rest is not seen
         else:
             _emit(out, transform(block))
     if rest:  # the last line, without its newline
-        _emit(out, transform.apply(rest, first, True) if numbered else transform(rest))
+        _emit(out, transform.apply(rest, first, True)[0] if numbered else transform(rest))
 
 
 class _Numbered:
@@ -331,13 +334,23 @@ class _Numbered:
         b = min(count, hi - first + 1)
         return slice(a, b) if a < b else None
 
-    def apply(self, block: bytes, first: int, final: bool) -> bytes:
-        """The output for ``block`` (whole lines; the input's last may lack its newline)."""
+    def done(self, next_line: int) -> bool:
+        """True when ``-n 'A,Bp'`` (or ``Ap``) can select no line from ``next_line`` on."""
+        if not self.keep_selected or self.a1.kind != "num":
+            return False
+        hi = self.a1.n1 if self.a2 is None else max(self.a1.n1, self.a2.n1)
+        return next_line > hi
+
+    def apply(self, block: bytes, first: int, final: bool) -> tuple[bytes, int]:
+        """The output for ``block`` (whole lines; the input's last may lack its newline) and
+        the number of newlines in the block."""
         ended = block.endswith(b"\n")
-        count = block.count(b"\n") + (0 if ended else 1)
+        newlines = block.count(b"\n")
+        count = newlines + (0 if ended else 1)
         chosen = self._selected(count, first, final)
         if chosen is None or not range(count)[chosen]:
-            return b"" if self.keep_selected else block  # no line of this block is selected
+            # no line of this block is selected
+            return (b"" if self.keep_selected else block), newlines
         lines = (block[:-1] if ended else block).split(b"\n")
         if self.keep_selected:
             kept = lines[chosen] if chosen is not None else []
@@ -347,9 +360,11 @@ class _Numbered:
                 kept = list(lines)
                 del kept[chosen]
         if not kept:
-            return b""
+            return b"", newlines
         # Only the input's last line comes without its newline, and alone.
-        return b"\n".join(kept) + b"\n" if ended else b"\n".join(kept)
+        if ended:
+            kept.append(b"")
+        return b"\n".join(kept), newlines
 
 
 def _numbered(ex: Executor):  # type: ignore[no-untyped-def]

@@ -23,7 +23,13 @@ class Sink:
         self.limit = limit
 
     def add(self, data: bytes) -> None:
-        """Append bytes, writing them on once the buffer is large enough."""
+        """Append bytes, writing them on once the buffer is large enough (a large piece of
+        bytes goes straight through, not copied into the buffer and out again)."""
+        if self._write is not None and len(data) >= self.limit and type(data) is bytes:
+            if self.buf:
+                self.flush()
+            self._write(data)
+            return
         self.buf += data
         if self._write is not None and len(self.buf) >= self.limit:
             self.flush()

@@ -37,6 +37,9 @@ SCRIPTS = [
     ["-n", "2~3p"], ["-n", "0~4p"], ["$d"], ["-n", "$p"], ["-n", "1,1p"], ["5~2d"],
     ["-n", "10,20p"], ["1d"], ["$d", "in.txt"], ["-n", "3p", "in.txt"],
     ["s/ */_/g"], ["s/\\\\*/x/g"], ["s/o*/&/g"], ["-e", "/^$/d", "-e", "/foo/d", "in.txt"],
+    # -n 'A,Bp' on a file stops reading once past B
+    ["-n", "2,3p", "in.txt"], ["-n", "4,2p", "in.txt"], ["-n", "1p", "in.txt"],
+    ["-n", "16p", "in.txt"], ["-n", "1,1p", "in.txt"],
 ]
 WORDS = [b"foo", b"bar", b"baz qux", b"", b"\xc3\xa9t\xc3\xa9", b"foofoo", b"FOO\r", b"\xff",
          b"a  b   c", b"  ", b"oo o"]
