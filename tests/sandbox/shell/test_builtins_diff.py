@@ -1,0 +1,178 @@
+"""Differential tests of the builtins ``read``, ``mapfile``, ``printf``, ``echo``, ``test`` /
+``[``, ``[[ ]]`` and arithmetic against real bash 5.2: seeded generated cases, many cases
+per script (one bash and one sandbox run each), stdout and status compared, and stderr where
+bash's message is deterministic (``bash: line N:`` is normalised to our ``bash:``).
+
+``BUILTINS_DIFF_SCALE=N`` multiplies the number of generated cases (CI: 1)."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+import shell_difftools as dt  # noqa: E402
+
+pytestmark = pytest.mark.skipif(dt.BASH is None, reason="reference bash not installed")
+
+SCALE = int(os.environ.get("BUILTINS_DIFF_SCALE", "1"))
+_LINE_RE = re.compile(rb"^\S*bash: line \d+: ", re.M)
+
+
+def octal(data: str) -> str:
+    """A printf format writing exactly ``data``'s bytes (octal escapes: NUL-safe)."""
+    return "".join(f"\\{b:03o}" for b in data.encode("utf-8", "surrogateescape"))
+
+
+def sq(text: str) -> str:
+    """Single-quote for the shell."""
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def cases(lines: list[str]) -> str:
+    """One script of generated cases, each after an ``echo '#case K'`` marker line."""
+    return "\n".join(f"echo '#case {k}'\n{line}" for k, line in enumerate(lines))
+
+
+def check(script: str, stdin: bytes = b"", stderr: bool = False) -> None:
+    """Assert bash and the sandbox agree on stdout and status (and stderr if asked)."""
+    ref = dt.run_bash(script, stdin)
+    ours = dt.run_ours(script, stdin)
+    where = f"\nscript: {script[:3000]}\nbash stderr: {ref.stderr!r}\nours stderr: {ours.stderr!r}"
+    if ref.stdout != ours.stdout:
+        a, b = ref.stdout.split(b"\n"), ours.stdout.split(b"\n")
+        k = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+        marks = [m for m in a[:k + 1] if m.startswith(b"#case ")]
+        if marks:  # a generated script: show only the case that differs
+            case = int(marks[-1][6:])
+            where = f"\ncase: {script.split(chr(10))[2 * case + 1]}{where[where.index(chr(10), 1):]}"
+        pytest.fail(f"stdout differs at line {k}:\n  bash: {a[max(0, k - 2):k + 2]!r}\n"
+                    f"  ours: {b[max(0, k - 2):k + 2]!r}{where}")
+    assert ref.status == ours.status, f"status: bash {ref.status}, ours {ours.status}{where}"
+    if stderr:
+        assert _LINE_RE.sub(b"bash: ", ref.stderr) == ours.stderr, where
+
+
+# -- read ---------------------------------------------------------------------------------------
+
+_READ_CHARS = ["a", "b", "c", " ", " ", "\t", ":", "x", "\\", "\\", "\n", "\x01", "\x7f",
+               "é", "\x00", "-"]
+_IFS_CHOICES = [None, " \t\n", "", ":", "x ", " :", "\\ ", ":\t", "x", "\\", " ",
+                "\n", ": \t"]
+_READ_OPTS = ["", "-r", "-n 3", "-n 1", "-r -n 4", "-N 3", "-r -N 5", "-d :", "-r -d :",
+              "-d ''", "-d x -n 6", "-N 2 -d :", "-n 0"]
+
+
+def _read_case(rng: random.Random) -> str:
+    text = "".join(rng.choice(_READ_CHARS) for _ in range(rng.randint(0, 14)))
+    ifs = rng.choice(_IFS_CHOICES)
+    opts = rng.choice(_READ_OPTS)
+    setifs = "unset IFS" if ifs is None else f"IFS=$'{octal(ifs)}'" if ifs else "IFS="
+    if rng.random() < 0.25:
+        body = f"read {opts} -a arr; s=$?; printf '<%s>' \"${{#arr[@]}}\" \"${{arr[@]}}\""
+    else:
+        names = ["v1", "v2", "v3", "v4"][:rng.randint(0, 4)]
+        shown = " ".join(f'"${n}"' for n in names) or '"$REPLY"'
+        body = f"read {opts} {' '.join(names)}; s=$?; printf '<%s>' {shown}"
+    return (f"printf '{text and octal(text)}' | {{ {setifs}; {body}; echo \" s=$s\"; "
+            "unset IFS; printf 'rest<%s>\\n' \"$(cat | tr '\\0\\1\\177' 'NCD')\"; }")
+
+
+@pytest.mark.parametrize("seed", range(8 * SCALE))
+def test_read_generated(seed: int) -> None:
+    rng = random.Random(1300 + seed)
+    check(cases([_read_case(rng) for _ in range(40)]))
+
+
+def test_read_options_and_errors() -> None:
+    check("""
+read -x; echo $?
+read -d; echo $?
+read -n x a <<< abc; echo $?
+read -n -1 a <<< abc; echo $?
+read -t x <<< a; echo $?
+read -t -1 <<< a; echo $?
+read -t 1.5 a <<< abc; echo $? $a
+read -t 0 <<< abc; echo $? "[$REPLY]"
+read -u 7; echo $?
+read -u x; echo $?
+read -u -3; echo $?
+read 1a <<< abc; echo $?
+read a 1b <<< 'x y'; echo $? $a
+readonly ro; read ro <<< v; echo $?
+declare -A m; read -a m <<< 'a b'; echo $?
+read -a 'bad-name' <<< 'a b'; echo $?
+read -p 'prompt: ' -s -e -i init a <<< typed; echo $? $a
+read -rn2 a <<< abcd; echo $? $a
+read -u 3 a 3<<< 'from three'; echo $? "$a"
+{ read -u 4 b; read -u 4 c; } 4<<'EOF'
+one
+two
+EOF
+echo "$b/$c"
+read arr[2] <<< 'elem'; echo "${arr[2]}"
+read -d '' -r a <<< $'multi\\nline\\\\'; echo $? "$a"
+read a b <<< '  lead   and trail  '; echo "[$a][$b]"
+read <<< '  keep  spaces  '; echo "[$REPLY]"
+echo 'one\\
+two' | { read a; echo "[$a]"; }
+printf 'no newline' | { read a; echo $? "[$a]"; }
+printf '' | { read a; echo $? "[$a]"; }
+""", stderr=True)
+
+
+def test_read_loops() -> None:
+    check(r"""
+printf 'a b\nc d\n\ne f' | while read -r x y; do echo "[$x|$y]"; done
+printf 'k1=v1\nk2=v2\n' | while IFS== read -r k v; do echo "$k -> $v"; done
+printf 'r1\0r2\0' | while IFS= read -r -d '' rec; do echo "<$rec>"; done
+while read -r line; do echo "L:$line"; done < a.txt
+while IFS=: read -ra parts; do echo "${#parts[@]} ${parts[-1]}"; done <<< 'a:b:c'
+""")
+
+
+# -- mapfile ------------------------------------------------------------------------------------
+
+_MAP_OPTS = ["", "-t", "-n 2", "-s 1", "-O 3", "-t -d :", "-d ''", "-t -n 1 -s 1", "-O 1 -t",
+             "-d x", "-n 0 -t"]
+
+
+def _mapfile_case(rng: random.Random) -> str:
+    text = "".join(rng.choice(["a", "b", "\n", "\n", ":", "x", " ", "\x00", "é"])
+                   for _ in range(rng.randint(0, 12)))
+    opts = rng.choice(_MAP_OPTS)
+    pre = rng.choice(["", "arr=(old0 old1 old2 old3 old4); ", "arr=scalar; "])
+    return (f"{pre}mapfile {opts} arr < <(printf '{text and octal(text)}'); s=$?; "
+            "printf '<%s>' \"${!arr[@]}\" ; printf '[%s]' \"${arr[@]}\"; echo \" s=$s\"")
+
+
+@pytest.mark.parametrize("seed", range(3 * SCALE))
+def test_mapfile_generated(seed: int) -> None:
+    rng = random.Random(2300 + seed)
+    check(cases([_mapfile_case(rng) for _ in range(40)]))
+
+
+def test_mapfile_options_and_errors() -> None:
+    check("""
+mapfile -n x a; echo $?
+mapfile -n -1 a; echo $?
+mapfile -O x a; echo $?
+mapfile -s x a; echo $?
+mapfile -c 0 a; echo $?
+mapfile -u 9 a; echo $?
+mapfile -u x a; echo $?
+mapfile ''; echo $?
+mapfile 1a; echo $?
+mapfile -z; echo $?
+readonly r; mapfile r < /dev/null; echo $?
+declare -A m; mapfile m < /dev/null; echo $?
+mapfile < a.txt; echo "${#MAPFILE[@]} ${MAPFILE[1]}"
+readarray -t lines < a.txt; echo "${lines[*]}"
+mapfile -t -u 3 fromfd 3< nums.txt; echo "${fromfd[@]}"
+mapfile -t first second < a.txt; echo "${first[2]}"
+""", stderr=True)
