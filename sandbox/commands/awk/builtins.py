@@ -92,6 +92,14 @@ def arith_op(op: str, line):
     return power
 
 
+def cmp_num_str(v: float, convfmt: bytes) -> bytes:
+    """A number's string for a string comparison: gawk 5.2 compares an infinity or NaN as
+    the empty string (its ``cmp_nodes`` drops the string ``force_string`` makes for them)."""
+    if v - v != 0.0:
+        return b""
+    return num_to_str(v, convfmt)
+
+
 def compare_values(test, a, b, rt) -> bool:
     """POSIX/gawk comparison of two values with ``test`` (an operator on two numbers or two
     byte strings)."""
@@ -116,9 +124,14 @@ def compare_values(test, a, b, rt) -> bool:
         else:
             nb = None
         if nb is not None:
+            if (na != na or nb != nb) and (ta is not float or tb is not float):
+                # gawk 5.2: C's NaN rules only between two numbers; an untyped value or a
+                # strnum not yet converted goes through cmp_nodes, whose order puts NaN
+                # above everything, equal to NaN
+                return test((na != na) - (nb != nb), 0)
             return test(na, nb)
-    sa = a if ta is not float else num_to_str(a, rt.convfmt)
-    sb = b if tb is not float else num_to_str(b, rt.convfmt)
+    sa = a if ta is not float else cmp_num_str(a, rt.convfmt)
+    sb = b if tb is not float else cmp_num_str(b, rt.convfmt)
     if rt.icase:
         sa, sb = fold(sa), fold(sb)
     return test(bytes(sa), bytes(sb))
@@ -539,7 +552,8 @@ def _substr_b(s, start, length):
 def b_index(c, args, line):
     _nargs("index", args, 2, 2, line)
     rt = c.rt
-    a, b = c.cstr(args[0]), c.cstr(args[1])
+    a = c.typing_elem(args[0], rt.S) if args[0][0] == "index" else c.cstr(args[0])
+    b = c.cstr(args[1])
 
     def index_():
         s, t = a(), b()
@@ -633,8 +647,8 @@ def b_sub(c, args, line, global_=False):
             d = arr()
             k = key()
             v = d.get(k)
-            if v is None:
-                d[k] = v = UNINIT
+            if v is None or type(v) is Uninit:
+                d[k] = v = b""  # gawk: the target element is a string from now on
             return d, k, v
 
         def sub_elem():
@@ -656,20 +670,38 @@ def b_sub(c, args, line, global_=False):
                               rt.budget)
             return float(n)
         return sub_value
+    if target[0] == "field":
+        return _sub_field(c, target, rxf, repl, global_, limit)
     get, set_ = c.lvalue(target)
-    field_target = target[0] == "field"
 
     def sub_lvalue():
-        v = get()
-        if field_target and type(v) is StrNum and not v:
-            set_(v)  # gawk: a field named as a target exists afterwards (NF grows)
-        s = rt.S(v)
+        s = rt.S(get())
         new, n = substitute(rxf(), _sub_template(repl()), s, global_, 1, False, limit,
                             rt.budget)
         if n:
             set_(new)
         return float(n)
     return sub_lvalue
+
+
+def _sub_field(c, target, rxf, repl, global_: bool, limit: int):
+    """sub/gsub on ``$i``: the field comes to exist (NF grows) whether or not anything
+    matches, but $0 is rebuilt only when something was replaced, as in gawk."""
+    rt = c.rt
+    fi = c.cval(target[1])
+    line = c.cur_line
+
+    def sub_field():
+        i = rt.field_index(fi(), line)
+        if i:
+            rt.touch_field(i)
+        s = rt.getfield_str(i)
+        new, n = substitute(rxf(), _sub_template(repl()), s, global_, 1, False, limit,
+                            rt.budget)
+        if n:
+            rt.setfield(i, new)
+        return float(n)
+    return sub_field
 
 
 def b_gsub(c, args, line):
@@ -750,12 +782,16 @@ def b_match(c, args, line):
     return match
 
 
+def _same(v):
+    return v
+
+
 def b_sprintf(c, args, line):
     if not args:
         raise AwkFatal("sprintf: called with 0 arguments", line, 1, "error")
     rt = c.rt
     fmt = c.cstr(args[0])
-    vals = [c.cval(a) for a in args[1:]]
+    vals = [c.typing_elem(a, _same) if a[0] == "index" else c.cval(a) for a in args[1:]]
 
     def sprintf_():
         f = fmt()
@@ -1258,6 +1294,9 @@ def compile_getline(c, node):
             name = bytes(srcf())
             inp = rt.inputs.get(name)
             if inp is None:
+                if not name:
+                    raise AwkFatal("expression for `<' redirection has null string value",
+                                   line)
                 inp = open_input_file(rt, name)
                 if inp is None:
                     return -1.0
@@ -1281,6 +1320,8 @@ def compile_getline(c, node):
         name = bytes(srcf())
         inp = rt.inputs.get(name)
         if inp is None:
+            if not name:
+                raise AwkFatal("expression for `|' redirection has null string value", line)
             if not literal:
                 rt.check_literal(name, line)
             status, out = rt.run_command(name, b"", capture=True)

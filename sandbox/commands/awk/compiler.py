@@ -47,6 +47,10 @@ def _static_kind(node) -> str:
     return "any"
 
 
+def _same(v):
+    return v
+
+
 def _cmp_op(op: str):
     if op == "<":
         return lambda a, b: a < b
@@ -285,6 +289,23 @@ class Compiler:
         S = rt.S
         return lambda: S(f())
 
+    def typing_elem(self, node, conv):
+        """An array element used where gawk 5.2 turns an untyped element into a string
+        (print, printf's arguments, index()): the element becomes "" for good (later
+        comparisons treat it as a string); ``conv`` renders the value."""
+        key = self.subscript(node[2])
+        d = self.static_array(node[1])
+        arr = (lambda: d) if d is not None else self.array_getter(node[1])
+
+        def typed():
+            dd = arr()
+            k = key()
+            v = dd.get(k)
+            if v is None or type(v) is Uninit:
+                dd[k] = v = b""
+            return conv(v)
+        return typed
+
     def cout(self, node):
         """Closure returning the print form (OFMT for numbers)."""
         k = node[0]
@@ -293,6 +314,8 @@ class Compiler:
             return self.cstr(node)
         if k == "group":
             return self.cout(node[1])
+        if k == "index":
+            return self.typing_elem(node, rt.O)
         if _static_kind(node) == "num":
             f = self.cnum(node)
 
@@ -641,6 +664,19 @@ class Compiler:
         f = self.compare(node)
         return lambda: 1.0 if f() else 0.0
 
+    def _cmp_str(self, node):
+        """A string comparison's operand that may be a number (see ``B.cmp_num_str``)."""
+        f = self.cval(node)
+        rt = self.rt
+        S = rt.S
+
+        def cmp_str():
+            v = f()
+            if type(v) is float:
+                return B.cmp_num_str(v, rt.convfmt)
+            return S(v)
+        return cmp_str
+
     def compare(self, node):
         op, a, b = node[1], node[2], node[3]
         ka, kb = _static_kind(a), _static_kind(b)
@@ -656,7 +692,8 @@ class Compiler:
                 return lambda: fa() == fb()
             return lambda: test(fa(), fb())
         if ka == "str" or kb == "str":
-            fa, fb = self.cstr(a), self.cstr(b)
+            fa = self.cstr(a) if ka == "str" or a[0] == "field" else self._cmp_str(a)
+            fb = self.cstr(b) if kb == "str" or b[0] == "field" else self._cmp_str(b)
             if op == "==":
                 def str_eq():
                     x, y = fa(), fb()
@@ -682,7 +719,7 @@ class Compiler:
                 if type(v) is bytes:
                     x = strnum_value(v)
                     if x is not None:
-                        return test(x, n)
+                        return test(x, n) if x == x else test(1, 0)  # see compare_values
                     return test(v, sn if rt.convfmt == b"%.6g" else num_to_str(n, rt.convfmt))
                 return B.compare_values(test, v, n, rt)
             return field_num
@@ -818,9 +855,9 @@ class Compiler:
             arr = (lambda: d) if d is not None else self.array_getter(target[1])
             if arith is None:
                 def assign_elem():
+                    v = rhs()  # gawk: the value first, then where it goes
                     dd = arr()
                     k = key()
-                    v = rhs()
                     if type(v) is AwkArray:
                         raise AwkFatal("attempt to use array in a scalar context", rt.cur_line)
                     dd[k] = v
@@ -828,11 +865,12 @@ class Compiler:
                 return assign_elem
 
             def op_elem():
+                r = rhs()
                 dd = arr()
                 k = key()
                 old = dd.get(k)
                 x = old if type(old) is float else (N(old) if old is not None else 0.0)
-                v = arith(x, rhs())
+                v = arith(x, r)
                 dd[k] = v
                 return v
             return op_elem
@@ -848,7 +886,8 @@ class Compiler:
                     return assign_field
 
                 def op_field():
-                    v = arith(N(rt.getfield(n)), rhs())
+                    r = rhs()
+                    v = arith(N(rt.getfield(n)), r)
                     rt.setfield(n, v)
                     return v
                 return op_field
@@ -856,11 +895,9 @@ class Compiler:
             index = rt.field_index
 
             def assign_dyn_field():
+                r = rhs()
                 i = index(fi(), line)
-                if arith is None:
-                    v = rhs()
-                else:
-                    v = arith(N(rt.getfield(i)), rhs())
+                v = r if arith is None else arith(N(rt.getfield(i)), r)
                 rt.setfield(i, v)
                 return v
             return assign_dyn_field
@@ -879,15 +916,17 @@ class Compiler:
                 return assign_global
             if op == "+=":
                 def add_global():
+                    r = rhs()
                     old = G[i]
-                    v = (old if type(old) is float else N(old)) + rhs()
+                    v = (old if type(old) is float else N(old)) + r
                     G[i] = v
                     return v
                 return add_global
 
             def op_global():
+                r = rhs()
                 old = G[i]
-                v = arith(old if type(old) is float else N(old), rhs())
+                v = arith(old if type(old) is float else N(old), r)
                 G[i] = v
                 return v
             return op_global
@@ -901,7 +940,8 @@ class Compiler:
             return assign_any
 
         def op_any():
-            v = arith(N(get()), rhs())
+            r = rhs()
+            v = arith(N(get()), r)
             set_(v)
             return v
         return op_any
@@ -1180,7 +1220,8 @@ class Compiler:
         rt = self.rt
         line = node[1]
         fmt = self.cstr(args[0])
-        vals = [self.cval(a) for a in args[1:]]
+        vals = [self.typing_elem(a, _same) if a[0] == "index" else self.cval(a)
+                for a in args[1:]]
         S, N = rt.S, rt.N
 
         def render():

@@ -10,6 +10,7 @@ size); infinities and NaNs print as ``+inf``/``-nan``, like gawk.
 from __future__ import annotations
 
 import math
+import re
 
 
 #: The largest width or precision a conversion may ask for (a bigger one is a limit error).
@@ -30,6 +31,9 @@ def _special(v: float) -> bytes:
     return b"-inf" if v < 0 else b"+inf"
 
 
+_BAD_CHAR = re.compile("[\\x00\\udc80-\\udcff]")
+
+
 def _pad(body: bytes, width: int, left: bool, chars: int | None = None) -> bytes:
     n = len(body) if chars is None else chars
     if width > n:
@@ -43,6 +47,23 @@ def _charlen(b: bytes) -> int:
     if b.isascii():
         return len(b)
     return len(b.decode("utf-8", "surrogateescape"))
+
+
+def _mb_clip(s: bytes, prec: int | None) -> tuple[bytes, int]:
+    """``%s`` with a width or precision as gawk does it in a UTF-8 locale: its characters are
+    those before the first invalid sequence or NUL (``mbc_char_count``), the rest is dropped;
+    a string that starts invalid counts in bytes. Returns (text, its character count)."""
+    if s.isascii() and b"\0" not in s:
+        n = len(s) if prec is None or prec > len(s) else prec
+        return s[:n], n
+    t = s.decode("utf-8", "surrogateescape")
+    if not t or t[0] == "\0" or "\udc80" <= t[0] <= "\udcff":
+        n = len(s) if prec is None or prec > len(s) else prec
+        return s[:n], n
+    m = _BAD_CHAR.search(t)
+    cc = m.start() if m else len(t)
+    n = cc if prec is None or prec > cc else prec
+    return t[:n].encode("utf-8"), n
 
 
 def _float_spec(flags: str, width: int | None, prec: int | None, conv: str) -> str:
@@ -146,13 +167,11 @@ def sprintf(fmt: bytes, args: list, tonum, tostr) -> bytes:
         w = width or 0
         if conv == "s":
             s = tostr(arg)
-            if prec is not None:
-                if s.isascii():
-                    s = s[:prec]
-                else:
-                    s = s.decode("utf-8", "surrogateescape")[:prec].encode("utf-8",
-                                                                            "surrogateescape")
-            out += _pad(s, w, left, _charlen(s) if w else None)
+            if w or prec is not None:
+                s, chars = _mb_clip(s, prec)
+                out += _pad(s, w, left, chars)
+            else:
+                out += s
             continue
         if conv == "c":
             if type(arg) is not float and getattr(arg, "numeric_for_c", None) is not None:
@@ -185,13 +204,9 @@ def sprintf(fmt: bytes, args: list, tonum, tostr) -> bytes:
             continue
         v = tonum(arg)
         if v - v != 0.0:
-            # infinities and NaNs
+            # infinities and NaNs: gawk 5.2 prints them signed, ignoring width and flags
             body = _special(v)
-            if v == v and v > 0 and "+" not in flags and " " in flags:
-                body = b" " + body[1:]
-            if conv in "EGFXA":
-                body = body.upper()
-            out += _pad(body, w, left)
+            out += body.upper() if conv in "EGFXA" else body
             continue
         if conv in "di":
             iv = int(v)

@@ -5,11 +5,14 @@ rand: gawk calls ``random()`` from its bundled BSD ``random.c`` (TYPE_4: degree 
 two draws: ``(d1 / 2^31 + d2) / 2^31``. Reproduced exactly, so ``srand(1); print rand()``
 prints what gawk prints.
 
-Array order: gawk lists a string-indexed array by walking its hash table (``gst`` sdbm hash,
-prime table sizes 13, 127, 1021..., chains grown at more than 2 entries per bucket, new
-entries at the head of their chain); an array whose first subscript was an integer keeps the
-non-negative integers in ascending order after the other subscripts. ``for_in_order`` replays
-the insertion order of the Python dict through that table.
+Array order: gawk picks an array's type by its first subscript and lists it by walking
+that type's table, and ``for_in_order`` replays the insertion order of the Python dict
+through the same tables: a string array walks its hash table (``gst`` sdbm hash, prime sizes
+13, 127, 1021..., grown at more than 2 entries per bucket, new entries at the head of their
+chain); an integer array (first subscript negative) hashes 32-bit integers (Hsieh's mix,
+buckets of two) and lists its strings first; a cint array (first subscript an integer >= 0)
+lists its extra array (strings, negative integers, integers too sparse for its power-of-two
+leaves) first, then its integers ascending.
 """
 
 from __future__ import annotations
@@ -93,6 +96,10 @@ _SIZES = (13, 127, 1021, 8191, 16381, 32749, 65497, 131101, 262147, 524309, 1048
           4194319, 8388617, 16777259, 33554467, 67108879, 134217757, 268435459, 536870923,
           1073741827)
 _INT_RE = re.compile(rb"-?[1-9][0-9]*\Z|0\Z")
+_I32_MAX = 2 ** 31 - 1
+_NHAT = 10
+_THRESHOLD = 2 ** (_NHAT + 1)
+_INT_CHAIN_MAX = 2
 
 
 def _hash(s: bytes) -> int:
@@ -126,31 +133,132 @@ def _str_order(keys) -> list:
     return [k for chain in buckets for k, _ in chain]
 
 
+def _int_value(k: bytes) -> int | None:
+    """The value of ``k`` when gawk files it as an integer subscript (``is_integer``: the
+    string ``%d`` would print, within 32 bits), else None."""
+    if len(k) > 11 or _INT_RE.match(k) is None:
+        return None
+    v = int(k)
+    if v > _I32_MAX or v < -_I32_MAX - 1:
+        return None
+    return v
+
+
 def is_cint(k: bytes) -> bool:
-    return len(k) < 11 and _INT_RE.match(k) is not None and not k.startswith(b"-")
+    """Whether ``k`` is a subscript gawk's cint array can hold (an integer >= 0)."""
+    v = _int_value(k)
+    return v is not None and v >= 0
+
+
+def _int_hash(k: int, hsize: int) -> int:
+    """gawk's ``int_hash`` (Paul Hsieh's final mix on the low 32 bits)."""
+    m = 0xFFFFFFFF
+    k &= m
+    k ^= (k << 3) & m
+    k = (k + (k >> 5)) & m
+    k ^= (k << 4) & m
+    k = (k + (k >> 17)) & m
+    k ^= (k << 25) & m
+    k = (k + (k >> 6)) & m
+    return k % hsize
+
+
+def _int_insert(chain: list, item) -> None:
+    # buckets of two; a new bucket goes to the head of the chain
+    if not chain or len(chain[0]) == 2:
+        chain.insert(0, [item])
+    else:
+        chain[0].append(item)
+
+
+def _int_order(keys: list) -> list:
+    """gawk's ``int_array`` listing: its string part (a str array) first, then the hash
+    table's buckets."""
+    strs = []
+    ints = []
+    for k in keys:
+        v = _int_value(k)
+        if v is None:
+            strs.append(k)
+        else:
+            ints.append((v, k))
+    size = _SIZES[0]
+    buckets: list = [[] for _ in range(size)]
+    count = 0
+    for item in ints:
+        count += 1
+        if count // size > _INT_CHAIN_MAX and size < _SIZES[-1]:
+            new = next(s for s in _SIZES if s > size)
+            nb: list = [[] for _ in range(new)]
+            for chain in buckets:
+                for bucket in chain:
+                    for old in bucket:
+                        _int_insert(nb[_int_hash(old[0], new)], old)
+            buckets, size = nb, new
+        _int_insert(buckets[_int_hash(item[0], size)], item)
+    listed = [k for chain in buckets for bucket in chain for _, k in bucket]
+    return (_str_order(strs) if strs else []) + listed
+
+
+def _cint_leaf(k: int) -> tuple[int, int]:
+    """(base, size) of the leaf array of gawk's cint array that holds ``k``."""
+    if k < 2 ** _NHAT:
+        return (k // 32) * 32, 32
+    m = k.bit_length() - 1
+    base = 1 << m
+    while True:
+        n = (m + 1) // 2
+        size = 1 << n
+        base += size * ((k - base) // size)
+        if n <= _NHAT:
+            return base, size
+        m = n
+
+
+def _cint_estimate(k: int) -> int:
+    # cint_lookup's capacity estimate: the size of a leaf for k's power-of-two range
+    m = _NHAT - 1 if k < 2 ** _NHAT else k.bit_length() - 1
+    li = max(m, _NHAT)
+    while li >= _NHAT:
+        li = (li + 1) // 2
+    return 1 << li
+
+
+def _cint_order(keys: list) -> list:
+    """gawk's ``cint_array`` listing: the extra array (non-integers, negative integers and
+    integers too sparse for the power-of-two leaves) first, then the integers ascending."""
+    cint = []
+    extra = []
+    leaves = set()
+    capacity = 0
+    for k in keys:
+        v = _int_value(k)
+        if v is None or v < 0 or capacity + _cint_estimate(v) - len(cint) > _THRESHOLD:
+            extra.append(k)
+            continue
+        leaf = _cint_leaf(v)
+        if leaf not in leaves:
+            leaves.add(leaf)
+            capacity += leaf[1]
+        cint.append((v, k))
+    cint.sort()
+    head: list = []
+    if extra:
+        head = _int_order(extra) if _int_value(extra[0]) is not None else _str_order(extra)
+    return head + [k for _, k in cint]
 
 
 def for_in_order(d: dict) -> list:
-    """The subscripts of ``d`` in gawk's ``for (k in d)`` order."""
+    """The subscripts of ``d`` in gawk's ``for (k in d)`` order (its array type chosen by
+    the first subscript, as gawk's ``null_lookup`` does)."""
     if not d:
         return []
     keys = list(d)
     if len(keys) == 1:
         return keys
-    first = keys[0]
-    if _INT_RE.match(first) and len(first) < 11:
-        ints = []
-        others = []
-        for k in keys:
-            if is_cint(k):
-                ints.append(k)
-            else:
-                others.append(k)
-        ints.sort(key=int)
-        if others and _INT_RE.match(others[0]):
-            # the overflow table is itself an integer array: its strings come first
-            strs = [k for k in others if not _INT_RE.match(k)]
-            nums = [k for k in others if _INT_RE.match(k)]
-            return _str_order(strs) + nums + ints
-        return _str_order(others) + ints
-    return _str_order(keys)
+    v = _int_value(keys[0])
+    if v is None:
+        return _str_order(keys)
+    if v < 0:
+        return _int_order(keys)
+    return _cint_order(keys)

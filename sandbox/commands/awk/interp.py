@@ -17,6 +17,7 @@ second field is its line number).
 
 from __future__ import annotations
 
+import errno
 import math
 import time
 
@@ -146,8 +147,16 @@ class Runtime:
 
     # ---------------------------------------------------------------- messages ----------
 
+    def record_where(self) -> str:
+        """gawk's ``(FILENAME=f FNR=n) `` in messages, shown once a record has been read."""
+        if self.fnr <= 0:
+            return ""
+        fname = bytes(self.S(self.G[self.slots["FILENAME"]]))
+        return f"(FILENAME={fname.decode('utf-8', 'surrogateescape')} FNR={int(self.fnr)}) "
+
     def warn(self, message: str, line: int | None = None) -> None:
         where = f"{self.source_name}:{line}: " if line else ""
+        where += self.record_where()
         self.ctx.stderr.write(f"awk: {where}warning: {message}\n".encode("utf-8",
                                                                           "surrogateescape"))
 
@@ -322,6 +331,22 @@ class Runtime:
         fl[i - 1] = v
         self.rec = None
 
+    def touch_field(self, i: int) -> None:
+        """Make $i exist (NF grows to i) without rebuilding $0: what gawk does to the field a
+        sub/gsub names as its target before it knows whether anything matches."""
+        fl = self.flds
+        if fl is None:
+            fl = self.split()
+        if self.max_field > 0:
+            self.max_field = -1
+            fl = self.split()
+        n = len(fl)
+        if i > n:
+            if i > 10_000_000:
+                raise LimitExceeded("string_length", "awk: field index too large")
+            self.get0()
+            fl.extend([b""] * (i - n))
+
     def field_index(self, v, line) -> int:
         n = self.N(v)
         if n != n:
@@ -368,6 +393,9 @@ class Runtime:
         name = self.S(target)
         st = self.outputs.get(name)
         if st is None:
+            if not name:
+                raise AwkFatal(f"expression for `{kind}' redirection has null string value",
+                               self.cur_line)
             if kind == "|":
                 st = PipeOut(self, name)
             elif name in (b"/dev/stdout", b"-"):
@@ -483,13 +511,15 @@ class FileOut(OutStream):
         self.started = append
         self.failed = False
         try:
+            if rt.ctx.exists(self.name) and rt.ctx.stat(self.name).is_dir:
+                raise FSError(errno.EISDIR, self.name, "Is a directory")
             if not append:
                 rt.ctx.write_bytes(self.name, b"")
             else:
                 rt.ctx._check_write(self.name)
             self.started = True
         except FSError as err:
-            raise AwkFatal(f"can't redirect to `{self.name}': {_strerror(err)}",
+            raise AwkFatal(f"cannot redirect to `{self.name}': {_strerror(err)}",
                            rt.cur_line) from None
 
     def write(self, data: bytes) -> None:
@@ -504,7 +534,7 @@ class FileOut(OutStream):
             try:
                 self.rt.ctx.append_bytes(self.name, data)
             except FSError as err:
-                raise AwkFatal(f"can't redirect to `{self.name}': {_strerror(err)}",
+                raise AwkFatal(f"cannot redirect to `{self.name}': {_strerror(err)}",
                                self.rt.cur_line) from None
 
 

@@ -344,10 +344,7 @@ def _fatal_text(rt, src: Source, err: AwkFatal) -> str:
         where = src.name_line(err.line) + ": "
     elif src.pieces:
         where = ""
-    rec = ""
-    if rt is not None and rt.in_record:
-        fname = rt.filename.decode("utf-8", "surrogateescape") if rt.filename else "-"
-        rec = f"(FILENAME={fname} FNR={rt.fnr}) "
+    rec = rt.record_where() if rt is not None else ""
     kind = err.kind
     return f"awk: {where}{rec}{kind}: {err.message}\n"
 

@@ -98,12 +98,12 @@ def test_allowed_command_runs_in_the_sandbox() -> None:
 
 def test_write_outside_the_jail_fails() -> None:
     r = run("awk 'BEGIN { print \"x\" > \"/etc/passwd\" }'")
-    assert r.exit_code == 2 and b"can't redirect to `/etc/passwd'" in r.stderr
+    assert r.exit_code == 2 and b"cannot redirect to `/etc/passwd'" in r.stderr
 
 
 def test_write_to_protected_file_fails() -> None:
     r = run("awk 'BEGIN { f = \"conversations.jsonl\"; print \"x\" > f }'")
-    assert r.exit_code == 2 and b"can't redirect" in r.stderr
+    assert r.exit_code == 2 and b"cannot redirect" in r.stderr
 
 
 def test_read_only_refuses_literal_redirection_before_running() -> None:
