@@ -546,6 +546,52 @@ def cmd_search(args: argparse.Namespace) -> int:
     return 0
 
 
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)([smhdw]?)")
+_DURATION_UNITS = {"": 86400, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+
+
+def parse_duration(text: str) -> float:
+    """``90d``, ``12h``, ``2w``, ``30`` (days) as seconds; ``CliError`` otherwise."""
+    m = _DURATION.fullmatch(text.strip())
+    if not m:
+        raise CliError(f"invalid age {text!r}: use a number with s, m, h, d or w (e.g. 90d)")
+    return float(m.group(1)) * _DURATION_UNITS[m.group(2)]
+
+
+def add_archive(subparsers: argparse._SubParsersAction) -> None:
+    """``memtool archive [--older-than AGE] [--max-mb N]``."""
+    p = _add(subparsers, "archive", cmd_archive,
+             help="move old turns of conversations.jsonl to archive/conversations-YYYY-MM.jsonl",
+             description="Rotate the conversation log: turns older than --older-than (default "
+             "90d), then more while the log is larger than --max-mb, move to one archive file "
+             "per month, in order. Nothing is lost or copied twice; agents recording at the "
+             "same time are not blocked.")
+    p.add_argument("--older-than", default="90d", metavar="AGE",
+                   help="age of the turns moved: 90d, 12h, 2w, 3600s (default 90d)")
+    p.add_argument("--max-mb", type=float, default=None, metavar="N",
+                   help="also move the oldest turns while the log is larger than N MB")
+
+
+def cmd_archive(args: argparse.Namespace) -> int:
+    """Rotate and say what moved."""
+    from memtool.rotation import RotationError
+
+    mem = open_memory(args)
+    max_bytes = int(args.max_mb * 1_000_000) if args.max_mb is not None else None
+    if max_bytes is not None and max_bytes < 0:
+        raise CliError("--max-mb must not be negative")
+    try:
+        result = mem.rotate(parse_duration(args.older_than), max_bytes)
+    except RotationError as e:
+        raise CliError(str(e)) from None
+    out = Output(args.plain)
+    if not result.turns:
+        out.line("nothing to archive")
+        return 0
+    out.line(f"moved {result.turns} turns ({result.bytes} bytes) to {', '.join(result.files)}")
+    return 0
+
+
 def _memory_args(call: dict[str, Any]) -> Any:
     from memtool.tools.schemas import MemoryArgs
 
@@ -906,6 +952,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_sh(subparsers)
     add_search(subparsers)
     add_log(subparsers)
+    add_archive(subparsers)
     add_watch(subparsers)
     add_tool(subparsers)
     add_mcp(subparsers)

@@ -152,10 +152,11 @@ class Conversations:
         self._size_after_append = size + len(line) if size >= 0 else -1
         return turn
 
-    def _lines_backwards(self) -> Iterator[bytes]:
-        """The file's lines from last to first, read in blocks from the end."""
+    def _lines_backwards(self, path: str | None = None) -> Iterator[bytes]:
+        """The lines of the log (or ``path``) from last to first, read in blocks from the
+        end."""
         try:
-            f = self.store.open_read(self.path)
+            f = self.store.open_read(self.path if path is None else path)
         except FSError as e:
             if e.errno == 2:
                 return
@@ -180,13 +181,25 @@ class Conversations:
                     yield line
             yield tail
 
+    def _all_lines_backwards(self) -> Iterator[bytes]:
+        """The log's lines from last to first, then its archives' (newest first)."""
+        yield from self._lines_backwards()
+        if "/" in self.path:
+            return
+        from memtool.rotation import archives
+
+        for path in reversed(archives(self.store, self.path)):
+            yield from self._lines_backwards(path)
+
     def recent(self, n: int = 20) -> list[dict[str, Any]]:
-        """The last ``n`` turns, oldest first. Blank lines are ignored; malformed lines
-        (not one JSON object) are skipped with a ``MalformedLineWarning``."""
+        """The last ``n`` turns, oldest first, read on into the archive
+        (``archive/conversations-YYYY-MM.jsonl``, ``memtool.rotation``) when the log holds
+        fewer. Blank lines are ignored; malformed lines (not one JSON object) are skipped
+        with a ``MalformedLineWarning``."""
         if n <= 0:
             return []
         turns: list[dict[str, Any]] = []
-        for raw in self._lines_backwards():
+        for raw in self._all_lines_backwards():
             if not raw.strip():
                 continue
             obj = parse_turn(raw)

@@ -22,6 +22,7 @@ from memtool.approval import Approver
 from memtool.history import History, Retention, VersionedStore, VersionLog, acting, open_log
 from memtool.core import DEFAULT_BUDGET, CoreMemory
 from memtool.recall.block import DEFAULT_RECALL_BUDGET
+from memtool.rotation import Rotation
 from memtool.layout import bootstrap, ensure_gitignored
 from memtool.scopes import scope_prefix, validate_scope
 from memtool.secrets import SecretScanner
@@ -61,6 +62,8 @@ class Memory:
     ``approve``: ``callback(ApprovalRequest) -> True | False | "reason"``, asked before either
     tool changes a file (``memtool.approval``); reads never ask, a denied call changes nothing.
     ``recall_budget``: tokens of the recalled block ``system_prompt(query=...)`` adds.
+    ``rotation``: ``Rotation(older_than=seconds, max_bytes=..., check_every=500)`` makes
+    ``record()`` move old turns to ``archive/`` (see ``rotate()``).
     """
 
     def __init__(
@@ -86,6 +89,7 @@ class Memory:
         retention: Retention | None = None,
         approve: Approver | None = None,
         recall_budget: int = DEFAULT_RECALL_BUDGET,
+        rotation: "Rotation | None" = None,
     ):
         if path_or_store is not None and store is not None:
             raise TypeError("give either a path/store or store=, not both")
@@ -140,6 +144,9 @@ class Memory:
         self.approve: Approver | None = approve
         #: Tokens (chars / 4) of the recalled block ``system_prompt(query=...)`` may add.
         self.recall_budget = recall_budget
+        #: When ``record()`` moves old turns to ``archive/`` (None: only ``rotate()`` does).
+        self.rotation = rotation
+        self._records_unchecked = rotation.check_every if rotation is not None else 0
 
     def __repr__(self) -> str:
         return f"Memory({self.base_store!r}, scope={self.scope!r})"
@@ -222,11 +229,33 @@ class Memory:
     # -- recall ---------------------------------------------------------------------------
 
     def record(self, role: str, content: Any, **extra: Any) -> dict[str, Any]:
-        """Append one turn to conversations.jsonl (secrets redacted); return what was written."""
-        return self.conversations.record(role, content, **extra)
+        """Append one turn to conversations.jsonl (secrets redacted); return what was written.
+        With ``Memory(rotation=Rotation(...))``, every ``check_every`` records the log's old
+        turns move to ``archive/`` (a rotation that fails never fails the record)."""
+        turn = self.conversations.record(role, content, **extra)
+        if self.rotation is not None:
+            self._records_unchecked += 1
+            if self._records_unchecked >= self.rotation.check_every:
+                self._records_unchecked = 0
+                try:
+                    self.rotate(self.rotation.older_than, self.rotation.max_bytes)
+                except Exception:  # rotation is housekeeping: the turn is recorded
+                    pass
+        return turn
+
+    def rotate(self, older_than: float | None = None, max_bytes: int | None = None) -> Any:
+        """Move the oldest turns of conversations.jsonl (older than ``older_than`` seconds,
+        then more while it is larger than ``max_bytes``) to
+        ``archive/conversations-YYYY-MM.jsonl``; nothing is lost or duplicated and
+        concurrent ``record()`` calls are not blocked (``memtool.rotation``). Returns a
+        ``RotationResult`` (turns and bytes moved, archive files)."""
+        from memtool.rotation import rotate
+
+        return rotate(self.store, older_than=older_than, max_bytes=max_bytes)
 
     def recent(self, n: int = 20) -> list[dict[str, Any]]:
-        """The last ``n`` turns, oldest first (read from the end of the file)."""
+        """The last ``n`` turns, oldest first (read from the end of the file, then from the
+        archive's newest files)."""
         return self.conversations.recent(n)
 
     # -- tools ----------------------------------------------------------------------------

@@ -54,6 +54,9 @@ class SubStore(FileSystem):
             #: Offered only when the base store has it (the conversation log's lock-free
             #: append; callers look for it with ``getattr``).
             self.append_line = self._append_line
+        if callable(getattr(base, "remove_prefix", None)):
+            #: Offered only when the base store has it (rotation, ``memtool.rotation``).
+            self.remove_prefix = self._remove_prefix
 
     def _p(self, path: str) -> str:
         return _join(self.prefix, path)
@@ -92,6 +95,10 @@ class SubStore(FileSystem):
     def _append_line(self, path: str, line: bytes) -> None:
         """The base store's ``append_line`` of ``path`` inside the view."""
         self._call(self.base.append_line, path, line)
+
+    def _remove_prefix(self, path: str, prefix: bytes) -> bool:
+        """The base store's ``remove_prefix`` of ``path`` inside the view."""
+        return self._call(self.base.remove_prefix, path, prefix)
 
     def listdir(self, path: str) -> list[str]:
         """Names in a directory of the view."""

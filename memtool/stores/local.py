@@ -160,13 +160,23 @@ class LocalStore(LocalDir):
             parts = self._parts(path)
             dir_fd, name, own_dir = self._open_dir(parts[:-1], path), parts[-1], True
         try:
-            fd = self._open_file(dir_fd, name, _LINE_FLAGS, path)
+            for _attempt in range(1000):
+                fd = self._open_file(dir_fd, name, _LINE_FLAGS, path)
+                try:
+                    self._check_open_file(fd, path)
+                    fcntl.flock(fd, fcntl.LOCK_SH)
+                except BaseException:
+                    os.close(fd)
+                    raise
+                if os.fstat(fd).st_nlink:
+                    break
+                os.close(fd)  # replaced while we waited (a rotation): append to the new file
+            else:
+                raise FSError(errno.EAGAIN, path, "the log keeps being replaced; try again")
         finally:
             if own_dir:
                 os.close(dir_fd)
         try:
-            self._check_open_file(fd, path)
-            fcntl.flock(fd, fcntl.LOCK_SH)
             if self._lacks_final_newline(fd):
                 fcntl.flock(fd, fcntl.LOCK_EX)  # waits for appends in flight
                 if self._lacks_final_newline(fd):
@@ -178,6 +188,48 @@ class LocalStore(LocalDir):
             raise FSError(e.errno or errno.EIO, path) from None
         finally:
             os.close(fd)  # releases the flock
+
+    def remove_prefix(self, path: str, prefix: bytes) -> bool:
+        """Remove the first ``len(prefix)`` bytes of a log if it starts with ``prefix``
+        (False, nothing changed, if not): under the directory lock and the file's exclusive
+        ``flock`` (waiting for ``append_line`` calls in flight), the rest is written to a new
+        file renamed over the log; an ``append_line`` that was waiting for the old file sees
+        it replaced and appends to the new one (rotation, ``memtool.rotation``)."""
+        _refuse(path)
+        self._writable(path)
+        with self.lock(path):
+            if _top_level(path):
+                dir_fd, name, own_dir = self._store_root_fd(), path, False
+            else:
+                parts = self._parts(path)
+                dir_fd, name, own_dir = self._open_dir(parts[:-1], path), parts[-1], True
+            try:
+                fd = self._open_file(dir_fd, name, os.O_RDONLY | os.O_NOFOLLOW | _O_CLOEXEC, path)
+            finally:
+                if own_dir:
+                    os.close(dir_fd)
+            try:
+                self._check_open_file(fd, path)
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                size = os.fstat(fd).st_size
+                chunks, pos = [], 0
+                while pos < size:
+                    chunk = os.pread(fd, min(size - pos, 1 << 24), pos)
+                    if not chunk:
+                        break
+                    chunks.append(chunk)
+                    pos += len(chunk)
+                data = b"".join(chunks)
+                if not data.startswith(prefix):
+                    return False
+                self.write_bytes(path, data[len(prefix):])
+                return True
+            except OSError as e:
+                if isinstance(e, FSError):
+                    raise
+                raise FSError(e.errno or errno.EIO, path) from None
+            finally:
+                os.close(fd)  # releases the flock: waiting appenders find the new file
 
     # -- the reserved entry: hidden from reads, refused for changes ------------------------
 

@@ -43,6 +43,16 @@ class MemoryStore(MemoryFS):
         super().append_bytes(path, data)
         self._bump(path)
 
+    def remove_prefix(self, path: str, prefix: bytes) -> bool:
+        """Remove the first ``len(prefix)`` bytes of ``path`` if it starts with ``prefix``
+        (False, nothing changed, if not), as one step for every other caller (rotation)."""
+        with self._mutex:
+            data = self.read_bytes(path)
+            if not data.startswith(prefix):
+                return False
+            self.write_bytes(path, data[len(prefix):])
+            return True
+
     def remove(self, path: str) -> None:
         """Remove a file."""
         super().remove(path)
