@@ -10,10 +10,11 @@ compare equal fall back to comparing whole lines (GNU's last resort). In C.UTF-8
 collates with ``strcoll``, which is code point (= UTF-8 byte) order, so we compare bytes.
 ``-f``, ``-d`` and ``-i`` use the locale's single-byte classes, which are ASCII only.
 
-Unlike GNU, which spills to temporary files, the whole input is held in memory (once, as the
-list of lines: it is split block by block while reading, and the output is written in slices);
-it is bounded by what the caller can feed within ``Limits`` (time, and the input size of the
-sandbox).
+Unlike GNU, which spills to temporary files, the input is held in memory: the sandbox has no
+scratch directory. Lines are split block by block while reading; past ``RUN_BYTES`` the sorted
+lines so far are packed into one bytes object (a run) and the runs are merged at the end, so
+only one run at a time costs a Python object and a key per line. ``-n``, ``-h`` and ``-V``
+keys are computed once per line (``version_key`` orders as gnulib's filevercmp).
 """
 
 from __future__ import annotations
@@ -22,10 +23,11 @@ import errno
 import functools
 import hashlib
 import heapq
+import itertools
 import os
 import re
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Iterator
 
 from sandbox.commands._quoting import quote, quoteaf, quotef
 from sandbox.commands._records import iter_blocks
@@ -379,13 +381,13 @@ def human_value(text: bytes) -> tuple[int, tuple]:
     match = _HUMAN_RE.match(text)
     assert match is not None
     sign, whole, frac, unit = match.groups()
-    nonzero = any(c != 48 for c in whole + (frac or b""))
+    number = _number_key(sign, whole, frac)
     order = 0
-    if nonzero and unit:
+    if unit and number is not _ZERO_KEY:  # a unit counts for a nonzero number only
         order = _UNIT_ORDER.get(unit[0], 0)
         if sign:
             order = -order
-    return order, _number_key(sign, whole, frac)
+    return order, number
 
 
 def general_value(text: bytes) -> tuple[int, Any]:
@@ -463,20 +465,24 @@ def _verrevcmp(s1: bytes, s2: bytes) -> int:
     return 0
 
 
+_SUFFIX_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789~")
+_SUFFIX_FIRST = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz~")
+
+
 def _prefix_len(s: bytes) -> int:
-    """Length of ``s`` without its file suffix (``(\\.[A-Za-z~][A-Za-z0-9~]*)*$``)."""
-    n = len(s)
-    prefix = 0
-    i = 0
-    while True:
-        if i == n:
-            return prefix
-        i += 1
-        prefix = i
-        while i + 1 < n and s[i] == 46 and (chr(s[i + 1]).isascii() and chr(s[i + 1]).isalpha() or s[i + 1] == 126):
-            i += 2
-            while i < n and (chr(s[i]).isascii() and chr(s[i]).isalnum() or s[i] == 126):
-                i += 1
+    """Length of ``s`` without its file suffix, the longest match of
+    ``(\\.[A-Za-z~][A-Za-z0-9~]*)*$`` (which may be all of a hidden name, as GNU sort -V and
+    ls -v have it: ``.gz`` sorts before ``.111``). Found right to left: each component is the
+    maximal run of suffix characters before the current start, preceded by a dot."""
+    p = len(s)
+    while p > 0:
+        r = p
+        while r > 0 and s[r - 1] in _SUFFIX_CHARS:
+            r -= 1
+        if r == p or r == 0 or s[r - 1] != 46 or s[r] not in _SUFFIX_FIRST:
+            return p
+        p = r - 1
+    return p
 
 
 def filevercmp(a: bytes, b: bytes) -> int:
@@ -506,6 +512,65 @@ def filevercmp(a: bytes, b: bytes) -> int:
 
 
 _VersionKey = functools.cmp_to_key(filevercmp)
+
+def _version_table() -> bytes:
+    """Bytes that sort as ``_order`` does for non-digits: ``~`` (0), then the end of a
+    non-digit part (1, not in the table), then letters, then every other byte."""
+    ranks = [0] * 256
+    others = [c for c in range(256) if not 48 <= c <= 57]
+    letters = [c for c in others if 65 <= c <= 90 or 97 <= c <= 122]
+    rest = [c for c in others if c not in letters and c != 126]
+    for rank, c in enumerate(letters + rest, start=2):
+        ranks[c] = rank
+    return bytes(ranks)
+
+
+_VERSION_TABLE = _version_table()
+_DIGIT_RUNS = re.compile(rb"(\d+)")
+
+
+def _verrev_key(s: bytes) -> bytes:
+    """A key whose byte order is ``_verrevcmp``'s. For each non-digit part: its bytes ranked
+    as ``_order`` ranks them, then 1 (where the comparison loop meets a digit or the end:
+    both sort above ``~`` and below every other byte, and two parts that end together are not
+    told apart); then its digit part: the length of the digits without leading zeros (eight
+    bytes) and those digits. A final 1 (an empty part) stands for the end of the string.
+    Two keys that agree up to a point are at the same place of that structure, so digits
+    are only ever compared with digits."""
+    parts = _DIGIT_RUNS.split(s)
+    if len(parts) > 1 and not parts[-1]:
+        parts.pop()  # the string ends with digits
+    else:
+        parts.append(b"")
+    out = []
+    table = _VERSION_TABLE
+    for k in range(0, len(parts), 2):
+        digits = parts[k + 1].lstrip(b"0")
+        out.append(parts[k].translate(table))
+        out.append(b"\x01")
+        out.append(len(digits).to_bytes(8, "big"))
+        out.append(digits)
+    out.append(b"\x01")
+    return b"".join(out)
+
+
+def version_key(s: bytes) -> tuple:
+    """A key whose tuple order is ``filevercmp``'s, computed once per line (``sort -V``)."""
+    if not s:
+        return (0,)
+    if s[:1] == b".":
+        if s == b".":
+            return (1,)
+        if s == b"..":
+            return (2,)
+        rank = 3
+    else:
+        rank = 4
+    prefix = _prefix_len(s)
+    if prefix == len(s):
+        whole = _verrev_key(s)
+        return (rank, whole, whole)
+    return (rank, _verrev_key(s[:prefix]), _verrev_key(s))
 
 
 class Reversed:
@@ -537,6 +602,9 @@ def _key_value(key: Key) -> Callable[[bytes], Any]:
             text = text.translate(_FOLD)
         return text
 
+    plain = ignore is None and not fold
+    if plain and (key.numeric or key.human or key.version):
+        return numeric_value if key.numeric else human_value if key.human else version_key
     if key.numeric:
         return lambda t: numeric_value(prepared(t))
     if key.general:
@@ -546,7 +614,7 @@ def _key_value(key: Key) -> Callable[[bytes], Any]:
     if key.month:
         return lambda t: month_value(prepared(t))
     if key.version:
-        return lambda t: _VersionKey(prepared(t))
+        return lambda t: version_key(prepared(t))
     if key.random:
         salt = os.urandom(16)
         return lambda t: hashlib.blake2b(prepared(t), key=salt, digest_size=16).digest()
@@ -563,6 +631,17 @@ def build_sort_key(keys: list[Key], tab: int | None, last_resort: bool,
         value_of = _key_value(key)
         whole_line = key.sword == 0 and key.schar == 0 and key.eword is None and not key.skip_start_blanks
         parts.append((key, value_of, whole_line, KeyExtractor(key, tab)))
+
+    if len(parts) == 1 and not parts[0][0].reverse and not (last_resort and reverse):
+        # One key (the common -n, -h, -V, -k2,2n): a tuple, no per-line loop.
+        _, value_of, whole_line, extract = parts[0]
+        if whole_line:
+            if last_resort:
+                return lambda line: (value_of(line), line)
+            return lambda line: (value_of(line),)
+        if last_resort:
+            return lambda line: (value_of(extract(line)), line)
+        return lambda line: (value_of(extract(line)),)
 
     def sort_key(line: bytes) -> Any:
         values: list[Any] = []
@@ -678,34 +757,127 @@ def _run(ctx: CommandContext, opts: list[tuple[str, str | None]], operands: list
     if check is not None:
         return _check(ctx, operands[0] if operands else "-", eol, sort_key, compare_key, unique,
                       quiet=check == "C", keys_given=bool(keys))
-    inputs = [_read_lines(ctx, operand, eol) for operand in operands or ["-"]]
-    ctx.budget.check_time()
+    field_fast = (len(keys) == 1 and tab is not None and _plain_field(keys[0])
+                  and (keys[0].reverse == gkey.reverse or not last_resort))
     if merge:
-        lines = list(heapq.merge(*inputs, key=sort_key))
-    elif not keys:
-        lines = [line for part in inputs for line in part]
-        lines.sort(reverse=gkey.reverse)
-    elif (len(keys) == 1 and tab is not None and _plain_field(keys[0])
-          and (keys[0].reverse == gkey.reverse or not last_resort)):
-        lines = _sort_by_field([line for part in inputs for line in part], keys[0], tab,
-                               last_resort)
+        inputs = [_read_lines(ctx, operand, eol) for operand in operands or ["-"]]
+        ctx.budget.check_time()
+        lines: Iterable[bytes] = heapq.merge(*inputs, key=sort_key)
     else:
-        lines = [line for part in inputs for line in part]
-        lines.sort(key=sort_key)
+
+        def sort_run(run: list[bytes]) -> list[bytes]:
+            ctx.budget.check_time()
+            if not keys:
+                run.sort(reverse=gkey.reverse)
+                return run
+            if field_fast:
+                return _sort_by_field(run, keys[0], tab, last_resort)  # type: ignore[arg-type]
+            run.sort(key=sort_key)
+            return run
+
+        runs: list[bytes] = []
+        current: list[bytes] = []
+        size = 0
+        for operand in operands or ["-"]:
+            for batch in _line_batches(ctx, operand, eol):
+                current.extend(batch)
+                size += sum(map(len, batch)) + _LINE_OVERHEAD * len(batch)
+                if size > RUN_BYTES:
+                    runs.append(_pack(sort_run(current), eol))
+                    current = []
+                    size = 0
+        if not runs:
+            lines = sort_run(current)
+        else:
+            if current:
+                runs.append(_pack(sort_run(current), eol))
+            del current
+            lines = _merge_runs(runs, eol, keys, field_fast, tab, last_resort, gkey.reverse,
+                                sort_key)
     if unique:
         lines = _unique(lines, compare_key)
+    # In slices, so the output is never a second copy of the whole input in memory.
+    pieces = _output_pieces(lines, eol)
     if output is not None:
-        data = eol.join(lines) + eol if lines else b""
+        data = b"".join(pieces)
         try:
             ctx.write_bytes(output, data)
         except FSError as err:
             raise SortError(f"open failed: {quotef(output)}: {err}") from None
     else:
-        # In slices, so the output is never a second copy of the whole input in memory.
+        for piece in pieces:
+            ctx.stdout.write(piece)
+    return 0
+
+
+#: Above this many bytes of lines (plus ``_LINE_OVERHEAD`` a line for the Python objects) the
+#: sorted lines are packed into one bytes object per run and the runs are merged at the end:
+#: the sandbox has no scratch directory to spill runs to, so they stay in memory, but as
+#: compact bytes instead of one Python object (and one key) per line.
+RUN_BYTES = 128 << 20
+_LINE_OVERHEAD = 48
+#: Bytes of a packed run split into lines at a time while merging.
+_RUN_SLICE = 1 << 16
+
+
+def _pack(run: list[bytes], eol: bytes) -> bytes:
+    """A sorted run as one bytes object (every line followed by ``eol``)."""
+    run.append(b"")
+    data = eol.join(run)
+    run.clear()
+    return data
+
+
+def _iter_run(data: bytes, eol: bytes) -> Iterator[bytes]:
+    """The lines of a packed run, split a slice at a time."""
+    n = len(data)
+    p = 0
+    while p < n:
+        cut = data.find(eol, min(p + _RUN_SLICE, n - 1))
+        yield from data[p:cut].split(eol)
+        p = cut + 1
+
+
+def _merge_runs(runs: list[bytes], eol: bytes, keys: list[Key], field_fast: bool,
+                tab: int | None, last_resort: bool, reverse: bool,
+                sort_key: Callable[[bytes], Any]) -> Iterator[bytes]:
+    """The lines of the sorted runs in the order one sort of all of them gives (ties keep
+    the input order: heapq.merge is stable across its inputs)."""
+    its = [_iter_run(data, eol) for data in runs]
+    if not keys:
+        return heapq.merge(*its, reverse=reverse)
+    if field_fast:
+        key = keys[0]
+        sep = bytes([tab])  # type: ignore[list-item]
+        n = key.sword + (1 if key.eword is not None else 0)
+        index = key.sword
+
+        def field(line: bytes) -> bytes:
+            if n == 0:
+                return line
+            parts = line.split(sep, n)
+            return parts[index] if len(parts) > index else b""
+
+        if last_resort:
+            return heapq.merge(*its, key=lambda line: (field(line), line), reverse=key.reverse)
+        return heapq.merge(*its, key=field, reverse=key.reverse)
+    return heapq.merge(*its, key=sort_key)
+
+
+def _output_pieces(lines: Iterable[bytes], eol: bytes) -> Iterator[bytes]:
+    """The output in pieces of 8192 lines."""
+    if isinstance(lines, list):
         step = 8192
         for k in range(0, len(lines), step):
-            ctx.stdout.write(eol.join(lines[k : k + step]) + eol)
-    return 0
+            yield eol.join(lines[k : k + step]) + eol
+        return
+    it = iter(lines)
+    while True:
+        chunk = list(itertools.islice(it, 8192))
+        if not chunk:
+            return
+        chunk.append(b"")
+        yield eol.join(chunk)
 
 
 def _plain_field(key: Key) -> bool:
@@ -734,28 +906,34 @@ def _sort_by_field(lines: list[bytes], key: Key, tab: int, last_resort: bool) ->
 
 
 def _read_lines(ctx: CommandContext, operand: str, eol: bytes) -> list[bytes]:
+    lines: list[bytes] = []
+    for batch in _line_batches(ctx, operand, eol):
+        lines.extend(batch)
+    return lines
+
+
+def _line_batches(ctx: CommandContext, operand: str, eol: bytes) -> Iterator[list[bytes]]:
+    """The lines of one operand, a block at a time (split block by block: the input is
+    never held twice, as one buffer and as lines)."""
     try:
         stream = open_operand(ctx, operand)
     except FSError as err:
         what = "read failed" if err.errno == errno.EISDIR else "cannot read"
         raise SortError(f"{what}: {quotef(operand)}: {err}") from None
-    # Split block by block: the input is never held twice (as one buffer and as lines).
-    lines: list[bytes] = []
     rest = b""
     with stream:
         try:
             for block in iter_blocks(stream, ctx.budget, CHUNK):
                 parts = (rest + block if rest else block).split(eol)
                 rest = parts.pop()
-                lines.extend(parts)
+                yield parts
         except FSError as err:
             raise SortError(f"read failed: {quotef(operand)}: {err}") from None
     if rest:
-        lines.append(rest)
-    return lines
+        yield [rest]
 
 
-def _unique(lines: list[bytes], compare_key: Callable[[bytes], Any]) -> list[bytes]:
+def _unique(lines: Iterable[bytes], compare_key: Callable[[bytes], Any]) -> list[bytes]:
     out: list[bytes] = []
     previous: Any = None
     for line in lines:
