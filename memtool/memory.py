@@ -62,6 +62,8 @@ class Memory:
     ``approve``: ``callback(ApprovalRequest) -> True | False | "reason"``, asked before either
     tool changes a file (``memtool.approval``); reads never ask, a denied call changes nothing.
     ``recall_budget``: tokens of the recalled block ``system_prompt(query=...)`` adds.
+    ``embedder``: an ``Embedder`` (``memtool.recall.semantic``, ``memtool[semantic]``): search
+    and recall fuse BM25 with cosine similarity of unit vectors.
     ``rotation``: ``Rotation(older_than=seconds, max_bytes=..., check_every=500)`` makes
     ``record()`` move old turns to ``archive/`` (see ``rotate()``).
     """
@@ -90,6 +92,7 @@ class Memory:
         approve: Approver | None = None,
         recall_budget: int = DEFAULT_RECALL_BUDGET,
         rotation: "Rotation | None" = None,
+        embedder: Any = None,
     ):
         if path_or_store is not None and store is not None:
             raise TypeError("give either a path/store or store=, not both")
@@ -144,6 +147,8 @@ class Memory:
         self.approve: Approver | None = approve
         #: Tokens (chars / 4) of the recalled block ``system_prompt(query=...)`` may add.
         self.recall_budget = recall_budget
+        #: Semantic recall's ``Embedder`` (``memtool.recall.semantic``; None: BM25 only).
+        self.embedder = embedder
         #: When ``record()`` moves old turns to ``archive/`` (None: only ``rotate()`` does).
         self.rotation = rotation
         self._records_unchecked = rotation.check_every if rotation is not None else 0
@@ -174,7 +179,7 @@ class Memory:
             from memtool.recall import recall_block
 
             budget = self.recall_budget if recall_budget is None else recall_budget
-            block = (recall_block(self.store, query, budget, index=self.recall_index())
+            block = (recall_block(self.store, query, budget, index=self._ranker())
                      if isinstance(query, str) else "")
         except Exception:  # recall is a bonus: a broken store or file never breaks the prompt
             block = ""
@@ -189,10 +194,23 @@ class Memory:
         directories relative to the memory (default: all of it, archives included)."""
         from memtool.recall import search
 
-        index = self.recall_index()
+        index = self._ranker()
         if index is not None:
             return index.search(query, k=k, paths=paths).hits
         return search(self.store, query, k=k, paths=paths).hits
+
+    def _ranker(self) -> Any:
+        """What searches: the semantic index (BM25 fused with cosine) when an embedder is
+        set, else the BM25 index; None where the files are scanned (PostgreSQL)."""
+        index = self.recall_index()
+        if index is None or self.embedder is None:
+            return index
+        semantic = getattr(self, "_semantic_index", None)
+        if semantic is None:
+            from memtool.recall.semantic import SemanticIndex
+
+            semantic = self._semantic_index = SemanticIndex(index, self.embedder)
+        return semantic
 
     def recall_index(self) -> Any:
         """The recall index of this memory (``memtool.recall.index.RecallIndex``), made on
@@ -220,7 +238,7 @@ class Memory:
         memory's recall settings; this memory is not touched."""
         from memtool.eval import evaluate
 
-        return evaluate(fixture, recall_budget=self.recall_budget)
+        return evaluate(fixture, recall_budget=self.recall_budget, embedder=self.embedder)
 
     def core_text(self) -> str:
         """The current content of core.md."""

@@ -162,7 +162,7 @@ def _score(mem: Any, queries: list[tuple[str, str]], budget: int) -> Scores:
                 rank = i
                 break
         s.ranks.append(rank)
-        block = recall_block(mem.store, query, budget, index=mem.recall_index())
+        block = recall_block(mem.store, query, budget, index=mem._ranker())
         tokens.append(estimate_tokens(block))
         found += want in block.casefold()
     n = len(queries)
@@ -176,10 +176,13 @@ def _score(mem: Any, queries: list[tuple[str, str]], budget: int) -> Scores:
     return s
 
 
-def evaluate(fixture: Any, recall_budget: int = DEFAULT_RECALL_BUDGET) -> EvalResult:
-    """Score the default ranking on ``fixture`` (a path, JSON text or dict)."""
+def evaluate(fixture: Any, recall_budget: int = DEFAULT_RECALL_BUDGET,
+             embedder: Any = None) -> EvalResult:
+    """Score the default ranking on ``fixture`` (a path, JSON text or dict); with
+    ``embedder``, the hybrid ranking of semantic recall."""
     data = load_fixture(fixture)
     mem = build_memory(data, recall_budget)
+    mem.embedder = embedder
     questions = data["questions"]
     asked = _score(mem, [(q["question"], q["answer"]) for q in questions], recall_budget)
     kw = [(q["keywords"], q["answer"]) for q in questions if isinstance(q.get("keywords"), str)]

@@ -21,6 +21,9 @@ def add_cli(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--budget", type=int, default=None, metavar="TOKENS",
                    help="token budget of the recalled block (default 800)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.add_argument("--embedder", default=None, metavar="SPEC",
+                   help="also score semantic recall: hash[:DIM], st:MODEL (sentence-transformers) "
+                   "or openai:MODEL:DIM (needs memtool[semantic])")
     p.set_defaults(func=_handled("eval", cmd_eval))
 
 
@@ -33,15 +36,31 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.budget is not None and args.budget < 0:
         raise CliError(f"--budget must be 0 or more, not {args.budget}")
     path = example_fixture() if args.fixture == "example" else args.fixture
+    budget = DEFAULT_RECALL_BUDGET if args.budget is None else args.budget
+    embedder = None
+    if args.embedder:
+        from memtool.recall.semantic import make_embedder
+
+        try:
+            embedder = make_embedder(args.embedder)
+        except (ValueError, ImportError) as e:
+            raise CliError(str(e)) from None
     try:
-        result = evaluate(path, recall_budget=DEFAULT_RECALL_BUDGET if args.budget is None else args.budget)
+        result = evaluate(path, recall_budget=budget)
+        hybrid = evaluate(path, recall_budget=budget, embedder=embedder) if embedder else None
     except FixtureError as e:
         raise CliError(str(e)) from None
     if args.json:
         data = {"name": result.name, "recall_budget": result.recall_budget,
                 "asked": asdict(result.asked),
                 "keywords": asdict(result.keywords) if result.keywords is not None else None}
+        if hybrid is not None:
+            data["semantic"] = {"embedder": embedder.id, "asked": asdict(hybrid.asked),
+                                "keywords": asdict(hybrid.keywords) if hybrid.keywords else None}
         print(json.dumps(data, indent=1))
     else:
         print(result.table())
+        if hybrid is not None:
+            print(f"\nwith semantic recall ({embedder.id}, BM25 and cosine fused by rank):")
+            print(hybrid.table().split("\n", 1)[1])
     return 0

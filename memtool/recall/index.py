@@ -226,6 +226,12 @@ class RecallIndex:
         name = hashlib.sha256(f"{self.key}\0{rel}".encode("utf-8", "surrogateescape")).hexdigest()
         return os.path.join(self.cache_dir, name[:40] + ".idx")
 
+    def make_cache_dir(self) -> None:
+        """Create ``.memtool/recall`` (0700) if missing (OSError when it can't be)."""
+        for d in (os.path.dirname(self.cache_dir or ""), self.cache_dir):
+            if d and not os.path.isdir(d):
+                os.mkdir(d, 0o700)
+
     def _load(self, rel: str) -> FileIndex | None:
         path = self._cache_path(rel)
         if path is None:
@@ -245,9 +251,7 @@ class RecallIndex:
         if path is None:
             return
         try:
-            for d in (os.path.dirname(self.cache_dir or ""), self.cache_dir):
-                if d and not os.path.isdir(d):
-                    os.mkdir(d, 0o700)
+            self.make_cache_dir()
             tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
             with os.fdopen(fd, "wb") as f:
