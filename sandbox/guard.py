@@ -26,7 +26,8 @@ FORBIDDEN: dict[str, str] = {
     "eval": "eval runs a string as code; write the command out directly",
     "source": "source runs another file as code; write the commands out directly",
     ".": ". (source) runs another file as code; write the commands out directly",
-    "exec": "exec replaces the shell; run the command directly",
+    "exec": "exec CMD replaces the shell; run the command directly (exec with redirections "
+            "only, like `exec 3>file` or `exec >log 2>&1`, is allowed)",
     "trap": "trap is not supported; handle errors with `||` or `if`",
     "alias": "aliases are not supported; use a function instead",
     "unalias": "aliases are not supported",
@@ -35,14 +36,11 @@ FORBIDDEN: dict[str, str] = {
     "enable": "`enable` is not supported",
     "coproc": "coproc is not supported; use a pipeline",
     "kill": "processes are not available in the sandbox",
-    "wait": "background jobs are not supported",
     "jobs": "background jobs are not supported",
     "fg": "background jobs are not supported",
     "bg": "background jobs are not supported",
     "disown": "background jobs are not supported",
     "ulimit": "resource limits are fixed by the sandbox",
-    "umask": "file modes are fixed by the sandbox",
-    "hash": "there is no PATH in the sandbox",
     "history": "there is no history in the sandbox",
     "fc": "there is no history in the sandbox",
     "pushd": "use cd instead",
@@ -53,7 +51,6 @@ FORBIDDEN: dict[str, str] = {
     "caller": "caller is not supported",
     "logout": "use exit instead",
     "suspend": "job control is not supported",
-    "times": "times is not supported",
 }
 
 #: What ``Policy(dynamic=True)`` lets run: each string is guarded when it runs.
@@ -222,6 +219,20 @@ class _Walker:
             if name in ("bash", "sh") and (len(node.words) < 2 or node.words[1].literal() != "-c"):
                 self.add(head.pos, f"`{name}` runs only as `{name} -c STRING` in the sandbox")
             return  # the string runs through this guard when it runs (sandbox.interpreter.dynamic)
+        if name == "exec" and (len(node.words) == 1 or (
+                len(node.words) == 2 and node.words[1].literal() == "--")):
+            return  # exec with redirections only: they were checked above like any other
+        if name == "exec" and self.policy.dynamic:
+            rest = node.words[1:]
+            if rest and rest[0].literal() == "--":
+                rest = rest[1:]
+            if rest and (rest[0].literal() or "").startswith("-"):
+                self.add(rest[0].pos, "`exec` options (-a -c -l) are not supported; run the "
+                         "command directly")
+                return
+            # exec CMD ARGS: CMD is checked like any command (it runs, then the shell ends)
+            self.simple(SimpleCommand([], rest, [], node.pos))
+            return
         if name == "command" and len(node.words) > 1 and node.words[1].literal() in (
                 "-v", "-V", "-pv", "-vp", "-pV", "-Vp"):
             return  # command -v / -V only report (sandbox.interpreter.typecmd)
@@ -230,6 +241,9 @@ class _Walker:
             return
         if name in self.functions or name in BUILTINS:
             return
+        if (self.policy.dynamic and name not in self.policy.allow and "/" not in name
+                and (self.commands.get(name) or registry.get(name)) is None):
+            return  # Policy(dynamic=True): no such command anywhere; at run time: not found, 127
         if name not in self.policy.allow:
             allowed = ", ".join(sorted(self.policy.allow | {"cd", "pwd", "test", "read"}))
             self.add(head.pos, f"`{name}` is not an allowed command (allowed: {allowed})")

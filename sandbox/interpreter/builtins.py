@@ -137,15 +137,28 @@ def b_export(sh: "Shell", argv: list[str], io_: "IO") -> int:
     return status
 
 
+def _unset_readonly(sh: "Shell", name: str, io_: "IO") -> bool:
+    """``unset ro`` (also through a nameref): bash's message; True when refused."""
+    from sandbox.interpreter import namerefs
+    target = namerefs.for_read(sh, name) if namerefs.is_ref(sh, name) else name
+    if target is None or "r" not in sh.attrs.get(target, ()):
+        return False
+    _err(sh, io_, "unset", f"{target}: cannot unset: readonly variable")
+    return True
+
+
 def b_unset(sh: "Shell", argv: list[str], io_: "IO") -> int:
     """``unset [-v|-f] name...``."""
     funcs = False
     explicit_var = False
+    refs = False
     args = argv[1:]
     while args and args[0].startswith("-"):
         if args[0] == "-v":
             explicit_var = True
-        if args[0] == "-f":
+        if args[0] == "-n":  # the namerefs themselves, not what they refer to
+            refs = True
+        elif args[0] == "-f":
             funcs = True
         elif args[0] == "--":
             args = args[1:]
@@ -158,6 +171,11 @@ def b_unset(sh: "Shell", argv: list[str], io_: "IO") -> int:
     for name in args:
         if funcs:
             sh.functions.pop(name, None)
+            continue
+        if refs:  # bash's unbind_nameref: a variable that is not a nameref stays
+            if "n" in sh.attrs.get(name, ()):
+                sh.vars.pop(name, None)
+                sh.attrs[name].discard("n")
             continue
         if "[" in name and name.endswith("]") and _NAME_RE.match(name.partition("[")[0]):
             from sandbox.interpreter import state
@@ -174,6 +192,9 @@ def b_unset(sh: "Shell", argv: list[str], io_: "IO") -> int:
             continue
         if name not in sh.vars and name not in sh.arrays and name in sh.functions:
             sh.functions.pop(name, None)
+            continue
+        if sh.attrs and _unset_readonly(sh, name, io_):
+            status = 1
             continue
         sh.unset_var(name)
     return status
@@ -280,7 +301,7 @@ def b_return(sh: "Shell", argv: list[str], io_: "IO") -> int:
     from sandbox.interpreter.core import ReturnFromFunction
     if sh.call_depth == 0:
         _err(sh, io_, "return", "can only `return' from a function or sourced script")
-        return 1
+        return 2  # bash 5.2's status
     if len(argv) > 1:
         n = _int_arg(sh, io_, "return", argv[1])
         raise ReturnFromFunction(2 if n is None else n & 255)
@@ -305,134 +326,6 @@ def _loop(kind: str) -> Callable[["Shell", list[str], "IO"], int]:
         raise LoopControl(kind, min(n, sh.loop_depth))
     run.__doc__ = f"``{kind} [n]``."
     return run
-
-
-def b_read(sh: "Shell", argv: list[str], io_: "IO") -> int:
-    """``read [-r] [-d delim] [-n n] [-p prompt] [name...]`` (default variable REPLY)."""
-    from sandbox.commands.options import OptionSpec, UsageError, parse
-    try:
-        opts, names = parse(OptionSpec("rsa:d:n:N:p:t:u:", permute=False), argv[1:])
-    except UsageError as exc:
-        _err(sh, io_, "read", str(exc).replace("invalid option -- '", "-").rstrip("'") + ": invalid option"
-             if "invalid option" in str(exc) else str(exc))
-        io_.stderr.write(b"read: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]\n")
-        return 2
-    raw = False
-    delim = b"\n"
-    nchars: int | None = None
-    exact = False
-    array: str | None = None
-    for key, value in opts:
-        if key == "r":
-            raw = True
-        elif key == "a":
-            array = value or ""
-            if not _NAME_RE.match(array):
-                _err(sh, io_, "read", f"`{array}': not a valid identifier")
-                return 1
-        elif key == "d":
-            delim = (value or "").encode("utf-8", "surrogateescape")[:1] or b"\x00"
-        elif key in ("n", "N"):
-            if not value or not value.isdigit():
-                _err(sh, io_, "read", f"{value}: invalid number")
-                return 1
-            nchars = int(value)
-            exact = key == "N"
-    for name in names:
-        if not _NAME_RE.match(name):
-            _err(sh, io_, "read", f"`{name}': not a valid identifier")
-            return 1
-    stdin = io_.stdin
-    buf = bytearray()
-    eof = False
-    limit = sh.limits.string_length
-    while True:
-        if nchars is not None and len(buf) >= nchars:
-            break
-        if delim == b"\n" and nchars is None and hasattr(stdin, "readline"):
-            line = stdin.readline(limit + 1)
-            if not line:
-                eof = True
-                break
-            if line.endswith(b"\n"):
-                line = line[:-1]
-                if not raw and line.endswith(b"\\") and not line.endswith(b"\\\\"):
-                    buf += line[:-1]
-                    continue
-                buf += line
-                break
-            buf += line
-            if len(buf) > limit:
-                sh.budget.check_string(len(buf))
-            eof = True
-            break
-        c = stdin.read(1)
-        if not c:
-            eof = True
-            break
-        if c == delim and not exact:
-            break
-        if c == b"\\" and not raw:
-            nxt = stdin.read(1)
-            if nxt == b"\n":
-                continue
-            buf += c + nxt
-            continue
-        buf += c
-        sh.budget.check_string(len(buf))
-    text = bytes(buf).decode("utf-8", "surrogateescape")
-    if not raw:
-        text = re.sub(r"\\(.)", r"\1", text, flags=re.DOTALL)
-    targets = names or ["REPLY"]
-    if array is not None:
-        from sandbox.interpreter import state
-        ifs = sh.get_var("IFS")
-        ifs = " \t\n" if ifs is None else ifs
-        fields = _split_read(text, ifs, len(text) + 1) if text else []
-        fields = [f for f in fields]
-        sh.assoc.discard(array)
-        state.assign(sh, array, [(None, f) for f in fields], False)
-    elif not names:
-        sh.set_var("REPLY", text)
-    else:
-        ifs = sh.get_var("IFS")
-        ifs = " \t\n" if ifs is None else ifs
-        values = _split_read(text, ifs, len(targets))
-        for k, name in enumerate(targets):
-            sh.set_var(name, values[k] if k < len(values) else "")
-    return 1 if eof and not buf else (1 if eof else 0)
-
-
-def _split_read(text: str, ifs: str, count: int) -> list[str]:
-    """Split a line for ``read``: the last name gets the rest of the line."""
-    ws = "".join(c for c in ifs if c in " \t\n")
-    other = "".join(c for c in ifs if c not in " \t\n")
-    text = text.strip(ws) if ws else text
-    out: list[str] = []
-    i, n = 0, len(text)
-    while len(out) < count - 1 and i <= n:
-        if i == n:
-            break
-        j = i
-        while j < n and text[j] not in ws and text[j] not in other:
-            j += 1
-        out.append(text[i:j])
-        k = j
-        while k < n and text[k] in ws:
-            k += 1
-        if k < n and text[k] in other:
-            k += 1
-            while k < n and text[k] in ws:
-                k += 1
-        i = k
-    if i < n:
-        rest = text[i:]
-        # trailing IFS whitespace was stripped; a single trailing non-ws delimiter is dropped
-        if len(out) == count - 1 and other and rest and rest[-1] in other and len(rest) > 1 \
-                and not any(c in other for c in rest[:-1]):
-            rest = rest[:-1]
-        out.append(rest)
-    return out
 
 
 # -- test / [ ---------------------------------------------------------------------------------
@@ -614,8 +507,10 @@ class _TestEval:
 from sandbox.interpreter.declare import b_declare, b_readonly  # noqa: E402
 from sandbox.interpreter.getopts import b_getopts  # noqa: E402
 from sandbox.interpreter.mapfile import b_mapfile  # noqa: E402
+from sandbox.interpreter.read import b_read  # noqa: E402
 from sandbox.interpreter.shopt import b_shopt  # noqa: E402
-from sandbox.interpreter.typecmd import b_command, b_type  # noqa: E402
+from sandbox.interpreter.typecmd import b_command, b_hash, b_type  # noqa: E402
+from sandbox.interpreter.procbuiltins import b_times, b_umask, b_wait  # noqa: E402
 
 TABLE: dict[str, Callable[["Shell", list[str], "IO"], int]] = {
     "cd": b_cd, "pwd": b_pwd, "test": b_test, "[": b_test, "true": b_true, ":": b_true,
@@ -625,6 +520,7 @@ TABLE: dict[str, Callable[["Shell", list[str], "IO"], int]] = {
     "shopt": b_shopt, "declare": b_declare, "typeset": b_declare, "local": b_declare,
     "readonly": b_readonly, "mapfile": b_mapfile, "readarray": b_mapfile,
     "type": b_type, "command": b_command, "getopts": b_getopts,
+    "hash": b_hash, "wait": b_wait, "times": b_times, "umask": b_umask,
 }
 
 

@@ -20,10 +20,12 @@ from sandbox.commands.base import CommandContext, Writer
 from sandbox.errors import BrokenPipe, LimitExceeded
 from sandbox.fs.base import FSError
 from sandbox.fs.vfs import VirtualFS
-from sandbox.interpreter import conditional, shopt, state, strops
-from sandbox.interpreter.procsub import FIRST_FD, FdView
+from sandbox.interpreter import conditional, namerefs, redirs, shopt, state, strops, typecmd
+from sandbox.interpreter import procsub
+from sandbox.interpreter.procsub import FdView
 from sandbox.interpreter.arith import ArithError, ArithUnbound, evaluate
 from sandbox.interpreter.expand import ExpansionError, Expander
+from sandbox.interpreter.toplevel import AbortLine, AssignFailed
 from sandbox.interpreter.pipes import FileWriter, NullWriter, Pipe, RunBudget, pipe_reader
 from sandbox.limits import Limits
 from sandbox.parse.ast import (
@@ -35,7 +37,8 @@ from sandbox.policy import Policy
 #: Commands the interpreter implements itself (always available).
 BUILTINS = frozenset(
     "cd pwd echo printf test [ true false export unset local read shift set return exit "
-    "break continue : let shopt declare typeset readonly mapfile readarray type command getopts".split()
+    "break continue : let shopt declare typeset readonly mapfile readarray type command getopts"
+    " hash wait times umask".split()
 )
 #: Builtins that are commands in the registry too (we run the registry module).
 _REGISTRY_BUILTINS = frozenset({"echo", "printf"})
@@ -57,6 +60,9 @@ def _trace_quote(word: str) -> str:
         return name + "=" + (value if _TRACE_SAFE.fullmatch(value) else strops.quote(value))
     return strops.quote(word)
 
+
+#: Compound commands after which ``$PIPESTATUS`` is what their last inner pipeline set.
+_KEEPS_PIPESTATUS = (BraceGroup, If, For, While, Case, ArithFor, FunctionDef)
 
 #: Builtins of ``Policy(dynamic=True)`` (``sandbox.interpreter.dynamic``).
 _DYNAMIC_NAMES = frozenset({"eval", "source", ".", "bash", "sh"})
@@ -147,7 +153,7 @@ class Shell:
         self.arg0 = "bash"
         self.functions: dict[str, FunctionDef] = {}
         self.status = 0
-        self.pipestatus: list[int] = [0]
+        self.pipestatus: list[int] = []  # bash: empty until the first pipeline ends
         #: ``BASH_REMATCH`` (set by ``[[ =~ ]]``): the whole match, then each group.
         self.rematch: list[str] = []
         #: The ``shopt`` options that are on.
@@ -177,7 +183,13 @@ class Shell:
         self.getopts_ind = 0
         self.getopts_pos = 0
         #: Outputs of the process substitutions of the command being run: /dev/fd/N -> bytes.
-        self.procsubs: dict[str, bytes] = {}
+        self.procsubs: dict[str, object] = {}
+        #: Descriptors 3 and up (``exec 3>f``, ``{fd}>f``): number -> stream (redirs.py).
+        self.fdmap: dict[int, object] = {}
+        #: ``>(cmd)`` of the command being run: each runs on what was written, once it ends.
+        self.outsubs: list[object] = []
+        #: ``hash``: commands found by name -> times run (``typecmd.py``).
+        self.hashed: dict[str, int] = {}
         #: The elements of ``declare a=(...)`` arguments being run (see ``declare.py``).
         self.decl_arrays: dict[str, list[tuple[str | None, str]]] = {}
         self.errexit = False
@@ -185,6 +197,8 @@ class Shell:
         self.nounset = False
         self.errexit_off = 0  # >0 inside if/while conditions and && || left sides
         self.locals: list[dict[str, str | None]] = []
+        #: The saved values of the temporary bindings of the functions running (``A=1 f``).
+        self.temp_frames: list[dict[str, str | None]] = []
         self.loop_depth = 0
         self.call_depth = 0
         self.nesting = 0
@@ -216,14 +230,22 @@ class Shell:
         sub.local_attrs = {k: dict(v) for k, v in self.local_attrs.items()}
         sub.decl_arrays = {}
         sub.procsubs = dict(self.procsubs)
+        sub.fdmap = dict(self.fdmap)
+        sub.outsubs = []
+        sub.hashed = dict(self.hashed)
         sub.funcstack = list(self.funcstack)
         sub.locals = [dict(f) for f in self.locals]
+        sub.temp_frames = [dict(f) for f in self.temp_frames]
         sub.loop_depth = 0
         sub.expander = Expander(sub)
         return sub
 
     def get_var(self, name: str) -> str | None:
         """A variable or special parameter's value (None if unset)."""
+        if self.attrs and namerefs.is_ref(self, name):
+            name = namerefs.for_read(self, name)  # type: ignore[assignment]
+            if name is None:
+                return None
         if name in self.vars:
             return self.vars[name]
         if len(name) == 1 and not name.isalpha() and name != "_":
@@ -248,7 +270,7 @@ class Shell:
             k = int(name)
             return self.positional[k - 1] if 0 < k <= len(self.positional) else None
         if name == "PIPESTATUS":
-            return str(self.pipestatus[0])
+            return str(self.pipestatus[0]) if self.pipestatus else None
         if name == "BASH_REMATCH":
             return self.rematch[0] if self.rematch else None
         if name in self.arrays:
@@ -278,6 +300,10 @@ class Shell:
         """Multi-valued parameters: ``@``/``*`` and ``NAME[@]`` (PIPESTATUS, or a scalar)."""
         if name in ("@", "*"):
             return list(self.positional)
+        if self.attrs and namerefs.is_ref(self, name):
+            name = namerefs.for_read(self, name)  # type: ignore[assignment]
+            if name is None:
+                return []
         if name.endswith("]"):
             base = name.partition("[")[0]
             if base == "PIPESTATUS":
@@ -300,6 +326,10 @@ class Shell:
     def set_var(self, name: str, value: str) -> None:
         """Assign a shell variable (checked against the string length limit); ``a[sub]``
         and an array's name (its element 0) assign an element."""
+        if self.attrs and namerefs.is_ref(self, name):
+            name = namerefs.for_write(self, name, value)  # type: ignore[assignment]
+            if name is None:
+                return
         if name in self.arrays:
             state.set_element(self, name, "0", value)
             return
@@ -324,7 +354,7 @@ class Shell:
         """A value as ``declare``'s attributes make it (read-only refuses: fatal)."""
         at = self.attrs[name]
         if "r" in at:
-            raise ExpansionError(f"{name}: readonly variable")
+            raise AssignFailed(f"{name}: readonly variable")
         if "i" in at:
             try:
                 value = str(evaluate(value, self, self.nounset, self.budget.check_time))
@@ -340,10 +370,23 @@ class Shell:
 
     def unset_var(self, name: str) -> None:
         """Remove a variable (or, ``a[sub]``, one element)."""
+        if self.attrs and namerefs.is_ref(self, name):
+            name = namerefs.for_read(self, name)  # type: ignore[assignment]
+            if name is None:
+                return
         if name.endswith("]") and "[" in name:
             base, sub = state.split_name(name)
             state.unset_element(self, base, sub or "")
             return
+        if self.temp_frames and name in self.temp_frames[-1] and not (
+                self.locals and name in self.locals[-1]):
+            old = self.temp_frames[-1].pop(name)  # the temporary binding goes: the old value shows
+            if old is not None:
+                self.vars[name] = old
+                return
+        if self.attrs:  # the attributes go with the variable (a nameref's own `n` too)
+            self.attrs.pop(name, None)
+        self.declared.discard(name)
         self.vars.pop(name, None)
         self.arrays.pop(name, None)
         self.assoc.discard(name)
@@ -436,7 +479,8 @@ class Shell:
                 self.errexit_off -= 1
         if node.negate:
             status = 0 if status != 0 else 1
-        self.pipestatus = statuses
+        if len(cmds) > 1 or not isinstance(cmds[0], _KEEPS_PIPESTATUS):
+            self.pipestatus = statuses  # a compound keeps what its last pipeline set
         self.status = status
         if not node.negate:
             self._check_errexit(status if len(cmds) > 1 else statuses[-1], False)
@@ -449,7 +493,16 @@ class Shell:
         statuses = [0] * n
         threads: list[threading.Thread] = []
 
+        lastpipe = "lastpipe" in self.shopts
+
         def stage(i: int) -> None:
+            if lastpipe and i == n - 1:  # shopt -s lastpipe: the last stage runs in this shell
+                try:
+                    statuses[i] = self.run_command(cmds[i], IO(pipe_reader(pipes[i - 1]),
+                                                             io_.stdout, io_.stderr))
+                finally:
+                    pipes[i - 1].close_reader()
+                return
             sub = self.copy()
             sub.errexit_off = 0
             stdin = io_.stdin if i == 0 else pipe_reader(pipes[i - 1])
@@ -523,7 +576,7 @@ class Shell:
             return e.status
         except BrokenPipe:
             return 141
-        except (LoopControl, ReturnFromFunction) as e:
+        except (LoopControl, ReturnFromFunction, AbortLine) as e:
             return getattr(e, "status", 0)
 
     def run_command(self, cmd: Command, io_: IO) -> int:
@@ -551,6 +604,7 @@ class Shell:
                 self.functions[cmd.name] = cmd
                 self.status = 0
                 return 0
+            mark = len(self.outsubs)
             redirected = self.open_redirects(cmd.redirects, io_)
             if redirected is None:
                 self.status = 1
@@ -561,7 +615,8 @@ class Shell:
                     status = self.run_script(cmd.body, new_io)
                 elif isinstance(cmd, Subshell):
                     sub = self.copy()
-                    status = sub.run_subshell_body(lambda: sub.run_script(cmd.body, new_io))
+                    sub_io = IO(new_io.stdin, new_io.stdout, new_io.stderr)  # exec stays inside
+                    status = sub.run_subshell_body(lambda: sub.run_script(cmd.body, sub_io))
                 elif isinstance(cmd, If):
                     status = self.run_if(cmd, new_io)
                 elif isinstance(cmd, For):
@@ -581,6 +636,8 @@ class Shell:
                     raise TypeError(type(cmd).__name__)
             finally:
                 self.close_redirects(closers)
+            if len(self.outsubs) > mark:  # `done > >(cmd)`
+                procsub.run_pending(self, io_, mark)
             self.status = status
             return status
         finally:
@@ -622,7 +679,10 @@ class Shell:
             for item in items:
                 self.budget.count_iteration()
                 try:
-                    self.set_var(node.var, item)
+                    if self.attrs and namerefs.is_ref(self, node.var):
+                        self.vars[node.var] = item  # a nameref loop variable names each item
+                    else:
+                        self.set_var(node.var, item)
                 except ExpansionError as exc:  # `for X in ...` with X readonly: the loop ends
                     self.diag(io_, str(exc))
                     self.status = 1
@@ -690,6 +750,9 @@ class Shell:
         is fatal, as in bash)."""
         try:
             return evaluate(text, self, self.nounset, self.budget.check_time)
+        except AssignFailed as exc:  # `(( ro = 1 ))`: an error, the line goes on
+            self.diag(io_, str(exc))
+            return None
         except ExpansionError as exc:
             self._expansion_failed(exc, io_)
             return None
@@ -736,15 +799,31 @@ class Shell:
     def _expansion_failed(self, exc: ExpansionError, io_: IO) -> int:
         self.diag(io_, str(exc))
         self.status = 1
+        if isinstance(exc, AssignFailed):  # bash abandons the rest of the line
+            raise AbortLine(1)
         if exc.fatal:
             raise ExitShell(exc.status, from_expansion=True)
         return 1
 
     def run_simple(self, cmd: SimpleCommand, io_: IO) -> int:
-        """Expand, redirect and dispatch one simple command."""
+        """Expand, redirect and dispatch one simple command; its process substitutions'
+        ``/dev/fd/N`` last as long as it runs (``procsub.py``)."""
+        outer, mark = self.procsubs, len(self.outsubs)
+        if outer:
+            self.procsubs = dict(outer)
+        try:
+            status = self._run_simple(cmd, io_)
+        except BaseException:
+            del self.outsubs[mark:]
+            raise
+        finally:
+            self.procsubs = outer
+        if len(self.outsubs) > mark:
+            procsub.run_pending(self, io_, mark)
+        return status
+
+    def _run_simple(self, cmd: SimpleCommand, io_: IO) -> int:
         self.budget.check_time()
-        if self.procsubs:  # the previous command's /dev/fd/N are gone
-            self.procsubs = {}
         self.status_before = self.status
         self._sub_status = None
         self._current_stdin = io_.stdin
@@ -755,16 +834,21 @@ class Shell:
                 self.status = 1
                 return 1
             self.budget.count_command()
-            data = redirected[0].stdin.read()
-            self.budget.check_string(len(data))
-            redirected[0].stdout.write(data)
+            try:
+                data = redirected[0].stdin.read()
+                self.budget.check_string(len(data))
+                redirected[0].stdout.write(data)
+            finally:
+                self.close_redirects(redirected[1])
             self.status = 0
             return 0
         try:
             argv = self.expander.words(cmd.words) if cmd.words else []
-            values = [(a, self.expander.word(a.value)) for a in cmd.assigns] if argv else []
+            values = self.temp_values(cmd.assigns) if argv else []
         except ExpansionError as exc:
             return self._expansion_failed(exc, io_)
+        if argv and argv[0] == "exec":
+            return redirs.run_exec(self, argv, values, cmd.redirects, io_)
         if not argv:
             # `a=1 b=$((a+1))`: each assignment sees the ones before it, as in bash
             for a in cmd.assigns:
@@ -772,7 +856,7 @@ class Shell:
                     if a.array is not None or a.index is not None:
                         self.assign_array(a)
                         continue
-                    value = self.expander.word(a.value)
+                    value = self.expander.word(a.value, assign=True)
                     if self.xtrace:
                         self.trace([f"{a.name}{'+' if a.append else ''}={value}"], io_)
                 except ExpansionError as exc:
@@ -780,7 +864,7 @@ class Shell:
                 except state.SubscriptError as exc:
                     self.diag(io_, str(exc))
                     self.status = 1
-                    return 1
+                    raise AbortLine(1) from None  # bash abandons the rest of the line
                 try:
                     if a.append and "i" in self.attrs.get(a.name, ()):
                         value = f"{self.get_var(a.name) or 0}+({value})"
@@ -823,13 +907,13 @@ class Shell:
         """``a=(...)``, ``a+=(...)``, ``a[sub]=v``, ``a[sub]+=v``."""
         if a.index is not None:
             sub = self.expander.word(a.index)
-            value = self.expander.word(a.value)
+            value = self.expander.word(a.value, assign=True)
             state.set_element(self, a.name, sub, value, a.append)
             return
         items: list[tuple[str | None, str]] = []
         for key, w in a.array or ():
             if key is None:
-                items.extend((None, v) for v in self.expander.words([w]))
+                items.extend((None, v) for v in self.expander.words([w], eq=False))
             else:
                 items.append((self.expander.word(key), self.expander.word(w)))
             if len(items) > state.MAX_ELEMENTS:
@@ -837,6 +921,30 @@ class Shell:
                                     f"{state.MAX_ELEMENTS} elements exceeded; use a file "
                                     "for big data")
         state.assign(self, a.name, items, a.append)
+
+    def temp_values(self, assigns: list[Assign]) -> list[tuple[Assign, str]]:
+        """The values of ``A=1 B=$A cmd``'s bindings, each expanded with the ones before it
+        bound (as bash does); the variables are put back (``dispatch`` binds them)."""
+        out: list[tuple[Assign, str]] = []
+        saved: dict[str, str | None] = {}
+        try:
+            for a in assigns:
+                value = self.expander.word(a.value, assign=True)
+                saved.setdefault(a.name, self.vars.get(a.name))
+                try:
+                    self.set_var(a.name, (self.get_var(a.name) or "") + value if a.append
+                                 else value)
+                except AssignFailed as exc:  # `ro=1 cmd`: bash's message, cmd still runs
+                    self._current_stderr.write(f"bash: {exc}\n".encode("utf-8", "surrogateescape"))
+                    continue
+                out.append((a, value))
+        finally:
+            for k, old in saved.items():
+                if old is None:
+                    self.vars.pop(k, None)
+                else:
+                    self.vars[k] = old
+        return out
 
     def dispatch(self, argv: list[str], assigns, io_: IO) -> int:  # type: ignore[no-untyped-def]
         """Run a function, builtin or registered command (allowlist re-checked here)."""
@@ -849,16 +957,32 @@ class Shell:
         try:
             func = self.functions.get(name)
             if func is not None:
-                return self.call_function(func, argv, io_)
+                if not saved:
+                    return self.call_function(func, argv, io_)
+                # `A=1 f`: A is exported while f runs; `unset A` inside shows the old A
+                added = set(saved) - self.exported
+                self.exported |= added
+                self.temp_frames.append(saved)
+                try:
+                    return self.call_function(func, argv, io_)
+                finally:
+                    self.temp_frames.pop()
+                    self.exported -= added
             if name in BUILTINS and name not in _REGISTRY_BUILTINS:
                 from sandbox.interpreter import builtins
                 try:
                     return builtins.run(self, argv, io_)
-                except ArithError as exc:  # a bad subscript (`test -v 'a[{]'`): status 1
+                except (ArithError, AssignFailed) as exc:  # `test -v 'a[{]'`, `export ro=1`
                     self.diag(io_, str(exc))
                     return 1
+                except FSError:
+                    raise
+                except OSError as exc:  # a write to a closed descriptor (`>&-`)
+                    return redirs.write_failed(io_, name, True, exc)
             if name == "printf" and len(argv) > 1 and argv[1].startswith("-v"):
                 return self.printf_to_var(argv, io_)
+            if name == "echo" and "xpg_echo" in self.shopts:  # escapes on unless -E
+                argv = ["echo", "-e", *argv[1:]]
             if self.policy.dynamic and name in _DYNAMIC_NAMES:
                 from sandbox.interpreter import dynamic
                 return dynamic.TABLE[name](self, argv, io_)
@@ -904,6 +1028,8 @@ class Shell:
         if cmd is None:
             self.diag(io_, f"{name}: command not found")
             return 127
+        if name not in BUILTINS:
+            typecmd.note_run(self, name)
         env = self.environ()
         for k in temp_env:
             if k in self.vars:
@@ -923,6 +1049,8 @@ class Shell:
         except FSError as exc:
             ctx.error(f"{exc.path or ''}: {exc}" if exc.path else str(exc))
             return 1
+        except OSError as exc:  # a write to a closed descriptor (`>&-`)
+            return redirs.write_failed(io_, name, name in BUILTINS, exc)
         except RecursionError:
             ctx.error("input is nested too deeply")
             return 1
@@ -996,6 +1124,8 @@ class Shell:
             for k, old in frame.items():
                 self.restore_var(k, old)
                 self.attrs.pop(k, None)
+                if old is None:
+                    self.declared.discard(k)
             for k, at in hidden.items():
                 if at is not None:
                     self.attrs[k] = at
@@ -1007,25 +1137,9 @@ class Shell:
 
     # -- command substitution ---------------------------------------------------------------
 
-    def process_substitution(self, body: Script) -> str:
-        """Run ``<(body)`` to completion; its output becomes ``/dev/fd/N`` (returned)."""
-        if self.nesting > self.limits.recursion_depth * 2:
-            raise LimitExceeded("recursion_depth", "nesting limit exceeded in process "
-                                "substitution; nest fewer commands")
-        out = _BufferWriter(self.budget)
-        sub = self.copy()
-        sub.nesting += 1
-        try:
-            sub.run_script(body, IO(io.BytesIO(b""), out, self._current_stderr))
-        except ExitShell:
-            pass
-        except BrokenPipe:
-            pass
-        except (LoopControl, ReturnFromFunction):
-            pass
-        path = f"/dev/fd/{FIRST_FD - len(self.procsubs)}"
-        self.procsubs[path] = bytes(out.buf)
-        return path
+    def process_substitution(self, body: Script, out: bool = False) -> str:
+        """``<(body)`` / ``>(body)`` (``out``): the ``/dev/fd/N`` path (``procsub.py``)."""
+        return procsub.substitute(self, body, out)
 
     def command_substitution(self, body: Script) -> str:
         """Run ``body`` in a subshell and return its output without trailing newlines."""
@@ -1045,7 +1159,7 @@ class Shell:
             status = 1 if e.from_expansion else e.status
         except BrokenPipe:
             status = 141
-        except (LoopControl, ReturnFromFunction) as e:
+        except (LoopControl, ReturnFromFunction, AbortLine) as e:
             status = getattr(e, "status", 0)
         self._sub_status = status
         self.status = status
@@ -1053,131 +1167,30 @@ class Shell:
 
     # -- redirections ---------------------------------------------------------------------
 
-    def open_redirects(self, redirects: list[Redirect], io_: IO):  # type: ignore[no-untyped-def]
-        """Apply redirections; returns (new IO, writers to close) or None after an error."""
+    def open_redirects(self, redirects: list[Redirect], io_: IO, persist: bool = False):  # type: ignore[no-untyped-def]
+        """Apply redirections (``sandbox.interpreter.redirs``); returns (new IO, what
+        ``close_redirects`` undoes) or None after an error (bash's message printed).
+        ``persist``: ``exec``, the changes stay (``io_`` is changed in place)."""
         self._current_stdin = io_.stdin
         self._current_stderr = io_.stderr
         if not redirects:
-            return io_, []
-        fds: dict[int, object] = {0: io_.stdin, 1: io_.stdout, 2: io_.stderr}
-        closers: list[FileWriter] = []
-        for r in redirects:
-            try:
-                if not self._apply_redirect(r, fds, closers, io_):
-                    self.close_redirects(closers)
-                    return None
-            except ExpansionError as exc:
-                self.close_redirects(closers)
-                self.diag(io_, str(exc))
-                if exc.fatal:
-                    raise ExitShell(exc.status, from_expansion=True)
-                return None
-            except FSError as exc:
-                self.close_redirects(closers)
-                target = self._last_target
-                self.diag(io_, f"{target}: {exc}")
-                return None
-        new_io = IO(fds[0], fds[1], fds[2])  # type: ignore[arg-type]
-        return new_io, closers
-
-    def _apply_redirect(self, r: Redirect, fds: dict[int, object], closers: list, io_: IO) -> bool:
-        op = r.op
-        self._last_target = ""
-        if op in ("<<", "<<-"):
-            if r.heredoc is None:  # never delimited (`$(<<E)`): bash reads an empty body
-                text = ""
-            else:
-                text = r.heredoc.text if r.heredoc_quoted else self.expander.heredoc(r.heredoc)
-            data = text.encode("utf-8", "surrogateescape")
-            self.budget.check_string(len(data))
-            fds[r.fd if r.fd is not None else 0] = io.BytesIO(data)
-            return True
-        assert r.target is not None
-        if op == "<<<":
-            text = self.expander.word(r.target) + "\n"
-            fds[r.fd if r.fd is not None else 0] = io.BytesIO(text.encode("utf-8", "surrogateescape"))
-            return True
-        words = self.expander.redirect_target(r.target)
-        if len(words) != 1:
-            self.diag(io_, f"{r.target.text}: ambiguous redirect")
-            return False
-        target = words[0]
-        self._last_target = target
-        if op in (">&", "<&") and (target.isdigit() or target == "-"):
-            fd = r.fd if r.fd is not None else (1 if op == ">&" else 0)
-            if target == "-":
-                fds[fd] = NullWriter() if fd else io.BytesIO(b"")
-                return True
-            src = int(target)
-            if src not in fds:
-                self.diag(io_, f"{target}: Bad file descriptor")
-                return False
-            fds[fd] = fds[src]
-            return True
-        if target == "":
-            self.diag(io_, ": No such file or directory")
-            return False
-        if op in ("<", "<>"):
-            fd = r.fd if r.fd is not None else 0
-            ctx = self._ctx(io_)
-            if ctx.path(target) == "/dev/stdin":
-                fds[fd] = io_.stdin
-                return True
-            if target in self.procsubs:
-                fds[fd] = io.BytesIO(self.procsubs[target])
-                return True
-            stat = ctx.stat(target)
-            if stat.is_dir:
-                fds[fd] = io.BytesIO(b"")  # bash opens it; reading gives EISDIR to the command
-                self.diag(io_, f"{target}: Is a directory")
-                return False
-            fds[fd] = ctx.open_read(target)
-            return True
-        # output: > >> >| &> &>> >&file
-        append = op in (">>", "&>>")
-        if self.noclobber and op in (">", "&>", ">&") and not append:
-            try:
-                st = self.fs.stat(self._ctx(io_).path(target))
-            except (FSError, OSError):
-                st = None
-            if st is not None and st.is_file:
-                self.diag(io_, f"{target}: cannot overwrite existing file")
-                return False
-        writer = self._open_writer(target, append, fds, io_)
-        if op in ("&>", "&>>") or (op == ">&" and r.fd is None):
-            fds[1] = writer
-            fds[2] = writer
-        else:
-            fds[r.fd if r.fd is not None else 1] = writer
-        if isinstance(writer, FileWriter):
-            closers.append(writer)
-        return True
+            return io_, None
+        try:
+            applied = redirs.open_all(self, redirects, io_, persist)
+        except redirs.RedirectFailed as exc:
+            redirs.report(self, exc, io_)
+            return None
+        except ExpansionError as exc:
+            self.diag(io_, str(exc))
+            if exc.fatal:
+                raise ExitShell(exc.status, from_expansion=True)
+            return None
+        return applied.io, applied
 
     def _ctx(self, io_: IO) -> CommandContext:
-        return CommandContext(argv=["bash"], stdin=io_.stdin, stdout=io_.stdout,
-                              stderr=io_.stderr, fs=self.fs, cwd=self.cwd, budget=self.budget,
-                              policy=self.policy)
+        return redirs._ctx(self, io_)
 
-    def _open_writer(self, target: str, append: bool, fds: dict[int, object], io_: IO):  # type: ignore[no-untyped-def]
-        ctx = self._ctx(io_)
-        vpath = ctx.path(target)
-        if vpath == "/dev/null":
-            return NullWriter()
-        if vpath == "/dev/stdout":
-            return fds[1]
-        if vpath == "/dev/stderr":
-            return fds[2]
-        if vpath == "/dev/stdin":
-            return NullWriter()
-        try:
-            if self.fs.stat(vpath).is_dir:
-                raise FSError(21, vpath, "Is a directory")
-        except FSError as exc:
-            if exc.errno == 21:
-                raise
-        return FileWriter(ctx, target, append)
-
-    def close_redirects(self, closers: list) -> None:
-        """Flush file redirections (in order)."""
-        for w in closers:
-            w.close()
+    def close_redirects(self, applied) -> None:  # type: ignore[no-untyped-def]
+        """Flush the command's files and put the descriptor table back."""
+        if applied is not None:
+            redirs.finish(self, applied)

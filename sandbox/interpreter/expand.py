@@ -3,13 +3,12 @@ substitution, field splitting on IFS, globbing inside the jail, quote removal.""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import TYPE_CHECKING
 
 from sandbox.errors import LimitExceeded
-from sandbox.fs.base import FSError
-from sandbox.fs.paths import normalize
-from sandbox.interpreter import patterns, state, strops
+from sandbox.interpreter import globbing, namerefs, patterns, state, strops, tilde
 from sandbox.interpreter.arith import ArithError, ArithUnbound, evaluate
 from sandbox.parse.ast import (
     DQ, ArithSub, Assign, CmdSub, DeclAssign, Lit, Param, Part, ProcSub, Quoted, Tilde, Word,
@@ -138,8 +137,9 @@ def _expand_atoms(atoms: list[object], limit: int) -> list[list[object]]:
                         break
                 elif a == "," and depth == 1:
                     commas.append(j)
-            if close < 0:
-                return [atoms]
+            if close < 0:  # unmatched: this `{` is literal text, look further on
+                i += 1
+                continue
             prefix, suffix = atoms[:i], atoms[close + 1:]
             alts: list[list[object]] | None = None
             if commas:
@@ -238,11 +238,15 @@ class Expander:
 
     def __init__(self, sh: "Shell"):
         self.sh = sh
+        #: Inside an assignment's value: ``~`` after ``:`` in operands expands too.
+        self._assign = False
 
     # -- public entry points --------------------------------------------------------------
 
-    def words(self, words: list[Word]) -> list[str]:
-        """Expand command words into argv: braces, expansions, splitting, globbing."""
+    def words(self, words: list[Word], eq: bool = True) -> list[str]:
+        """Expand command words into argv: braces, tildes, expansions, splitting, globbing
+        (``eq``: a word that looks like an assignment expands ``~`` after ``=`` and ``:``;
+        not so in an array literal)."""
         out: list[str] = []
         limit = self.sh.limits.brace_results
         for word in words:
@@ -254,17 +258,29 @@ class Expander:
                 out.append(self._decl_arg(word.parts[0].assign))
                 continue
             for parts in brace_expand(word.parts, limit):
+                parts = tilde.expand(self.sh, parts, eq=eq and tilde.assign_like(parts))
                 for field in self._fields(parts, split=True):
                     out.extend(self._glob(field))
         return out
 
-    def word(self, word: Word) -> str:
-        """Expand a word without splitting or globbing (assignments, here-strings, case)."""
+    def word(self, word: Word, assign: bool = False, tildes: bool = True) -> str:
+        """Expand a word without splitting or globbing (assignments, here-strings, case);
+        ``assign``: an assignment's value (tildes after ``:`` expand too); ``tildes``: False
+        for text that is never tilde-expanded (here-documents, arithmetic). Several fields
+        (``"$@"``) are joined with spaces."""
         lit = _plain(word)
         if lit is not None:
             return lit
-        fields = self._fields(word.parts, split=False)
-        return "".join(t for f in fields for t, _ in f)
+        saved = self._assign
+        self._assign = assign
+        try:
+            parts = tilde.expand(self.sh, word.parts, assign=assign) if tildes else word.parts
+            fields = self._fields(parts, split=False)
+        finally:
+            self._assign = saved
+        if len(fields) == 1:
+            return "".join(t for t, _ in fields[0])
+        return " ".join("".join(t for t, _ in f) for f in fields)
 
     def redirect_target(self, word: Word) -> list[str]:
         """Expand a redirection target (split and globbed; must give exactly one word)."""
@@ -272,21 +288,23 @@ class Expander:
         if lit is not None:
             return [lit]
         out: list[str] = []
-        for field in self._fields(word.parts, split=True):
+        for field in self._fields(tilde.expand(self.sh, word.parts), split=True):
             out.extend(self._glob(field))
         return out
 
-    def pattern(self, word: Word | None) -> tuple[Chunk, ...]:
-        """Expand a pattern operand, keeping which characters were quoted."""
+    def pattern(self, word: Word | None, tildes: bool = True) -> tuple[Chunk, ...]:
+        """Expand a pattern operand, keeping which characters were quoted (``tildes``: a
+        leading ``~`` expands, as everywhere but after ``${v/#`` and ``${v/%``)."""
         if word is None:
             return ()
-        fields = self._fields(word.parts, split=False)
+        parts = tilde.expand(self.sh, word.parts) if tildes else word.parts
+        fields = self._fields(parts, split=False)
         return tuple(c for f in fields for c in f)
 
     def arith(self, expr: Word) -> int:
         """Expand an arithmetic expression's text (like a double-quoted string) and evaluate
         it; an error is a fatal ``ExpansionError`` with bash's message."""
-        text = self.word(expr)
+        text = self.word(expr, tildes=False)
         sh = self.sh
         try:
             return evaluate(text, sh, sh.nounset, sh.budget.check_time)
@@ -297,7 +315,7 @@ class Expander:
 
     def heredoc(self, word: Word) -> str:
         """Expand a here-document body."""
-        return self.word(word)
+        return self.word(word, tildes=False)
 
     # -- internals ------------------------------------------------------------------------
 
@@ -317,15 +335,14 @@ class Expander:
         elif isinstance(p, Quoted):
             fb.literal(p.text, True)
         elif isinstance(p, DQ):
-            if not any(isinstance(q, Param) and q.op == "" and (q.name == "@" or q.name.endswith("[@]"))
-                       for q in p.parts):
+            if not any(_at_list(q) for q in p.parts):
                 fb.literal("", True)
             for q in p.parts:
                 self._part(q, fb, split, in_dq=True)
         elif isinstance(p, Tilde):
-            fb.literal(self.sh.get_var("HOME") or "/", True)
+            fb.literal(tilde.home(self.sh), True)
         elif isinstance(p, ProcSub):
-            fb.literal(self.sh.process_substitution(p.body), True)
+            fb.literal(self.sh.process_substitution(p.body, p.out), True)
         elif isinstance(p, CmdSub):
             text = self.sh.command_substitution(p.body)
             if in_dq or not split:
@@ -346,6 +363,9 @@ class Expander:
 
     def _param(self, p: Param, fb: _Fields, split: bool, in_dq: bool) -> None:
         sh = self.sh
+        indirect = p.indirect
+        if sh.attrs and not p.indirect and namerefs.is_ref(sh, p.name):
+            p = dataclasses.replace(p, name=namerefs.for_read(sh, p.name) or "")
         if p.indirect or p.index is not None or p.op in _EXTENDED_OPS or (
                 p.op in _PATTERN_OPS and (p.name in ("@", "*") or p.name.endswith("]"))):
             p = self._param_extended(p, fb, split, in_dq)  # type: ignore[assignment]
@@ -356,12 +376,19 @@ class Expander:
             values = sh.list_var(name)
             if values is not None:
                 is_set = bool(values)
+                if p.op.startswith(":") and not indirect:
+                    # null: the values joined as "$*" would be in quotes (else with spaces)
+                    star = in_dq and (name == "*" or name.endswith("[*]"))
+                    ifs = sh.get_var("IFS") if star else " "
+                    is_set = (" " if ifs is None else ifs[:1]).join(values) != ""
                 if p.op in ("-", ":-") and not is_set:
                     self._operand(p.arg, fb, split, in_dq)
                     return
                 if p.op in ("+", ":+"):
                     if is_set:
                         self._operand(p.arg, fb, split, in_dq)
+                    elif values and in_dq:  # "${@:+x}" with set -- '': one empty field
+                        fb.literal("", True)
                     return
                 self._emit_list(values, name == "@" or name.endswith("[@]"), fb, split, in_dq)
                 return
@@ -388,9 +415,17 @@ class Expander:
             elif base == "=":
                 if unset:
                     new = self.word(p.arg) if p.arg else ""
-                    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+                    base_name, sub = state.split_name(name)
+                    if sub is not None and sub not in ("@", "*") and re.fullmatch(
+                            r"[A-Za-z_][A-Za-z0-9_]*", base_name):
+                        try:
+                            state.set_element(sh, base_name, sub, new)
+                        except state.SubscriptError as exc:
+                            raise ExpansionError(str(exc)) from None
+                    elif not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
                         raise ExpansionError(f"${name}: cannot assign in this way")
-                    sh.set_var(name, new)
+                    else:
+                        sh.set_var(name, new)
                     self._emit(new, fb, split, in_dq)
                     return
             elif base == "+":
@@ -412,8 +447,9 @@ class Expander:
         if op in ("#", "##", "%", "%%"):
             value = patterns.remove_affix(value, self.pattern(p.arg), op, sh.budget.check_time)
         elif op in ("/", "//", "/#", "/%"):
-            repl = self.pattern(p.repl) if p.repl is not None else ()
-            value = patterns.substitute(value, self.pattern(p.arg), repl, op, sh.budget.check_time)
+            repl = self._repl(p)
+            value = patterns.substitute(value, self.pattern(p.arg, op in ('/', '//')), repl, op,
+                                         sh.budget.check_time)
         self._emit(value, fb, split, in_dq)
 
     def _decl_arg(self, a: "Assign") -> str:
@@ -424,13 +460,23 @@ class Expander:
             items: list[tuple[str | None, str]] = []
             for key, w in a.array:
                 if key is None:
-                    items.extend((None, v) for v in self.words([w]))
+                    items.extend((None, v) for v in self.words([w], eq=False))
                 else:
                     items.append((self.word(key), self.word(w)))
             self.sh.decl_arrays[a.name] = items
             return f"{a.name}{op}(\x00"
         name = a.name if a.index is None else f"{a.name}[{self.word(a.index)}]"
-        return f"{name}{op}{self.word(a.value)}"
+        return f"{name}{op}{self.word(a.value, assign=True)}"
+
+    def _repl(self, p: Param) -> tuple[Chunk, ...]:
+        """The replacement of ``${v/p/r}`` (all quoted when patsub_replacement is off:
+        ``&`` is then not special)."""
+        if p.repl is None:
+            return ()
+        repl = self.pattern(p.repl)
+        if "patsub_replacement" not in self.sh.shopts:
+            repl = tuple((t, True) for t, _ in repl)
+        return repl
 
     def _emit_list(self, values: list[str], at: bool, fb: _Fields, split: bool,
                    in_dq: bool) -> None:
@@ -443,24 +489,30 @@ class Expander:
                     fb.end_field(force=True)
                 fb.literal(v, True)
             return
+        ifs = self.sh.get_var("IFS")
+        sep = " " if ifs is None else ifs[:1]
         if in_dq:
-            ifs = self.sh.get_var("IFS")
-            sep = " " if ifs is None else ifs[:1]
             fb.literal(sep.join(values), True)
             return
+        if not split:  # `x=$*` joins with IFS's first character, `x=${a[@]}` with spaces
+            fb.literal((sep if not at else " ").join(values), False)
+            return
+        if fb.ifs:  # joined with IFS's first character, then split: IFS=x gives '' fields
+            fb.split(sep.join(values))
+            return
         for k, v in enumerate(values):
-            if k and split:
+            if k:
                 fb.end_field()
-            if split:
-                fb.split(v)
-            else:
-                fb.literal((" " if k else "") + v, False)
+            fb.split(v)
 
     def _param_extended(self, p: Param, fb: _Fields, split: bool, in_dq: bool) -> Param | None:
         """Indirection, subscripts and the operators of ``_EXTENDED_OPS``; returns the
         parameter still to expand the ordinary way, or None when done."""
         sh = self.sh
         if p.indirect:
+            if sh.attrs and p.op == "" and p.index is None and namerefs.is_ref(sh, p.name):
+                self._emit(sh.vars.get(p.name, ""), fb, split, in_dq)  # ${!ref}: its target
+                return None
             target = sh.get_var(p.name)
             if target is None or not _INDIRECT_RE.fullmatch(target):
                 if target is None:
@@ -475,10 +527,10 @@ class Expander:
         is_list = name in ("@", "*") or name.endswith(("[@]", "[*]"))
         if op in _PATTERN_OPS and is_list:
             values = sh.list_var(name) or []
-            pat = self.pattern(p.arg)
+            pat = self.pattern(p.arg, op not in ("/#", "/%"))
             check = sh.budget.check_time
             if op[0] == "/":
-                repl = self.pattern(p.repl) if p.repl is not None else ()
+                repl = self._repl(p)
                 values = [patterns.substitute(v, pat, repl, op, check) for v in values]
             else:
                 values = [patterns.remove_affix(v, pat, op, check) for v in values]
@@ -622,7 +674,10 @@ class Expander:
     def _operand(self, word: Word | None, fb: _Fields, split: bool, in_dq: bool) -> None:
         if word is None:
             return
-        for q in word.parts:
+        if in_dq:  # "${@-}": the operand gives one (maybe empty) field, never none
+            fb.literal("", True)
+        parts = word.parts if in_dq else tilde.expand(self.sh, word.parts, assign=self._assign)
+        for q in parts:
             if isinstance(q, Lit) and not in_dq:
                 # unquoted literal text of the operand is split like an expansion result
                 if split:
@@ -655,6 +710,16 @@ class Expander:
         return [text]
 
 
+def _at_list(p: Part) -> bool:
+    """True for ``$@``/``${a[@]}`` forms that give no field at all when there are no values,
+    even inside double quotes (``"${a[@]}"``, ``"${@+x}"``, ``"${a[@]#p}"``)."""
+    if not isinstance(p, Param) or p.op in ("#len", "=", ":=", "?", ":?"):
+        return False
+    if p.op == "!prefix":
+        return p.name.endswith("@")
+    return p.name == "@" or p.name.endswith("[@]")
+
+
 def _plain(word: Word) -> str | None:
     """The value of a word made only of unquoted literal text without glob/brace characters."""
     parts = word.parts
@@ -662,89 +727,11 @@ def _plain(word: Word) -> str | None:
         p = parts[0]
         if isinstance(p, Quoted):
             return p.text
-        if isinstance(p, Lit) and not any(c in p.text for c in "*?[{"):
+        if isinstance(p, Lit) and not any(c in p.text for c in "*?[{~"):
             return p.text
     return None
 
 
-def _split_chunks(field: list[Chunk]) -> list[list[Chunk]]:
-    """Split chunks on '/' into path components."""
-    comps: list[list[Chunk]] = [[]]
-    for text, quoted in field:
-        pieces = text.split("/")
-        for k, piece in enumerate(pieces):
-            if k:
-                comps.append([])
-            if piece:
-                comps[-1].append((piece, quoted))
-    return comps
-
-
 def glob(sh: "Shell", field: list[Chunk]) -> list[str]:
-    """Paths in the jail matching a glob field, sorted; [] if none."""
-    text = "".join(t for t, _ in field)
-    absolute = text.startswith("/")
-    comps = _split_chunks(field)
-    if absolute:
-        comps = comps[1:]
-    limit = sh.limits.glob_results
-    # each candidate: (display path, virtual path)
-    cands: list[tuple[str, str]] = [("/" if absolute else "", "/" if absolute else sh.cwd)]
-    fs = sh.fs
-    last = len(comps) - 1
-    for idx, comp in enumerate(comps):
-        sh.budget.check_time()
-        tcomp = tuple(comp)
-        name_text = "".join(t for t, _ in comp)
-        nxt: list[tuple[str, str]] = []
-        trailing = idx == last
-        if not comp:  # empty component (a//b or trailing slash)
-            nxt = [(d + "/" if not d.endswith("/") else d, v) for d, v in cands]
-            if trailing:
-                nxt = [(d, v) for d, v in nxt if _is_dir(fs, v)]
-            cands = nxt
-            continue
-        if not patterns.has_glob(tcomp):
-            for d, v in cands:
-                vp = normalize(name_text, v)
-                nxt.append((_join(d, name_text), vp))
-            if trailing:
-                nxt = [(d, v) for d, v in nxt if fs.exists(v)]
-            cands = nxt
-            continue
-        rx = patterns.to_regex(tcomp)
-        dot_ok = name_text.startswith(".") or "dotglob" in sh.shopts
-        for d, v in cands:
-            try:
-                names = fs.listdir(v)
-            except (FSError, OSError):
-                continue
-            for name in sorted(names):
-                if name.startswith(".") and not dot_ok:
-                    continue
-                if name in (".", ".."):
-                    continue
-                if rx.fullmatch(name):
-                    nxt.append((_join(d, name), normalize(name, v)))
-                    if len(nxt) > limit:
-                        raise LimitExceeded("glob_results", f"glob limit of {limit} results "
-                                            "exceeded; use a narrower pattern")
-        if not trailing:
-            nxt = [(dd, vv) for dd, vv in nxt if _is_dir(fs, vv)]
-        cands = nxt
-    return sorted(d for d, _ in cands)
-
-
-def _join(display: str, name: str) -> str:
-    if not display:
-        return name
-    if display.endswith("/"):
-        return display + name
-    return display + "/" + name
-
-
-def _is_dir(fs, vpath: str) -> bool:  # type: ignore[no-untyped-def]
-    try:
-        return fs.stat(vpath).is_dir
-    except (FSError, OSError):
-        return False
+    """Paths in the jail matching a glob field, sorted; [] if none (see ``globbing``)."""
+    return globbing.glob(sh, field)

@@ -262,6 +262,9 @@ class FileWriter:
         self.operand = operand
         self.buf = bytearray()
         self.closed = False
+        #: Unbuffered (a descriptor that outlives its command: ``exec 3>f``, ``{fd}>f``):
+        #: every write reaches the file at once, so later commands read it.
+        self.direct = False
         if not append:
             ctx.write_bytes(operand, b"")
         else:
@@ -271,7 +274,7 @@ class FileWriter:
         """Buffer ``data``; push it to the file every megabyte."""
         self.ctx.budget.charge_write(len(data))
         self.buf += data
-        if len(self.buf) >= self.FLUSH_AT:
+        if self.direct or self.closed or len(self.buf) >= self.FLUSH_AT:
             self._push()
         return len(data)
 

@@ -1,18 +1,90 @@
-"""Process substitution ``<(cmd)``: the body runs first (in a subshell, output bounded by the
+"""Process substitution. ``<(cmd)``: the body runs first (in a subshell, output bounded by the
 string limit); its output is then readable as ``/dev/fd/N`` by the command whose argument it
-was (``diff <(sort a) <(sort b)``, ``while read l; do ...; done < <(cmd)``). Nothing leaves the
-sandbox: ``/dev/fd/N`` exists only in the view of the filesystem given to that command."""
+was (``diff <(sort a) <(sort b)``, ``while read l; do ...; done < <(cmd)``). ``>(cmd)``: what
+the command writes to ``/dev/fd/N`` is kept (bounded the same way) and, once the command has
+ended, the body runs in a subshell with it as its input and the shell's stdout and stderr
+(``tee >(wc -l) >/dev/null``). Nothing leaves the sandbox: ``/dev/fd/N`` exists only in the
+view of the filesystem given to that command, and the guard checked both bodies before the
+script ran."""
 
 from __future__ import annotations
 
 import io
 import time
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from sandbox.fs.base import FileStat
 
+if TYPE_CHECKING:
+    from sandbox.interpreter.core import IO, Shell
+    from sandbox.parse.ast import Script
+
 #: The first descriptor number bash gives a process substitution (then 62, 61, ...).
 FIRST_FD = 63
+
+
+class OutSub:
+    """The write end of ``>(body)``: collects what is written, bounded by the string limit."""
+
+    def __init__(self, body: "Script", budget: object, stdout: object, stderr: object):
+        self.body = body
+        self.budget = budget
+        self.buf = bytearray()
+        #: Where the body's output goes: the shell's streams when it was expanded.
+        self.stdout = stdout
+        self.stderr = stderr
+
+    def write(self, data: bytes) -> int:
+        """Keep ``data``."""
+        self.buf += data
+        self.budget.check_string(len(self.buf))  # type: ignore[attr-defined]
+        return len(data)
+
+    def flush(self) -> None:
+        """Nothing to flush."""
+
+
+def substitute(sh: "Shell", body: "Script", out: bool) -> str:
+    """Expand ``<(body)`` (run it now) or ``>(body)`` (run it after the command); returns the
+    ``/dev/fd/N`` path the command sees (63, 62, ... as bash numbers them)."""
+    from sandbox.errors import LimitExceeded
+    if sh.nesting > sh.limits.recursion_depth * 2:
+        raise LimitExceeded("recursion_depth", "nesting limit exceeded in process "
+                            "substitution; nest fewer commands")
+    path = f"/dev/fd/{FIRST_FD - len(sh.procsubs)}"
+    if out:
+        sink = OutSub(body, sh.budget, None, None)
+        sh.procsubs[path] = sink
+        sh.outsubs.append(sink)
+        return path
+    from sandbox.interpreter.core import _BufferWriter
+    buf = _BufferWriter(sh.budget)
+    _run_body(sh, body, io.BytesIO(b""), buf, sh._current_stderr)
+    sh.procsubs[path] = bytes(buf.buf)
+    return path
+
+
+def _run_body(sh: "Shell", body: "Script", stdin: BinaryIO, stdout: object, stderr: object) -> None:
+    from sandbox.errors import BrokenPipe
+    from sandbox.interpreter.core import IO, ExitShell, LoopControl, ReturnFromFunction
+    sub = sh.copy()
+    sub.nesting += 1
+    try:
+        sub.run_script(body, IO(stdin, stdout, stderr))  # type: ignore[arg-type]
+    except (ExitShell, BrokenPipe, LoopControl, ReturnFromFunction):
+        pass
+
+
+def run_pending(sh: "Shell", io_: "IO", mark: int) -> None:
+    """Run the ``>(body)`` substitutions of the command that just ended (those after
+    ``mark``), in order, each on what was written to it (its output to ``io_``, the shell's
+    streams)."""
+    pending = sh.outsubs[mark:]
+    del sh.outsubs[mark:]
+    for sink in pending:
+        assert isinstance(sink, OutSub)
+        _run_body(sh, sink.body, io.BytesIO(bytes(sink.buf)), sink.stdout or io_.stdout,
+                  sink.stderr or io_.stderr)
 
 
 class FdView:
@@ -29,6 +101,8 @@ class FdView:
     def open_read(self, path: str) -> BinaryIO:
         """``/dev/fd/N``: the substitution's output; else the real file."""
         data = self._fds.get(path)
+        if isinstance(data, OutSub):
+            return io.BytesIO(b"")
         if data is not None:
             return io.BytesIO(data)
         return self._fs.open_read(path)  # type: ignore[attr-defined,no-any-return]
@@ -36,11 +110,35 @@ class FdView:
     def read_bytes(self, path: str) -> bytes:
         """Whole content (see ``open_read``)."""
         data = self._fds.get(path)
+        if isinstance(data, OutSub):
+            return b""
         return data if data is not None else self._fs.read_bytes(path)  # type: ignore[attr-defined,no-any-return]
+
+    def write_bytes(self, path: str, data: bytes) -> None:
+        """``/dev/fd/N`` of ``>(cmd)``: written to it; else the real file."""
+        sink = self._fds.get(path)
+        if isinstance(sink, OutSub):
+            sink.write(data)
+            return
+        if sink is not None:
+            return  # writing into <(cmd)'s descriptor: nothing reads it
+        self._fs.write_bytes(path, data)  # type: ignore[attr-defined]
+
+    def append_bytes(self, path: str, data: bytes) -> None:
+        """Same as ``write_bytes`` for ``/dev/fd/N``; else append to the real file."""
+        sink = self._fds.get(path)
+        if isinstance(sink, OutSub):
+            sink.write(data)
+            return
+        if sink is not None:
+            return
+        self._fs.append_bytes(path, data)  # type: ignore[attr-defined]
 
     def stat(self, path: str) -> FileStat:
         """A pipe's stat: a file of the output's size."""
         data = self._fds.get(path)
+        if isinstance(data, OutSub):
+            return FileStat("file", 0, time.time(), 0o600)
         if data is not None:
             return FileStat("file", len(data), time.time(), 0o600)
         return self._fs.stat(path)  # type: ignore[attr-defined,no-any-return]

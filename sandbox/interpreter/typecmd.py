@@ -1,4 +1,4 @@
-"""``type`` and ``command -v`` / ``command -V``: reporting builtins. They say whether a name is
+"""``type``, ``command -v`` / ``command -V`` and ``hash``: reporting builtins. They say whether a name is
 a keyword, a function, a builtin or an allowed command; they never run anything (``command``
 with anything but ``-v``/``-V`` stays refused by the guard, so the guard still sees every
 command a script runs). An allowed command is reported at ``/usr/bin/NAME``."""
@@ -23,63 +23,171 @@ BASH_BUILTINS = frozenset(
     "ulimit umask unalias unset wait".split())
 
 
+def _has_file(sh: "Shell", name: str) -> bool:
+    """An allowed command (or a builtin that is a program too, like ``echo``): it has a
+    virtual ``/usr/bin/NAME``."""
+    from sandbox.interpreter.core import _PROGRAM_BUILTINS
+    if "/" in name or not name:
+        return False
+    if name in _PROGRAM_BUILTINS:
+        return True
+    return name in sh.policy.allow and (name in sh.commands or registry.get(name) is not None)
+
+
+def kinds(sh: "Shell", name: str, functions: bool = True) -> list[str]:
+    """Every way ``name`` resolves, in bash's order: keyword, function, builtin, file."""
+    out = []
+    if name in KEYWORDS:
+        out.append("keyword")
+    if functions and name in sh.functions:
+        out.append("function")
+    if name in BASH_BUILTINS:
+        out.append("builtin")
+    if _has_file(sh, name):
+        out.append("file")
+    return out
+
+
 def kind(sh: "Shell", name: str) -> str | None:
     """``keyword``, ``function``, ``builtin``, ``file`` or None (not found)."""
-    if name in KEYWORDS:
-        return "keyword"
-    if name in sh.functions:
-        return "function"
-    if name in BASH_BUILTINS:
-        return "builtin"
-    if name in sh.policy.allow and (name in sh.commands or registry.get(name) is not None):
-        return "file"
-    return None
+    found = kinds(sh, name)
+    return found[0] if found else None
 
 
 def _path(name: str) -> str:
     return f"/usr/bin/{name}"
 
 
-def _describe(name: str, k: str) -> str:
+def _describe(sh: "Shell", name: str, k: str) -> str:
+    if k == "file":
+        hashed = name in sh.hashed
+        return f"{name} is hashed ({_path(name)})" if hashed else f"{name} is {_path(name)}"
     return {"keyword": f"{name} is a shell keyword", "function": f"{name} is a function",
-            "builtin": f"{name} is a shell builtin", "file": f"{name} is {_path(name)}"}[k]
+            "builtin": f"{name} is a shell builtin"}[k]
 
 
 def b_type(sh: "Shell", argv: list[str], io_: "IO") -> int:
-    """``type [-afptP] name...``."""
+    """``type [-afptP] name...``: what each name is (``-t`` one word, ``-p``/``-P`` the
+    path of the command it would run, ``-a`` every match, ``-f`` functions skipped)."""
     flags = ""
-    names = []
-    for a in argv[1:]:
-        if a.startswith("-") and len(a) > 1 and not names:
-            if a == "--":
-                continue
-            bad = [c for c in a[1:] if c not in "afptP"]
-            if bad:
-                io_.stderr.write(f"bash: type: -{bad[0]}: invalid option\n".encode("utf-8", "surrogateescape"))
-                io_.stderr.write(b"type: usage: type [-afptP] name [name ...]\n")
-                return 2
-            flags += a[1:]
-        else:
-            names.append(a)
+    names: list[str] = []
+    args = argv[1:]
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        a = args.pop(0)
+        if a == "--":
+            break
+        bad = [c for c in a[1:] if c not in "afptP"]
+        if bad:
+            io_.stderr.write(f"bash: type: -{bad[0]}: invalid option\n".encode("utf-8", "surrogateescape"))
+            io_.stderr.write(b"type: usage: type [-afptP] name [name ...]\n")
+            return 2
+        flags += a[1:]
+    names = args
+    every = "a" in flags
     status = 0
     out: list[str] = []
     for name in names:
-        k = kind(sh, name)
-        if "P" in flags or "p" in flags:
-            if k == "file" or ("P" in flags and name in sh.policy.allow and k is not None
-                               and registry.get(name) is not None):
+        found = kinds(sh, name, functions="f" not in flags)
+        if "P" in flags:
+            if _has_file(sh, name):
                 out.append(_path(name))
-            elif k is None:
+            else:
                 status = 1
             continue
-        if k is None:
+        if not found:
             status = 1
-            if "t" not in flags:
+            if "t" not in flags and "p" not in flags:
                 io_.stderr.write(f"bash: type: {name}: not found\n"
                                  .encode("utf-8", "surrogateescape"))
             continue
-        out.append(k if "t" in flags else _describe(name, k))
+        shown = found if every else found[:1]
+        if "p" in flags:
+            out.extend(_path(name) for k in shown if k == "file")
+            continue
+        if "t" in flags:
+            out.extend(shown)
+            continue
+        out.extend(_describe(sh, name, k) for k in shown)
     io_.stdout.write("".join(x + "\n" for x in out).encode("utf-8", "surrogateescape"))
+    return status
+
+
+def note_run(sh: "Shell", name: str) -> None:
+    """A command found by name ran: count it in the hash table (``hash`` shows hits)."""
+    table = sh.hashed
+    table[name] = table.get(name, 0) + 1
+
+
+_HASH_USAGE = b"hash: usage: hash [-lr] [-p pathname] [-dt] [name ...]\n"
+
+
+def b_hash(sh: "Shell", argv: list[str], io_: "IO") -> int:
+    """``hash [-lrdt] [name ...]``: the table of commands found by name, with their hits. It
+    never runs anything; ``-p PATH`` (which would make a name run another program) is
+    refused."""
+    def err(text: str) -> None:
+        io_.stderr.write(f"bash: hash: {text}\n".encode("utf-8", "surrogateescape"))
+
+    args = argv[1:]
+    flags = set()
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        a = args.pop(0)
+        if a == "--":
+            break
+        for c in a[1:]:
+            if c == "p":
+                err("-p: not supported in the sandbox (commands are found by name); call the "
+                    "command by its name")
+                return 2
+            if c not in "lrdt":
+                err(f"-{c}: invalid option")
+                io_.stderr.write(_HASH_USAGE)
+                return 2
+            flags.add(c)
+    table = sh.hashed
+    if "r" in flags:
+        table.clear()
+    if not args:
+        if "t" in flags:
+            err("-t: option requires an argument")
+            return 1
+        if "r" in flags or "d" in flags:
+            return 0
+        if not table:
+            io_.stdout.write(b"hash: hash table empty\n")
+            return 0
+        if "l" in flags:
+            lines = [f"builtin hash -p {_path(n)} {n}\n" for n in table]
+        else:
+            lines = ["hits\tcommand\n"] + [f"{hits:4d}\t{_path(n)}\n" for n, hits in table.items()]
+        io_.stdout.write("".join(lines).encode("utf-8", "surrogateescape"))
+        return 0
+    status = 0
+    for name in args:
+        if "d" in flags:
+            if not table:
+                continue  # bash: nothing to delete from an empty table is no error
+            if table.pop(name, None) is None:
+                err(f"{name}: not found")
+                status = 1
+            continue
+        if "t" in flags:
+            if name not in table:
+                err(f"{name}: not found")
+                status = 1
+            elif "l" in flags:
+                io_.stdout.write(f"builtin hash -p {_path(name)} {name}\n".encode("utf-8", "surrogateescape"))
+            else:
+                line = f"{name}\t{_path(name)}" if len(args) > 1 else _path(name)
+                io_.stdout.write((line + "\n").encode("utf-8", "surrogateescape"))
+            continue
+        if "/" in name or name in sh.functions or name in BASH_BUILTINS:
+            continue
+        if _has_file(sh, name):
+            table.setdefault(name, 0)
+        else:
+            err(f"{name}: not found")
+            status = 1
     return status
 
 
@@ -114,7 +222,7 @@ def b_command(sh: "Shell", argv: list[str], io_: "IO") -> int:
                                  .encode("utf-8", "surrogateescape"))
             continue
         if verbose:
-            out.append(_describe(name, k))
+            out.append(_describe(sh, name, k))
         else:
             out.append(_path(name) if k == "file" else name)
     io_.stdout.write("".join(x + "\n" for x in out).encode("utf-8", "surrogateescape"))

@@ -87,10 +87,12 @@ class DeclAssign:
 
 @dataclass
 class ProcSub:
-    """Process substitution ``<(body)``: the body's output, readable as ``/dev/fd/N``."""
+    """Process substitution ``<(body)``: the body's output, readable as ``/dev/fd/N``;
+    ``>(body)`` (``out``): what is written to ``/dev/fd/N`` becomes the body's input."""
 
     body: "Script"
     pos: int = 0
+    out: bool = False
 
 
 Part = Union[Lit, Quoted, DQ, Param, CmdSub, ArithSub, Tilde, DeclAssign, ProcSub]
@@ -139,6 +141,8 @@ class Redirect:
     pos: int = 0
     heredoc: Word | None = None
     heredoc_quoted: bool = False
+    #: ``{name}>file``: the variable that receives the new descriptor's number (>= 10).
+    varname: str | None = None
 
 
 @dataclass

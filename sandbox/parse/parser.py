@@ -26,6 +26,8 @@ _META = frozenset(" \t\n;&|<>()")
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGN_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
 _PLAIN_RE = re.compile(r"[^ \t\n;&|<>()\"'`$\\]+")
+#: ``{name}`` right before a redirection operator: a named descriptor (``exec {fd}>f``).
+_VARFD_RE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}(?=[<>])")
 _REDIR_OPS = ("&>>", "<<<", "<<-", "&>", "<<", "<>", "<&", ">>", ">|", ">&", "<", ">")
 _CONTROL_OPS = ("&&", "||", ";;&", ";;", ";&", "|&", "|", ";", "&", "(", ")")
 _CASE_TERMS = frozenset({";;", ";&", ";;&"})
@@ -169,6 +171,8 @@ class Parser:
                     j += 1
                 if j < self.n and self.s[j] in "<>":
                     return "FDREDIR"
+            elif c == "{" and _VARFD_RE.match(self.s, self.i):
+                return "FDREDIR"  # {name}>file
             return None
         for op in _REDIR_OPS:
             if self.s.startswith(op, self.i):
@@ -673,7 +677,12 @@ class Parser:
         """One redirection (``[n]op target``); here-documents are queued."""
         pos = self.i + self.offset
         fd: int | None = None
-        if self.s[self.i].isdigit():
+        varname: str | None = None
+        m = _VARFD_RE.match(self.s, self.i)
+        if m:
+            varname = m.group(1)
+            self.i = m.end()
+        elif self.s[self.i].isdigit():
             j = self.i
             while self.s[j].isdigit():
                 j += 1
@@ -687,7 +696,7 @@ class Parser:
         if self.peek_op() is not None and not self.s.startswith(("<(", ">("), self.i):
             raise self.syntax_error()
         target = self.parse_word()
-        red = Redirect(op, fd, target, pos)
+        red = Redirect(op, fd, target, pos, varname=varname)
         if op in ("<<", "<<-"):
             red.heredoc_quoted = target.is_quoted()
             self.pending.append(_Pending(red, _heredoc_delim(target), op == "<<-"))
@@ -702,7 +711,7 @@ class Parser:
         decl = False  # the command is declare/local/...: its arguments may be assignments
         while True:
             op = self.peek_op()
-            if op == "<" and self.s.startswith("<(", self.i):
+            if op in ("<", ">") and self.s.startswith(("<(", ">("), self.i):
                 op = None  # a process substitution: a word
             if op == "FDREDIR" or op in _REDIR_OPS:
                 redirects.append(self.parse_redirect())
@@ -849,8 +858,15 @@ class Parser:
                     parts.append(ProcSub(body, ppos))
                     continue
                 if c == ">" and s.startswith(">(", self.i):
-                    raise UnsupportedSyntax("process substitution >( ) is not supported; write "
-                                            "to a temporary file or use a pipeline instead")
+                    flush()
+                    ppos = self.i + self.offset
+                    self.i += 2
+                    body = self.parse_list(close_paren=True)
+                    if self.i >= n or s[self.i] != ")":
+                        raise UnsupportedSyntax("unexpected EOF while looking for matching `)'")
+                    self.i += 1
+                    parts.append(ProcSub(body, ppos, out=True))
+                    continue
                 if c == "(" and buf and buf[-1][-1:] in ("?", "*", "+", "@", "!"):
                     self._extglob_group(buf)
                     continue
@@ -1085,7 +1101,7 @@ class Parser:
             repl = None
             if self.i < n and s[self.i] == "/":
                 self.i += 1
-                repl = self._param_word(frozenset("}"), in_dq, False)
+                repl = self._param_word(frozenset("}"), False, False)  # quotes work in "..."
             self.i += 1
             return Param(name, op, arg, repl, pos, index, indirect)
         pattern_op = pattern_op or op[0] in "^,"

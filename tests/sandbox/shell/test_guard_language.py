@@ -136,9 +136,9 @@ def test_array_element_limit() -> None:
     assert r.exit_code == 125 and b"limit" in r.stderr, r
 
 
-def test_declare_nameref_refused_in_one_line() -> None:
+def test_declare_nameref_cycle_is_one_warning() -> None:
     r, _ = _run("declare -n a=b b=a; echo $a")
-    assert r.exit_code == 0 and r.stderr.count(b"\n") == 1 and b"namerefs" in r.stderr, r
+    assert r.exit_code == 0 and r.stderr == b"bash: warning: a: circular name reference\n", r
 
 
 def test_indirection_is_one_level() -> None:
@@ -166,11 +166,6 @@ def test_readonly_assignment_is_fatal_like_bash() -> None:
 def test_walks_process_substitution(script: str) -> None:
     v = violations(script)
     assert any("`rm` is not an allowed command" in m for m in v), v
-
-
-def test_output_process_substitution_refused() -> None:
-    r = Sandbox({}).run("echo x > >(cat)")
-    assert r.exit_code == 2 and b">( )" in r.stderr
 
 
 def test_process_substitution_is_internal(tmp_path) -> None:

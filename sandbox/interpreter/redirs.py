@@ -1,0 +1,511 @@
+"""Redirections and the shell's table of file descriptors.
+
+Descriptors 0, 1 and 2 of a command are the three streams of its ``IO``; descriptors 3 and up
+(``exec 3>file``, ``{fd}>file``, ``3>&1``) live in ``Shell.fdmap`` (copied into subshells,
+pipeline stages and command substitutions, as a fork copies the table). A redirection list is
+applied to a working copy of the table; the command then runs with it and, afterwards, the
+shell's own table is put back, except for what bash keeps:
+
+* ``exec`` with redirections only changes the table for the rest of the shell;
+* ``{var}>file`` on any command leaves the new descriptor (>= 10) open, ``$var`` naming it;
+* ``N>&M-`` moves ``M`` to ``N``; like bash 5.2 it does not reopen ``M`` afterwards.
+
+Every file is opened through ``CommandContext`` (the jail: read-only policy, protected paths,
+the write budget); descriptors are Python stream objects, nothing on the host is opened.
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+import re
+from typing import TYPE_CHECKING
+
+from sandbox.commands.base import CommandContext
+from sandbox.fs.base import FSError
+from sandbox.interpreter.pipes import FileWriter, NullWriter
+from sandbox.parse.ast import Redirect
+
+if TYPE_CHECKING:
+    from sandbox.interpreter.core import IO, Shell
+
+#: The first descriptor bash gives ``{var}>file``.
+FIRST_VAR_FD = 10
+#: Descriptors above this are refused (bash: ``ulimit -n``; "Bad file descriptor").
+MAX_FD = 1023
+_DEVFD_RE = re.compile(r"/dev/fd/([0-9]+)")
+_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class RedirectFailed(Exception):
+    """A redirection that could not be made; ``message`` is bash's (without ``bash: ``)."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+        #: Where the message goes (stderr as the redirections so far left it).
+        self.stderr: object = None
+
+
+class ClosedWriter:
+    """A closed output descriptor (``>&-``): writing fails with EBADF, as in bash."""
+
+    def write(self, data: bytes) -> int:
+        """Fail: the descriptor is closed."""
+        raise OSError(errno.EBADF, "Bad file descriptor")
+
+    def flush(self) -> None:
+        """Nothing to flush."""
+
+
+class ClosedReader(io.BytesIO):
+    """A closed input descriptor (``<&-``): reads as end of file."""
+
+
+def is_closed(stream: object) -> bool:
+    """True for a descriptor closed by ``>&-`` / ``<&-``."""
+    return isinstance(stream, (ClosedWriter, ClosedReader))
+
+
+class ReadWriteFile:
+    """``<>``: one file open for reading and writing with a shared offset (``exec 8<>f;
+    read l <&8; echo x >&8`` writes after what was read). Each operation goes through the
+    jail's filesystem, so the file is always what other commands see."""
+
+    def __init__(self, ctx: CommandContext, operand: str):
+        self.ctx = ctx
+        self.operand = operand
+        self.vpath = ctx.path(operand)
+        self.offset = 0
+        if not ctx.fs.exists(self.vpath):
+            ctx.write_bytes(operand, b"")
+
+    def _content(self) -> bytes:
+        return self.ctx.fs.read_bytes(self.vpath)
+
+    def read(self, n: int = -1) -> bytes:
+        """Up to ``n`` bytes from the offset (all the rest when ``n`` < 0)."""
+        data = self._content()
+        end = len(data) if n is None or n < 0 else self.offset + n
+        chunk = data[self.offset:end]
+        self.offset += len(chunk)
+        return chunk
+
+    def read1(self, n: int = -1) -> bytes:
+        """Same as ``read``."""
+        return self.read(n)
+
+    def readline(self, limit: int = -1) -> bytes:
+        """One line from the offset."""
+        data = self._content()
+        nl = data.find(b"\n", self.offset)
+        end = len(data) if nl < 0 else nl + 1
+        if limit is not None and limit >= 0:
+            end = min(end, self.offset + limit)
+        chunk = data[self.offset:end]
+        self.offset += len(chunk)
+        return chunk
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        while True:
+            line = self.readline()
+            if not line:
+                return
+            yield line
+
+    def readable(self) -> bool:
+        """Yes."""
+        return True
+
+    def write(self, data: bytes) -> int:
+        """Write at the offset, over what is there (the file grows as needed)."""
+        data = bytes(data)
+        self.ctx.budget.charge_write(len(data))
+        content = self._content()
+        new = content[:self.offset] + data + content[self.offset + len(data):]
+        self.ctx.budget.check_string(len(new))
+        self.ctx.fs.write_bytes(self.vpath, new)
+        self.offset += len(data)
+        return len(data)
+
+    def flush(self) -> None:
+        """Nothing is buffered."""
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class Applied:
+    """The result of applying a redirection list: the command's ``IO`` and how to undo."""
+
+    __slots__ = ("io", "closers", "saved", "keep", "table", "outer", "start", "untouched")
+
+    def __init__(self, io_: "IO", table: dict[int, object]):
+        self.io = io_
+        self.table = table
+        self.closers: list[FileWriter] = []
+        #: fdmap entries to put back afterwards: fd -> old stream (None: was not open).
+        self.saved: dict[int, object] = {}
+        #: descriptors whose new state outlives the command ({var}>, the source of N>&M-).
+        self.keep: set[int] = set()
+        #: The caller's streams, the command's at the start, and which of 0-2 it left alone
+        #: (an ``exec`` inside a compound changes those for the caller too, as in bash).
+        self.outer = io_
+        self.start: tuple[object, object, object] = (io_.stdin, io_.stdout, io_.stderr)
+        self.untouched: tuple[int, ...] = ()
+
+
+def lookup(sh: "Shell", io_: "IO", fd: int) -> object | None:
+    """The stream open on descriptor ``fd`` (None when it is not open)."""
+    if fd == 0:
+        return io_.stdin
+    if fd == 1:
+        return io_.stdout
+    if fd == 2:
+        return io_.stderr
+    return sh.fdmap.get(fd)
+
+
+def _ctx(sh: "Shell", io_: "IO") -> CommandContext:
+    return CommandContext(argv=["bash"], stdin=io_.stdin, stdout=io_.stdout,
+                          stderr=io_.stderr, fs=sh.fs, cwd=sh.cwd, budget=sh.budget,
+                          policy=sh.policy)
+
+
+def open_all(sh: "Shell", redirects: list[Redirect], io_: "IO", persist: bool = False) -> Applied:
+    """Apply ``redirects`` in order on a copy of the descriptor table.
+
+    Returns the ``Applied`` result (the table's new streams are already installed in
+    ``sh.fdmap``; call ``finish`` after the command). ``persist`` (``exec``): the caller's
+    ``io_`` is changed in place and nothing is undone. Raises ``RedirectFailed`` (after
+    undoing what was done) or lets ``ExpansionError`` through.
+    """
+    from sandbox.interpreter.core import IO
+    table: dict[int, object] = {0: io_.stdin, 1: io_.stdout, 2: io_.stderr}
+    table.update(sh.fdmap)
+    applied = Applied(io_, table)
+    try:
+        for r in redirects:
+            _apply(sh, r, table, applied, io_, persist)
+    except RedirectFailed as exc:
+        for w in applied.closers:
+            w.close()
+        exc.stderr = table[2]  # bash prints it where stderr points at that moment
+        raise
+    except BaseException:
+        for w in applied.closers:
+            w.close()
+        raise
+    new_io = io_ if persist else IO(table[0], table[1], table[2])  # type: ignore[arg-type]
+    if persist:
+        io_.stdin, io_.stdout, io_.stderr = table[0], table[1], table[2]  # type: ignore[assignment]
+    for fd in set(table) | set(sh.fdmap):
+        if fd < 3:
+            continue
+        new = table.get(fd)
+        old = sh.fdmap.get(fd)
+        if new is old:
+            continue
+        if not persist and fd not in applied.keep:
+            applied.saved[fd] = old
+        if new is None or is_closed(new):
+            sh.fdmap.pop(fd, None)
+        else:
+            sh.fdmap[fd] = new
+    if not persist:
+        for fd in applied.keep:  # bash keeps these in the shell's own table
+            if fd < 3:
+                setattr(io_, ("stdin", "stdout", "stderr")[fd], table[fd])
+    applied.io = new_io
+    applied.start = (table[0], table[1], table[2])
+    outer = (io_.stdin, io_.stdout, io_.stderr)
+    applied.untouched = tuple(fd for fd in range(3) if table[fd] is outer[fd])
+    return applied
+
+
+def finish(sh: "Shell", applied: Applied) -> None:
+    """After the command: flush the files it opened and put the descriptor table back."""
+    for w in applied.closers:
+        w.close()
+    if applied.io is not applied.outer:
+        for fd in applied.untouched:
+            name = ("stdin", "stdout", "stderr")[fd]
+            now = getattr(applied.io, name)
+            if now is not applied.start[fd]:
+                setattr(applied.outer, name, now)
+    for fd, old in applied.saved.items():
+        if old is None:
+            sh.fdmap.pop(fd, None)
+        else:
+            sh.fdmap[fd] = old
+
+
+def _bad_fd(word: str) -> RedirectFailed:
+    return RedirectFailed(f"{word}: Bad file descriptor")
+
+
+def _target_fd(sh: "Shell", r: Redirect, default: int) -> int:
+    """The descriptor a redirection sets: N, ``{var}`` (a new one >= 10), or the default."""
+    if r.varname is not None:
+        return -1  # allocated by the caller (see _apply)
+    return r.fd if r.fd is not None else default
+
+
+def _alloc(table: dict[int, object]) -> int:
+    fd = FIRST_VAR_FD
+    while fd in table and not is_closed(table[fd]):
+        fd += 1
+    if fd > MAX_FD:
+        raise RedirectFailed("redirection error: cannot duplicate fd: Too many open files")
+    return fd
+
+
+def _apply(sh: "Shell", r: Redirect, table: dict[int, object], applied: Applied, io_: "IO",
+           persist: bool) -> None:
+    op = r.op
+    sh._last_target = ""
+    default = 0 if op.startswith("<") else 1
+    named = r.varname is not None
+    if named and op in (">&", "<&") and r.target is not None and _close_word(sh, r):
+        # {var}>&- closes the descriptor whose number $var holds
+        value = sh.get_var(r.varname) or ""  # type: ignore[arg-type]
+        if not value.isdigit():
+            raise RedirectFailed(f"{value}: Bad file descriptor" if value else
+                                 f"{r.varname}: ambiguous redirect")
+        fd = int(value)
+        if fd not in table or is_closed(table[fd]):
+            raise _bad_fd(value)
+        table[fd] = ClosedReader() if fd == 0 else ClosedWriter()
+        applied.keep.add(fd)
+        return
+    fd = _target_fd(sh, r, default)
+    if fd > MAX_FD:
+        raise _bad_fd(str(fd))
+    stream = _open_stream(sh, r, table, applied, io_, fd if fd >= 0 else 10, persist or named)
+    if stream is None:
+        return
+    if named:
+        fd = _alloc(table)
+        try:
+            sh.set_var(r.varname, str(fd))  # type: ignore[arg-type]
+        except Exception as exc:
+            raise RedirectFailed(str(exc)) from None
+        applied.keep.add(fd)
+        if isinstance(stream, FileWriter) and stream in applied.closers:
+            applied.closers.remove(stream)  # stays open after the command
+            stream.direct = True
+    if op in ("&>", "&>>") or (op == ">&" and r.fd is None and not named and
+                                not isinstance(stream, _Dup)):
+        table[1] = stream
+        table[2] = stream
+        return
+    if isinstance(stream, _Dup):
+        if stream.stream is None:
+            return
+        was_open = table.get(fd) is not None and not is_closed(table[fd])
+        table[fd] = stream.stream
+        if stream.move is not None:
+            src = stream.move
+            table[src] = ClosedReader() if src == 0 else ClosedWriter()
+            if not was_open:  # bash 5.2 reopens M only when N had to be saved
+                applied.keep.add(src)
+        return
+    table[fd] = stream
+
+
+class _Dup:
+    """``N>&M`` / ``N<&M`` (``move``: ``N>&M-`` closes M)."""
+
+    __slots__ = ("stream", "move")
+
+    def __init__(self, stream: object, move: int | None):
+        self.stream = stream
+        self.move = move
+
+
+def _close_word(sh: "Shell", r: Redirect) -> bool:
+    lit = r.target.literal() if r.target is not None else None
+    return lit == "-"
+
+
+def _open_stream(sh: "Shell", r: Redirect, table: dict[int, object], applied: Applied,
+                 io_: "IO", fd: int, lasting: bool) -> object | None:
+    """The stream a redirection puts on its descriptor (a ``_Dup`` for ``>&N``)."""
+    op = r.op
+    if op in ("<<", "<<-"):
+        if r.heredoc is None:  # never delimited (`$(<<E)`): bash reads an empty body
+            text = ""
+        else:
+            text = r.heredoc.text if r.heredoc_quoted else sh.expander.heredoc(r.heredoc)
+        data = text.encode("utf-8", "surrogateescape")
+        sh.budget.check_string(len(data))
+        return io.BytesIO(data)
+    assert r.target is not None
+    if op == "<<<":
+        text = sh.expander.word(r.target) + "\n"
+        data = text.encode("utf-8", "surrogateescape")
+        sh.budget.check_string(len(data))
+        return io.BytesIO(data)
+    words = sh.expander.redirect_target(r.target)
+    if len(words) != 1:
+        raise RedirectFailed(f"{r.target.text}: ambiguous redirect")
+    target = words[0]
+    sh._last_target = target
+    if op in (">&", "<&"):
+        dup = _dup_target(target, table, fd)
+        if dup is not None:
+            return dup
+        if op == "<&" or r.fd not in (None, 1):
+            raise RedirectFailed(f"{target}: ambiguous redirect")
+        op = "&>"  # >&word: stdout and stderr to the file
+    if target == "":
+        raise RedirectFailed(": No such file or directory")
+    ctx = _ctx(sh, io_)
+    try:
+        vpath = ctx.path(target)
+    except FSError as exc:
+        raise RedirectFailed(f"{target}: {exc}") from None
+    m = _DEVFD_RE.fullmatch(vpath)
+    if op in ("<", "<>") and vpath in sh.procsubs:
+        data = sh.procsubs[vpath]
+        if isinstance(data, (bytes, bytearray)):
+            return io.BytesIO(bytes(data))
+    if op not in ("<", "<>") and vpath in sh.procsubs:
+        data = sh.procsubs[vpath]
+        if not isinstance(data, (bytes, bytearray)):
+            return data  # an output process substitution's buffer
+    if m and vpath not in sh.procsubs:
+        src = int(m.group(1))
+        stream = table.get(src)
+        if stream is None or is_closed(stream):
+            raise RedirectFailed(f"{target}: No such file or directory")
+        return stream
+    try:
+        if op == "<":
+            if vpath == "/dev/stdin":
+                return table[0]
+            if vpath in ("/dev/stdout", "/dev/stderr", "/dev/null"):
+                return io.BytesIO(b"")
+            if ctx.stat(target).is_dir:
+                raise RedirectFailed(f"{target}: Is a directory")
+            return ctx.open_read(target)
+        if op == "<>":
+            if vpath == "/dev/null":
+                return NullWriter()
+            if ctx.fs.exists(vpath) and ctx.stat(target).is_dir:
+                raise RedirectFailed(f"{target}: Is a directory")
+            return ReadWriteFile(ctx, target)
+        return _open_writer(sh, ctx, op, target, vpath, table, applied, lasting)
+    except FSError as exc:
+        raise RedirectFailed(f"{target}: {exc}") from None
+
+
+def _dup_target(target: str, table: dict[int, object], fd: int) -> object | None:
+    """``>&N`` / ``>&N-`` / ``>&-``: the stream (a ``_Dup``) or None when ``target`` is a
+    file name. Raises for a descriptor that is not open."""
+    if target == "-":
+        return _Dup(ClosedReader() if fd == 0 else ClosedWriter(), None)
+    move = target.endswith("-") and target[:-1].isdigit()
+    digits = target[:-1] if move else target
+    if not digits.isdigit():
+        return None
+    src = int(digits) if len(digits) < 6 else MAX_FD + 1
+    stream = table.get(src)
+    if src == fd:  # 3>&3 / 3>&3-: nothing to do, not even a check (as bash)
+        return _Dup(None, None)
+    if stream is None or is_closed(stream):
+        raise _bad_fd(digits)
+    return _Dup(stream, src if move else None)
+
+
+def _open_writer(sh: "Shell", ctx: CommandContext, op: str, target: str, vpath: str,
+                 table: dict[int, object], applied: Applied, lasting: bool) -> object:
+    """Output: ``>`` ``>>`` ``>|`` ``&>`` ``&>>``, through the jail."""
+    if vpath == "/dev/null":
+        return NullWriter()
+    if vpath == "/dev/stdout":
+        return table[1]
+    if vpath == "/dev/stderr":
+        return table[2]
+    if vpath == "/dev/stdin":
+        return NullWriter()
+    append = op in (">>", "&>>")
+    try:
+        st = sh.fs.stat(vpath)
+    except (FSError, OSError):
+        st = None
+    if st is not None and st.is_dir:
+        raise RedirectFailed(f"{target}: Is a directory")
+    if sh.noclobber and op in (">", "&>") and st is not None and st.is_file:
+        raise RedirectFailed(f"{target}: cannot overwrite existing file")
+    writer = FileWriter(ctx, target, append)
+    if lasting:
+        writer.direct = True
+    else:
+        applied.closers.append(writer)
+    return writer
+
+
+
+
+def run_exec(sh: "Shell", argv: list[str], assigns: list, redirects: list[Redirect],
+             io_: "IO") -> int:
+    """``exec``: with redirections only, they stay for the rest of the shell (status 0, or
+    1 when one fails). ``exec CMD ARGS`` (only under ``Policy(dynamic=True)``; the guard
+    refuses it otherwise) runs CMD with those redirections and then ends the shell with its
+    status, as the program bash execs would: a function or a builtin that is not also a
+    program is ``not found`` (127)."""
+    from sandbox.interpreter.core import _PROGRAM_BUILTINS, ExitShell
+    args = argv[1:]
+    if args and args[0] == "--":
+        args = args[1:]
+    if args and args[0].startswith("-") and args[0] != "-":
+        sh.diag(io_, f"exec: {args[0][:2]}: invalid option")
+        io_.stderr.write(b"exec: usage: exec [-cl] [-a name] [command [argument ...]]\n")
+        return 2
+    if args and not sh.policy.dynamic:  # defence in depth: the guard refused it already
+        sh.diag(io_, "exec: running a command is not allowed: exec replaces the shell; "
+                "run the command directly")
+        return 126
+    sh.budget.count_command()
+    if not args:
+        if sh.xtrace:
+            sh.trace(["exec"], io_)
+        return 0 if sh.open_redirects(redirects, io_, persist=True) is not None else 1
+    if sh.open_redirects(redirects, io_, persist=True) is None:
+        return 1
+    name = args[0]
+    from sandbox import commands as registry
+    from sandbox.interpreter.core import BUILTINS
+    program = (name in _PROGRAM_BUILTINS or name in sh.commands
+               or (name not in BUILTINS and registry.get(name) is not None))
+    if not program:
+        sh.diag(io_, f"exec: {name}: not found")
+        raise ExitShell(127)
+    functions, sh.functions = sh.functions, {}
+    try:
+        status = sh.dispatch(args, assigns, io_)
+    finally:
+        sh.functions = functions
+    raise ExitShell(status)
+
+
+def write_failed(io_: "IO", name: str, builtin: bool, exc: OSError) -> int:
+    """A command wrote to a closed descriptor: bash's message (on stderr, if that is open)
+    and status 1."""
+    reason = "Bad file descriptor" if exc.errno == errno.EBADF else (exc.strerror or "I/O error")
+    try:
+        io_.stderr.write(f"{'bash: ' if builtin else ''}{name}: write error: {reason}\n".encode())
+    except OSError:
+        pass
+    return 1
+
+
+def report(sh: "Shell", exc: RedirectFailed, io_: "IO") -> None:
+    """Print a failed redirection's message where bash does (stderr if still open)."""
+    from sandbox.interpreter.core import IO
+    err = exc.stderr if exc.stderr is not None else io_.stderr
+    try:
+        sh.diag(IO(io_.stdin, err, err), exc.message)  # type: ignore[arg-type]
+    except OSError:
+        pass
