@@ -63,3 +63,19 @@ def test_generated() -> None:
 def test_default_policy_knows_its_commands() -> None:
     code, out, _ = run_command(["which", "grep", "python3", "bash"])
     assert (code, out) == (1, b"/usr/bin/grep\n")
+
+
+def test_sees_commands_the_embedder_registered() -> None:
+    """``Sandbox(commands=...)``: an allowed embedder command is found like any other; one the
+    policy does not allow is not."""
+    from sandbox.api import Sandbox
+    from sandbox.fs.memory import MemoryFS
+
+    def hello(ctx) -> int:  # type: ignore[no-untyped-def]
+        ctx.stdout.write(b"hi\n")
+        return 0
+
+    sb = Sandbox({"/": MemoryFS({})}, commands={"hello": hello, "secret": hello},
+                 policy=Policy(allow=frozenset({"which", "hello", "cat"})))
+    r = sb.run("which hello cat; echo $?; which secret; echo $?; which -a hello")
+    assert r.stdout == b"/usr/bin/hello\n/usr/bin/cat\n0\n1\n/usr/bin/hello\n", r
