@@ -114,6 +114,7 @@ class Memory:
             self.store = base
         self.created = bootstrap(self.store)
         append_only = frozenset(append_only)
+        self._append_only = append_only
         #: The version log (None when versions are off or the store has none).
         self.versions: VersionLog | None = open_log(base, versions, retention, fsync)
         #: What the tools write through: the store, recording versions when they are on.
@@ -215,21 +216,26 @@ class Memory:
     def recall_index(self) -> Any:
         """The recall index of this memory (``memtool.recall.index.RecallIndex``), made on
         first use: kept in this object and, for a local directory, saved in its hidden
-        ``.memtool/recall/``. None on a shared store (PostgreSQL), which is searched by
-        reading the files."""
+        ``.memtool/recall/``; on PostgreSQL kept in this process only (the log's appends by
+        other processes are read on the next search). None on other stores, which are
+        searched by reading the files."""
         index = getattr(self, "_recall_index", None)
         if index is None:
             from memtool.recall.index import RecallIndex
             from memtool.stores.memory import MemoryStore
 
             base = self.base_store
+            trust = False
             if isinstance(base, LocalStore):
                 cache = None if base.read_only else os.path.join(base.path, ".memtool", "recall")
-            elif isinstance(base, MemoryStore):
-                cache = None
+            elif (isinstance(base, MemoryStore) or type(base).__name__ == "PostgresStore"):
+                # kept in this process; no inodes: the log (append-only for both tools) counts
+                # as appended to when it grows with its indexed bytes unchanged
+                cache, trust = None, "conversations.jsonl" in self._append_only
             else:
                 return None
-            index = self._recall_index = RecallIndex(self.store, cache, key=self.scope or "")
+            index = self._recall_index = RecallIndex(self.store, cache, key=self.scope or "",
+                                                     trust_appends=trust)
         return index
 
     def evaluate(self, fixture: Any) -> Any:

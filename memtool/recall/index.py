@@ -10,8 +10,10 @@ unchanged is used as it is.
   longer than what was indexed, the same file (the same inode: local stores replace a file
   they rewrite, and append in place) and the bytes just before the indexed end unchanged, only
   the new complete lines are read and indexed (a turn recorded since the last search costs
-  one line's work). Anything else (a rewrite, a truncation, a store without inodes)
-  re-indexes the file.
+  one line's work). Anything else (a rewrite, a truncation) re-indexes the file. A store
+  without inodes re-indexes on every change, unless it is made with ``trust_appends``
+  (PostgreSQL, whose log neither tool can rewrite): there a longer log whose bytes just
+  before the indexed end are unchanged counts as appended to.
 * Any other text file (notes.md, topic files) is re-indexed whole when it changes.
 
 Scores are exact: N is the number of units of the searched files, a term's document frequency
@@ -211,8 +213,13 @@ def _same_file(old: object, new: object) -> bool:
 class RecallIndex:
     """The index of a store's units (see the module docstring); thread-safe."""
 
-    def __init__(self, store: FileSystem, cache_dir: str | None = None, key: str = ""):
+    def __init__(self, store: FileSystem, cache_dir: str | None = None, key: str = "",
+                 trust_appends: bool = False):
         self.store = store
+        #: A store without inodes whose logs only grow by appends (PostgreSQL: both tools
+        #: refuse to change the log): a longer log whose bytes before the indexed end are
+        #: unchanged is taken as appended to.
+        self.trust_appends = trust_appends
         self.cache_dir = cache_dir
         self.key = key
         self.files: dict[str, FileIndex] = {}
@@ -283,7 +290,8 @@ class RecallIndex:
             self.files[rel] = fi
             return fi
         if (fi is not None and fi.log and not fi.partial and st.size >= fi.end
-                and _same_file(fi.version, st.version)):
+                and (_same_file(fi.version, st.version)
+                     or self.trust_appends and st.size > fi.end)):
             # an append? the bytes before the indexed end must be the ones indexed
             start = max(0, fi.end - TAIL_BYTES)
             data = self._read_from(rel, start, st.size)

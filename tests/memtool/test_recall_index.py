@@ -205,3 +205,27 @@ def test_a_read_only_store_keeps_the_index_in_memory(tmp_path):
     ro = Memory(LocalStore(root, read_only=True), versions=False)
     assert ro.search("zeppelin", k=1)[0].line == 1
     assert not os.path.exists(os.path.join(root, ".memtool", "recall"))
+
+
+def test_every_store_kind_indexes_appends_by_others_exactly(store, monkeypatch):
+    """On each store kind (PostgreSQL included: there the index lives in the process and a
+    longer log is read from its old end), turns recorded through another Memory are found,
+    with the scores of a plain BM25 over the files, and the log is indexed whole only once
+    (a local store: once per process, as the saved index is used)."""
+    builds = []
+    real = RecallIndex._build
+    monkeypatch.setattr(RecallIndex, "_build",
+                        lambda self, rel, *a: builds.append(rel) or real(self, rel, *a))
+    rng = random.Random(11)
+    mine = Memory(store, versions=False)
+    other = Memory(store, versions=False)
+    for step in range(6):
+        for _ in range(rng.randint(1, 15)):
+            other.record(rng.choice(["user", "assistant"]), sentence(rng))
+        q = sentence(rng)
+        got = mine.search(q, k=10)
+        want = reference(mine.store, q, 10)
+        assert [(h.file, h.text) for h in got] == [(f, t) for f, t, _s in want], q
+        assert [round(h.score, 6) for h in got] == [round(s, 6) for _f, _t, s in want], q
+    assert mine.recall_index() is not None
+    assert builds.count("conversations.jsonl") <= 1
