@@ -369,15 +369,23 @@ def _number_key(sign: bytes, whole: bytes, frac: bytes | None) -> tuple:
     return (-1, -len(whole), whole.translate(_DIGIT_COMPLEMENT), frac.translate(_DIGIT_COMPLEMENT) + b"\xff")
 
 
+#: Bytes a number (or the blanks before it) can start with: any other first byte means 0.
+_NUMBER_START = frozenset(b" \t\n-.0123456789")
+
+
 def numeric_value(text: bytes) -> tuple:
     """``-n``: the leading number (blanks, optional ``-``, digits, ``.`` fraction), else 0."""
+    if not text or text[0] not in _NUMBER_START:
+        return _ZERO_KEY
     match = _NUM_RE.match(text)
     assert match is not None
-    return _number_key(match.group(1), match.group(2), match.group(3))
+    return _number_key(*match.groups())
 
 
 def human_value(text: bytes) -> tuple[int, tuple]:
     """``-h``: (signed unit order, number)."""
+    if not text or text[0] not in _NUMBER_START:
+        return 0, _ZERO_KEY
     match = _HUMAN_RE.match(text)
     assert match is not None
     sign, whole, frac, unit = match.groups()

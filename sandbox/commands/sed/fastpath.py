@@ -125,7 +125,8 @@ def _whole_block(ex: Executor):  # type: ignore[no-untyped-def]
             return None
         if cmd.name == "d" and newline_made:
             return None  # a pattern space holding a newline is one "line" to d, not two
-        if cmd.name == "s" and b"\n" in (cmd.subst.replacement.literal or b""):
+        if cmd.name == "s" and any(b"\n" in piece.text
+                                   for piece in cmd.subst.replacement.pieces):
             newline_made = True
         if cmd.name == "y" and 10 in cmd.ytable[:10] + cmd.ytable[11:]:
             newline_made = True
@@ -171,13 +172,15 @@ def _block_step(cmd):  # type: ignore[no-untyped-def]
         return None
     sub = cmd.subst
     if (sub is None or not sub.global_ or sub.print_ or sub.occurrence != 1
-            or sub.wfile is not None or sub.replacement.literal is None):
+            or sub.wfile is not None):
         return None
     rx = sub.regex
     if rx.pattern is None or rx.icase or rx.multiline or rx.compiled is None:
         return None
     parsed = getattr(rx.compiled, "parsed", None)
     rep = sub.replacement.literal
+    if rep is None:
+        return _grouped_step(parsed, sub.replacement)
     text = _literal_text(parsed)
     if text is not None:
         if not text or b"\n" in text:
@@ -185,10 +188,82 @@ def _block_step(cmd):  # type: ignore[no-untyped-def]
         return lambda block: block.replace(text, rep)
     char = _repeated_char(parsed)
     if char is None:
-        return None
+        return _grouped_step(parsed, sub.replacement)
     compiled = re.compile(re.escape(char) + b"+")
     escaped = rep.replace(b"\\", b"\\\\")
     return lambda block: _in_slices(block, lambda part: compiled.sub(escaped, part))
+
+
+def _grouped_step(parsed, replacement):  # type: ignore[no-untyped-def]
+    """``s/RE/REP/g`` with groups in REP and RE a sequence of characters, groups and
+    alternations of plain strings in which no alternative is a prefix of another: every
+    line has one match at a given place and one way to split it into groups, so Python's
+    leftmost-first ``re.sub`` finds what sed's leftmost-longest search does. REP must make
+    no case changes; it becomes an ``re`` template."""
+    if parsed is None or parsed.has_backrefs:
+        return None
+    if any(piece.case for piece in replacement.pieces):
+        return None
+    out: list[bytes] = []
+    groups = [0]
+
+    def literal(node) -> bytes | None:  # type: ignore[no-untyped-def]
+        nodes = node[1] if node[0] == "cat" else [node]
+        chars = []
+        for sub in nodes:
+            if sub[0] != "char" or 0xD800 <= ord(sub[1]) <= 0xDFFF or sub[1] == "\n":
+                return None
+            chars.append(sub[1])
+        return "".join(chars).encode()
+
+    def alternation(node) -> bool:  # type: ignore[no-untyped-def]
+        words = [literal(alt) for alt in node[1]]
+        if any(not w for w in words):
+            return False
+        for a in words:
+            for b in words:
+                if a is not b and b.startswith(a):  # type: ignore[union-attr]
+                    return False
+        out.append(b"(?:" + b"|".join(re.escape(w) for w in words) + b")")  # type: ignore[arg-type]
+        return True
+
+    def item(node, top: bool) -> bool:  # type: ignore[no-untyped-def]
+        kind = node[0]
+        if kind == "char":
+            text = literal(node)
+            if text is None:
+                return False
+            out.append(re.escape(text))
+            return True
+        if kind == "alt":
+            return alternation(node)
+        if kind == "group" and top:
+            groups[0] += 1
+            if node[1] != groups[0]:
+                return False
+            out.append(b"(")
+            inner = node[2]
+            parts = inner[1] if inner[0] == "cat" else [inner]
+            if not parts or not all(item(part, False) for part in parts):
+                return False
+            out.append(b")")
+            return True
+        return False
+
+    ast = parsed.ast
+    nodes = ast[1] if ast[0] == "cat" else [ast]
+    if not nodes or not all(item(node, True) for node in nodes):
+        return None
+    template = []
+    for piece in replacement.pieces:
+        template.append(piece.text.replace(b"\\", b"\\\\"))
+        if piece.group >= 0:
+            if piece.group > groups[0]:
+                return None
+            template.append(b"\\g<%d>" % piece.group)
+    compiled = re.compile(b"".join(out))
+    rep = b"".join(template)
+    return lambda block: _in_slices(block, lambda part: compiled.sub(rep, part))
 
 
 #: ``re.sub`` keeps a list of every piece of its result: slices of this size (cut at line

@@ -40,6 +40,13 @@ SCRIPTS = [
     # -n 'A,Bp' on a file stops reading once past B
     ["-n", "2,3p", "in.txt"], ["-n", "4,2p", "in.txt"], ["-n", "1p", "in.txt"],
     ["-n", "16p", "in.txt"], ["-n", "1,1p", "in.txt"],
+    # s///g with groups (Python re.sub on blocks when the match and its groups are unique)
+    ["-E", "s/(o)(o)/\\2\\1/g"], ["-E", "s/(foo|bar)/[\\1]/g"], ["s/\\(a\\)\\(z\\)/\\2-\\1/g"],
+    ["-E", "s/(fo|ba)(o|r)/<\\2\\1&>/g"], ["-E", "s/(f|fo)o/X/g"], ["-E", "s/(\xe9)t/\\1\\\\/g"],
+    ["-E", "s/o(o)/\\1\\n/g"], ["-E", "-e", "s/(o)/\\1\\n/g", "-e", "/^$/d"],
+    ["-E", "s/baz|qux/Q/g"], ["-E", "s/(a|b)(a|z)/\\2\\1/g"], ["-E", "s/(o)/\\U\\1/g"],
+    ["-E", "s/(oo|o)/_/g"], ["-E", "s/(F)(O)(O)\r/\\3\\2\\1/g"], ["-E", "s/(b)(a)/&\\0/g"],
+    ["-E", "-e", "s/(a)(r)/\\2\\1/g", "-e", "s/foo/f/g"],
 ]
 WORDS = [b"foo", b"bar", b"baz qux", b"", b"\xc3\xa9t\xc3\xa9", b"foofoo", b"FOO\r", b"\xff",
          b"a  b   c", b"  ", b"oo o"]
@@ -77,7 +84,7 @@ def test_fast_path_is_taken_for_the_common_scripts(monkeypatch) -> None:
                         lambda *a: (calls.append(2), real_blocks(*a)))
     for argv in (["sed", "-n", "/pricing/p"], ["sed", "s/pricing/X/g"],
                  ["sed", "-E", "s/(budget|deadline)/[\\1]/g"], ["sed", "-n", "/pricing/{p;}"],
-                 ["sed", "-n", "$="], ["sed", "y/ab/AB/"]):
+                 ["sed", "-n", "$="], ["sed", "y/ab/AB/"], ["sed", "-E", "s/(a)(b)/\\2\\1/g"]):
         code, out, _ = run_command(argv, stdin=b"a pricing budget\nb\n")
         assert code == 0 and out
-    assert calls == [1, 2, 1, 1, 2, 2]
+    assert calls == [1, 2, 2, 1, 2, 2, 2]
