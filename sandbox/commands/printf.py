@@ -10,19 +10,39 @@ the exit status 1. Floating point follows the x86 ``long double`` that bash uses
 from __future__ import annotations
 
 import re
+import time as _time
 from decimal import ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
 
 from sandbox.commands.base import CommandContext
-from sandbox.commands.echo import expand_escapes
-from sandbox.parse.parser import decode_escape
+from sandbox.commands.echo import byte_char, hex_run, utf8_raw
 
 _SPEC_RE = re.compile(r"%([-+ #0']*)(\*|\d+)?(?:\.(\*|\d*))?(hh|h|ll|l|L|j|z|t)?(.)?", re.S)
+_SIMPLE_ESC = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n",
+               "r": "\r", "t": "\t", "v": "\v", "\\": "\\"}
+#: Conversions of GNU date that glibc's strftime doesn't have (printed as they are).
+_GNU_ONLY_RE = re.compile(r"%%|%[-_0^#]*\d*(?::+z|[Nq])")
+_HEXFLOAT_RE = re.compile(r"\s*([-+]?)0[xX]((?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)"
+                          r"(?:[pP][-+]?\d+)?)?")
 _INTMAX = (1 << 63) - 1
 _INTMIN = -(1 << 63)
 _UINTMAX = (1 << 64) - 1
 _FLOAT_RE = re.compile(r"\s*([-+]?)(?:(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?|(inf(?:inity)?|nan))",
                        re.I)
+
+
+def invalid_number(text: str) -> str:
+    """bash's ``sh_invalidnum`` wording for a number that doesn't parse."""
+    if text[:1] == "0" and text[1:2].isdigit():
+        return "invalid octal number"
+    if text[:2] == "0x":
+        return "invalid hex number"
+    return "invalid number"
+
+
+def error(ctx: CommandContext, message: str) -> None:
+    """A diagnostic as bash's builtin prints it (``bash: printf: ...``)."""
+    ctx.stderr.write(f"bash: printf: {message}\n".encode("utf-8", "surrogateescape"))
 
 
 class _Printer:
@@ -31,8 +51,12 @@ class _Printer:
         self.status = 0
         self.stop = False
 
-    def bad(self, arg: str, message: str = "invalid number") -> None:
-        self.ctx.error(f"{arg}: {message}")
+    def error(self, message: str) -> None:
+        """bash's builtin_error: ``bash: printf: message``."""
+        error(self.ctx, message)
+
+    def bad(self, arg: str) -> None:
+        self.error(f"{arg}: {invalid_number(arg)}")
         self.status = 1
 
     # -- argument conversion ----------------------------------------------------------------
@@ -61,11 +85,11 @@ class _Printer:
             self.bad(arg)
         if unsigned:
             if abs(value) > _UINTMAX:
-                self.ctx.error(f"warning: {arg}: Numerical result out of range")
+                self.error(f"warning: {arg}: Numerical result out of range")
                 return _UINTMAX
             return value & _UINTMAX
         if value > _INTMAX or value < _INTMIN:
-            self.ctx.error(f"warning: {arg}: Numerical result out of range")
+            self.error(f"warning: {arg}: Numerical result out of range")
             value = _INTMAX if value > 0 else _INTMIN
         return value
 
@@ -74,13 +98,21 @@ class _Printer:
             return Fraction(0)
         if arg[0] in "'\"":
             return Fraction(ord(arg[1])) if len(arg) > 1 else Fraction(0)
-        hexm = re.match(r"\s*[-+]?0[xX]", arg)
-        if hexm:
-            try:
-                return Fraction(float.fromhex(arg.strip()))
-            except ValueError:
-                self.bad(arg)
+        hexm = _HEXFLOAT_RE.match(arg)
+        if hexm:  # strtold's hex float: the longest prefix that parses
+            if hexm.end() != len(arg) or not hexm.group(2):
+                self.bad(arg)  # "0x" alone: strtold reads the 0 and stops at the x
+            if not hexm.group(2):
                 return Fraction(0)
+            digits, _, exp = hexm.group(2).lower().partition("p")
+            whole, _, frac = digits.partition(".")
+            value = Fraction(int(whole or "0", 16)) + (
+                Fraction(int(frac, 16), 16 ** len(frac)) if frac else 0)
+            power = int(exp or "0")
+            if abs(power) > 20000:
+                return ("-" if hexm.group(1) == "-" else "") + "inf" if power > 0 else Fraction(0)
+            value *= Fraction(2) ** power
+            return _long_double(-value if hexm.group(1) == "-" else value)
         m = _FLOAT_RE.match(arg)
         if not m:
             self.bad(arg)
@@ -93,23 +125,95 @@ class _Printer:
             return ("-" if sign < 0 else "") + ("inf" if word.startswith("inf") else "nan")
         far = _far_exponent(m.group(2), m.group(3) or "")
         if far:  # beyond long double's range: strtold's ERANGE, without a 10**314159 Fraction
-            self.ctx.error(f"warning: {arg}: Numerical result out of range")
+            self.error(f"warning: {arg}: Numerical result out of range")
             if far > 0:
                 return ("-" if sign < 0 else "") + "inf"
             return "-0" if sign < 0 else Fraction(0)
         value = Fraction(m.group(2) + (m.group(3) or ""))
         if value == 0 and sign < 0:
             return "-0"
-        if value >= _LDBL_OVERFLOW or value < _LDBL_MIN_NORMAL:  # strtold's ERANGE
+        if value and (value >= _LDBL_OVERFLOW or value < _LDBL_MIN_NORMAL):  # strtold's ERANGE
             rounded = _long_double(value)
             if rounded >= _LDBL_OVERFLOW or value < _LDBL_MIN_NORMAL:
-                self.ctx.error(f"warning: {arg}: Numerical result out of range")
+                self.error(f"warning: {arg}: Numerical result out of range")
             if rounded >= _LDBL_OVERFLOW:
                 return ("-" if sign < 0 else "") + "inf"
             if value < _LDBL_MIN_NORMAL:
                 tiny = Fraction(round(value * _LDBL_DENORMAL_SCALE)) / _LDBL_DENORMAL_SCALE
                 return sign * tiny if tiny or sign > 0 else "-0"
         return _long_double(sign * value)
+
+    # -- escapes --------------------------------------------------------------------------
+
+    def tescape(self, s: str, i: int, in_b: bool) -> tuple[str, int, bool]:
+        """bash's ``tescape`` for the escape whose letter is ``s[i]`` (``in_b``: in a ``%b``
+        argument): (text, index after it, whether it was ``\\c``). A backslash that starts
+        no escape is printed and the character after it is read again as usual."""
+        if i >= len(s):
+            return "\\", i, False
+        c = s[i]
+        i += 1
+        if c in _SIMPLE_ESC:
+            return _SIMPLE_ESC[c], i, False
+        if c in "01234567":
+            value = int(c)
+            more = 3 if in_b and value == 0 else 2
+            while more and i < len(s) and s[i] in "01234567":
+                value = value * 8 + int(s[i])
+                i += 1
+                more -= 1
+            return byte_char(value & 0xFF), i, False
+        if c in "xuU":
+            value, j = hex_run(s, i, {"x": 2, "u": 4, "U": 8}[c])
+            if value is None:
+                self.error(f"missing {'hex' if c == 'x' else 'unicode'} digit for \\{c}")
+                return "\\", i - 1, False
+            return (byte_char(value) if c == "x" else utf8_raw(value)), j, False
+        if c in "'\"?" and not in_b:
+            return c, i, False
+        if c == "c" and in_b:
+            return "", i, True
+        return "\\", i - 1, False
+
+    def bexpand(self, text: str) -> tuple[str, bool]:
+        """A ``%b`` argument's escapes; (text, stopped by ``\\c``)."""
+        if "\\" not in text:
+            return text, False
+        out: list[str] = []
+        i, n = 0, len(text)
+        while i < n:
+            c = text[i]
+            if c != "\\" or i + 1 >= n:
+                out.append(c)
+                i += 1
+                continue
+            piece, i, stop = self.tescape(text, i + 1, True)
+            if stop:
+                return "".join(out), True
+            out.append(piece)
+        return "".join(out), False
+
+    def time(self, timefmt: str, arg: str | None) -> bytes:
+        """``%(fmt)T``: glibc strftime of the argument (seconds; none or -1: now, -2: the
+        shell's start, taken as now) in the exported ``TZ`` (unset: UTC). An empty format is
+        ``%X``; a result of 128 bytes or more prints nothing, as bash's buffer does."""
+        from sandbox.commands.date import DateError, Moment, resolve_zone, strftime
+        secs = -1 if arg is None else self.to_int(arg)
+        if secs in (-1, -2):
+            secs = int(_time.time())
+        zone, name = resolve_zone(self.ctx.env.get("TZ"))
+        glibc = _GNU_ONLY_RE.sub(lambda g: "%" + g.group(0) if g.group(0) != "%%" else "%%",
+                                 timefmt or "%X")
+        try:
+            moment = Moment(secs, 0, zone, name)
+            text = strftime(glibc, moment)
+        except (DateError, OverflowError, ValueError):
+            try:
+                text = strftime(glibc, Moment(0, 0, zone, name))
+            except (DateError, OverflowError, ValueError):
+                text = ""
+        data = text.encode("utf-8", "surrogateescape")
+        return b"" if len(data) >= 128 else data
 
     # -- formatting -----------------------------------------------------------------------
 
@@ -129,16 +233,8 @@ class _Printer:
         while i < n:
             c = fmt[i]
             if c == "\\":
-                if i + 1 < n and fmt[i + 1] == "c":
-                    self.stop = True
-                    return bytes(out), pos, used
-                if i + 1 < n:
-                    piece, i = decode_escape(fmt, i + 1, ansi_c=False) if fmt[i + 1] not in "\"'?" \
-                        else (fmt[i + 1] if fmt[i + 1] != "?" else "\\?", i + 2)
-                    out += piece.encode("utf-8", "surrogateescape")
-                else:
-                    out += b"\\"
-                    i += 1
+                piece, i, _stop = self.tescape(fmt, i + 1, False)
+                out += piece.encode("utf-8", "surrogateescape")
                 continue
             if c != "%":
                 j = i
@@ -155,13 +251,25 @@ class _Printer:
             assert m
             flags, width_s, prec_s, _len, conv = m.groups()
             if conv is None:
-                self.ctx.error("`%': missing format character")
+                self.error(f"`{fmt[i:]}': missing format character")
                 self.status = 1
                 self.stop = True
                 return bytes(out), pos, used
-            i = m.end()
-            if conv not in "sbcdiuxXofFeEgGq":
-                self.ctx.error(f"`{conv}': invalid format character")
+            if conv == "(":
+                close = fmt.find(")", m.end())
+                if close < 0 or fmt[close + 1:close + 2] != "T":
+                    bad = fmt[close + 1:close + 2] if close >= 0 else ""
+                    self.error(f"warning: `{bad}': invalid time format specification")
+                    out += b"%"
+                    i += 1
+                    continue
+                timefmt = fmt[m.end():close]
+                i = close + 2
+                conv = "T"
+            else:
+                i = m.end()
+            if conv not in "sbcdiuxXofFeEgGaAqT":
+                self.error(f"`{conv}': invalid format character")
                 self.status = 1
                 self.stop = True
                 return bytes(out), pos, used
@@ -188,7 +296,11 @@ class _Printer:
             if wanted > 8 * self.ctx.budget.limits.string_length:
                 self.ctx.budget.check_string(wanted)
             arg = next_arg()
-            body = self.convert(conv, flags, prec, arg)
+            if conv == "T":
+                body = self.time(timefmt, arg)
+                body = body[:prec] if prec is not None else body
+            else:
+                body = self.convert(conv, flags, prec, arg)
             if self.stop and conv == "b":
                 out += body
                 return bytes(out), pos, used
@@ -196,7 +308,7 @@ class _Printer:
                 pad = width - len(body)
                 if "-" in flags:
                     body = body + b" " * pad
-                elif "0" in flags and conv in "diuxXofFeEgG" and not (
+                elif "0" in flags and conv in "diuxXofFeEgGaA" and not (
                     conv in "diuxXo" and prec is not None
                 ) and not body.lstrip(b"+- ").startswith((b"inf", b"nan", b"INF", b"NAN")):
                     k = 0
@@ -215,7 +327,7 @@ class _Printer:
             data = (arg or "").encode("utf-8", "surrogateescape")
             return data[:prec] if prec is not None else data
         if conv == "b":
-            text, stopped = expand_escapes(arg or "")
+            text, stopped = self.bexpand(arg or "")
             if stopped:
                 self.stop = True
             data = text.encode("utf-8", "surrogateescape")
@@ -296,6 +408,38 @@ def _far_exponent(mantissa: str, exponent: str) -> int:
     return 1 if magnitude > 4940 else -1 if magnitude < -4960 else 0
 
 
+def _hex_float(v: Fraction, prec: int | None, point: bool, upper: bool) -> str:
+    """glibc's ``%La`` of an x87 long double: a leading hex digit holding the top 4 of the
+    64 mantissa bits (0 for denormals, whose exponent stays -16385), then up to 15 digits."""
+    if v == 0:
+        lead, frac, exp = 0, 0, 0
+    else:
+        exp = v.numerator.bit_length() - v.denominator.bit_length() - 3
+        while v / Fraction(2) ** exp >= 16:
+            exp += 1
+        while v / Fraction(2) ** exp < 8:
+            exp -= 1
+        if exp < -16385:
+            exp = -16385
+        x = v / Fraction(2) ** exp
+        lead = int(x)
+        frac = int((x - lead) * 16 ** 15)
+    digits = format(frac, "015x")
+    if prec is None:
+        digits = digits.rstrip("0") if v != 0 else ""
+    elif prec < 15:
+        scaled = Fraction(lead * 16 ** 15 + frac, 16 ** (15 - prec))
+        whole = round(scaled)  # half to even
+        lead, rest = divmod(whole, 16 ** prec)
+        if lead >= 16:
+            lead, exp = lead // 16, exp + 4
+        digits = format(rest, f"0{prec}x") if prec else ""
+    else:
+        digits = digits + "0" * (prec - 15)
+    text = f"0x{lead:x}" + ("." if digits or point else "") + digits + f"p{exp:+d}"
+    return text.upper() if upper else text
+
+
 def _to_decimal(v: Fraction) -> Decimal:
     """Exact decimal value of a binary fraction."""
     num, den = v.numerator, v.denominator
@@ -334,7 +478,7 @@ def _fmt_e(d: Decimal, prec: int, upper: bool) -> tuple[str, int]:
 
 
 def _c_float(value: Fraction | str, flags: str, prec: int | None, conv: str) -> str:
-    upper = conv in "FEG"
+    upper = conv in "FEGA"
     neg_zero = value == "-0"
     if neg_zero:
         value = Fraction(0)
@@ -345,6 +489,9 @@ def _c_float(value: Fraction | str, flags: str, prec: int | None, conv: str) -> 
         sign = "-" if neg else ("+" if "+" in flags else (" " if " " in flags else ""))
         return sign + body
     neg = value < 0 or neg_zero
+    sign = "-" if neg else ("+" if "+" in flags else (" " if " " in flags else ""))
+    if conv in "aA":
+        return sign + _hex_float(abs(value), prec, "#" in flags, upper)
     d = _to_decimal(abs(value))
     p = 6 if prec is None else prec
     if conv in "fF":
@@ -421,9 +568,9 @@ def run(ctx: CommandContext) -> int:
         return 2
     if not end_of_options and args[0].startswith("-") and len(args[0]) > 1:
         if args[0] == "-v":
-            ctx.error("-v: not supported in the sandbox; use var=$(printf ...) instead")
+            error(ctx, "-v: not supported here; use var=$(printf ...) instead")
             return 2
-        ctx.error(f"{args[0][:2]}: invalid option")
+        error(ctx, f"{args[0][:2]}: invalid option")
         ctx.stderr.write(b"printf: usage: printf [-v var] format [arguments]\n")
         return 2
     fmt, rest = args[0], args[1:]

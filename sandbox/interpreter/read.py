@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from sandbox.commands.printf import invalid_number
 from sandbox.interpreter import state
 
 if TYPE_CHECKING:
@@ -362,7 +363,7 @@ def b_read(sh: "Shell", argv: list[str], io_: "IO") -> int:
             nflag = True
             number = legal_number(value)
             if number is None or number < 0 or number >= 1 << 31:
-                sh.diag(io_, f"read: {value}: invalid number")
+                sh.diag(io_, f"read: {value}: {invalid_number(value)}")
                 return 1
             nchars = number
         elif key == "u":

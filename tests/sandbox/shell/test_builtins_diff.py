@@ -176,3 +176,71 @@ readarray -t lines < a.txt; echo "${lines[*]}"
 mapfile -t -u 3 fromfd 3< nums.txt; echo "${fromfd[@]}"
 mapfile -t first second < a.txt; echo "${first[2]}"
 """, stderr=True)
+
+
+# -- printf / echo --------------------------------------------------------------------------------
+
+_ESC_PIECES = ["\\0377", "\\377", "\\1234", "\\08", "\\0", "\\1", "\\8", "\\x41", "\\x4", "\\x",
+               "\\xZ", "\\u00e9", "\\u", "\\U1F600", "\\U110000", "\\uD800", "\\c", "\\q", "\\'",
+               '\\"', "\\?", "\\\\", "\\e", "\\a", "\\%d", "x", " ", "%", "é", "\\"]
+_TIME_FMTS = ["%Y-%m-%d", "%H:%M:%S", "", "%s", "%F %T %z %Z", "%a %b %e", "%c", "%j|%U|%W",
+              "%N|%q|%:z", "%5Y|%-d|%_H|%^a|%#b", "%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y"
+              "%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y%Y", "%%|%n|%t|%P|%p|%I|%l|%k"]
+_TIME_ARGS = ["0", "1557978599", "-86400", "2147483647", "abc", "12x", "", "0x10", "010"]
+_ZONES = ["UTC", "Asia/Tokyo", "US/Eastern", "Europe/Lisbon", "UTC+3", "EST5EDT"]
+
+
+def _printf_case(rng: random.Random) -> str:
+    kind = rng.random()
+    if kind < 0.3:
+        fmt = "".join(rng.choice(_ESC_PIECES) for _ in range(rng.randint(1, 5)))
+        return f"printf {sq(fmt + '|')} 5 6; echo \" s=$?\""
+    if kind < 0.55:
+        arg = "".join(rng.choice(_ESC_PIECES) for _ in range(rng.randint(1, 5)))
+        return f"printf '[%b]\\n' {sq(arg)} {sq(rng.choice(_ESC_PIECES))}; echo \" s=$?\""
+    if kind < 0.75:
+        text = " ".join(sq("".join(rng.choice(_ESC_PIECES) for _ in range(rng.randint(0, 3))))
+                        for _ in range(rng.randint(1, 3)))
+        return f"echo {rng.choice(['-e', '-en', '-E', '-e -E', '-ne', ''])} {text}; echo \" s=$?\""
+    spec = rng.choice(["", "10", "-12", ".5", "10.3", "*"])
+    tf = rng.choice(_TIME_FMTS)
+    width = f"{rng.randint(0, 12)} " if spec == "*" else ""
+    nargs = 1 if spec == "*" else rng.randint(1, 2)  # a reused '*' would take a time as width
+    args = " ".join(sq(rng.choice(_TIME_ARGS)) for _ in range(nargs))
+    return (f"TZ={rng.choice(_ZONES)} printf {sq('[%' + spec + '(' + tf + ')T]')} {width}{args}; "
+            "echo \" s=$?\"")
+
+
+@pytest.mark.parametrize("seed", range(4 * SCALE))
+def test_printf_echo_generated(seed: int) -> None:
+    rng = random.Random(3300 + seed)
+    check(cases([_printf_case(rng) for _ in range(50)]), stderr=True)
+
+
+def test_printf_numbers_and_messages() -> None:
+    check(r"""
+printf '%d\n' 0X1G 0x 09 0 -08 ' 08' 0.5 '' 1e3 "'x" '"y' 9999999999999999999; echo $?
+printf '%f|%a|%A|%g\n' 0x1G 0x1.8p3 0x.8 -0x10 0xp3 0x1p-2 0X1A.8 1e-4950 1 255.5; echo $?
+printf '%a|%.2a|%.0a|%#.0a|%+a|%10a|%-12a|%010a|%a|%a\n' 1 3.14159 1.5 1 2 0.1 7 -3 0 -nan
+printf '%5'; echo $?
+printf '%-5.3l'; echo $?
+printf '%5(x)Y|\n'; echo $?
+printf '%z'; echo $?
+printf -x; echo $?
+printf; echo $?
+printf '%s %s|' a b c; echo
+printf '%c|%c|%c\n' '' abc é
+printf '%q\n' '' "a'b" $'\t' '~x' '#y' é $'\xff'
+printf -v 'arr[3]' '%s-%s' x y; echo "${arr[3]}"
+declare -A m; printf -v 'm[k k]' %d 42; echo "${m[k k]}"
+printf -v out '%s\n' a b; echo "[$out]"
+""", stderr=True)
+
+
+def test_xpg_echo() -> None:
+    check(r"""
+shopt -s xpg_echo
+echo 'a\tb'; echo -E 'a\tb'; echo -n 'x\c'; echo y
+shopt -u xpg_echo
+echo 'a\tb'
+""")
