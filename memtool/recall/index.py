@@ -39,10 +39,10 @@ from array import array
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
-from sandbox.fs.base import FileSystem, FSError
+from sandbox.fs.base import FileStat, FileSystem, FSError
 
 from memtool.recall.search import (
-    B, K1, PHRASE_WEIGHT, SearchResult, iter_files, query_terms, score_candidates,
+    B, K1, PHRASE_WEIGHT, SearchResult, iter_file_stats, query_terms, score_candidates,
 )
 from memtool.recall.text import terms
 from memtool.recall.units import Unit, text_units, turn_unit
@@ -57,6 +57,9 @@ FORMAT = 1
 #: Cached BM25 parts are recomputed when the average unit length moves by more than this
 #: share; candidates are chosen with twice this margin, then scored exactly.
 IMPACT_DRIFT = 0.005
+#: On a store without inodes (PostgreSQL), logs up to this size are also kept in memory, so a
+#: search reads its units back without a round trip each.
+BUFFER_MAX = 256 << 20
 
 
 @dataclass
@@ -84,6 +87,8 @@ class FileIndex:
     saved_end: int = 0
     #: a log's last line has no newline (it is indexed; any change re-indexes the file)
     partial: bool = False
+    #: a log's bytes, kept on stores where reading a unit back is a round trip (PostgreSQL)
+    buffer: bytearray | None = None
     #: term -> (the average length they were computed for, BM25 parts per posting)
     impacts: dict[str, tuple[float, array]] = field(default_factory=dict)
 
@@ -274,13 +279,15 @@ class RecallIndex:
                 f.seek(offset)
             return f.read(size - offset)
 
-    def refresh(self, rel: str, check_time=None) -> FileIndex | None:
-        """The current index of ``rel`` (None: not a searchable file)."""
-        try:
-            st = self.store.stat(rel)
-        except FSError:
-            self.files.pop(rel, None)
-            return None
+    def refresh(self, rel: str, check_time=None, st: FileStat | None = None) -> FileIndex | None:
+        """The current index of ``rel`` (None: not a searchable file); ``st``: its stat, when
+        the caller has it."""
+        if st is None:
+            try:
+                st = self.store.stat(rel)
+            except FSError:
+                self.files.pop(rel, None)
+                return None
         if st.is_dir:
             return None
         fi = self.files.get(rel)
@@ -296,7 +303,12 @@ class RecallIndex:
             start = max(0, fi.end - TAIL_BYTES)
             data = self._read_from(rel, start, st.size)
             if data[:fi.end - start] == fi.tail:
+                old_end = fi.end
                 fi.add_log_lines(data[fi.end - start:], fi.end, check_time)
+                if fi.buffer is not None:
+                    fi.buffer += data[old_end - start:]
+                    if len(fi.buffer) > BUFFER_MAX:
+                        fi.buffer = None
                 fi.tail = data[max(0, fi.end - start - TAIL_BYTES):fi.end - start]
                 fi.version = _plain(st.version)
                 self.files[rel] = fi
@@ -317,6 +329,8 @@ class RecallIndex:
         if log:
             fi.add_log_lines(data, 0, check_time)
             fi.tail = data[max(0, fi.end - TAIL_BYTES):fi.end]
+            if self.trust_appends and len(data) <= BUFFER_MAX:
+                fi.buffer = bytearray(data)
             if fi.end >= SAVE_EVERY or self.cache_dir is not None and fi.end:
                 self._save(fi)
             return fi
@@ -345,6 +359,13 @@ class RecallIndex:
                     yield f, uid, fi.units[uid]
                 continue
             uids.sort()
+            if fi.buffer is not None:
+                buf = fi.buffer
+                for uid in uids:
+                    start = fi.start[uid]
+                    raw = bytes(buf[start:start + fi.size[uid]]).decode("utf-8", "replace")
+                    yield f, uid, turn_unit(fi.rel, fi.line_of[uid], raw.rstrip("\r"))
+                continue
             with self.store.open_read(fi.rel) as fh:
                 for uid in uids:
                     fh.seek(fi.start[uid])
@@ -367,12 +388,12 @@ class RecallIndex:
         chosen: list[FileIndex] = []
         seen: set[str] = set()
         for root in (list(paths) if paths is not None else [""]):
-            for rel in iter_files(self.store, root):
+            for rel, st in iter_file_stats(self.store, root):
                 if rel in skip or rel in seen:
                     continue
                 seen.add(rel)
                 try:
-                    fi = self.refresh(rel)
+                    fi = self.refresh(rel, st=st)
                 except FSError:
                     continue
                 if fi is not None:

@@ -26,7 +26,7 @@ import re2
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from sandbox.fs.base import FileSystem, FSError
+from sandbox.fs.base import FileStat, FileSystem, FSError
 
 from memtool.recall.text import prefilter_key, stem, terms, words
 from memtool.recall.units import Unit, text_units, turn_unit
@@ -86,12 +86,19 @@ def query_terms(query: str) -> list[str]:
 
 def iter_files(store: FileSystem, rel: str = "") -> Iterator[str]:
     """Every visible file below ``rel`` (sorted; hidden names and node_modules skipped)."""
+    for path, _st in iter_file_stats(store, rel):
+        yield path
+
+
+def iter_file_stats(store: FileSystem, rel: str = "") -> Iterator[tuple[str, FileStat]]:
+    """``iter_files`` with each file's stat (one ``stat`` a file: a round trip on a shared
+    store)."""
     try:
         st = store.stat(rel)
     except FSError:
         return
     if not st.is_dir:
-        yield rel
+        yield rel, st
         return
     try:
         names = sorted(store.listdir(rel))
@@ -100,7 +107,7 @@ def iter_files(store: FileSystem, rel: str = "") -> Iterator[str]:
     for name in names:
         if name.startswith(".") or name in HIDDEN_DIRS:
             continue
-        yield from iter_files(store, f"{rel}/{name}" if rel else name)
+        yield from iter_file_stats(store, f"{rel}/{name}" if rel else name)
 
 
 class _Corpus:
