@@ -7,7 +7,8 @@ all-whitespace lines are skipped, widths are display columns (non-printable char
 printed one per line. In table mode blanks (runs of spaces and tabs) separate cells, or each
 character of ``-s`` separates exactly one cell (empty cells kept); every column but the last
 is padded, joined with ``-o`` (two spaces by default). ``-`` is a file name, as in util-linux.
-The other util-linux options (``-N -R -J -L``...) are refused as unknown.
+The other util-linux options (``-J -L -O -H -E -T -W -e -n -r -i -p``) are refused as
+unknown.
 """
 
 from __future__ import annotations
@@ -21,8 +22,12 @@ from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command
 from sandbox.fs.base import FSError
 
 SPEC = OptionSpec(
-    short="c:o:s:txhV",
+    short="c:o:s:txhVN:R:l:d",
     long={
+        "table-columns": (REQUIRED, "N"),
+        "table-right": (REQUIRED, "R"),
+        "table-columns-limit": (REQUIRED, "l"),
+        "table-noheadings": (NO_ARG, "d"),
         "output-width": (REQUIRED, "c"),
         "columns": (REQUIRED, "c"),
         "output-separator": (REQUIRED, "o"),
@@ -42,6 +47,24 @@ Columnate lists.
 
 Options:
  -t, --table                      create a table
+ -n, --table-name <name>          table name for JSON output
+ -O, --table-order <columns>      specify order of output columns
+ -N, --table-columns <names>      comma separated columns names
+ -l, --table-columns-limit <num>  maximal number of input columns
+ -E, --table-noextreme <columns>  don't count long text from the columns to column width
+ -d, --table-noheadings           don't print header
+ -e, --table-header-repeat        repeat header for each page
+ -H, --table-hide <columns>       don't print the columns
+ -R, --table-right <columns>      right align text in these columns
+ -T, --table-truncate <columns>   truncate text in the columns when necessary
+ -W, --table-wrap <columns>       wrap text in the columns when necessary
+ -L, --keep-empty-lines           don't ignore empty lines
+ -J, --json                       use JSON output format for table
+
+ -r, --tree <column>              column to use tree-like output for the table
+ -i, --tree-id <column>           line ID to specify child-parent relation
+ -p, --tree-parent <column>       parent to specify child-parent relation
+
  -c, --output-width <width>       width of output in number of characters
  -o, --output-separator <string>  columns separator for table output (default is two spaces)
  -s, --separator <string>         possible table delimiters
@@ -85,6 +108,17 @@ def _blank(text: str) -> bool:
     return all(is_space(ord(ch)) for ch in text)
 
 
+def _parse_u32(text: str, what: str) -> int:
+    """util-linux ``strtou32_or_err``: the value or ``ValueError`` with its message."""
+    m = re.fullmatch(r"\s*([+-]?)(\d+)", text)
+    if m is None:
+        raise ValueError(f"{what}: '{text}'")
+    value = int(m.group(1) + m.group(2))
+    if value < 0 or value > 0xFFFFFFFF:
+        raise ValueError(f"{what}: '{text}': Numerical result out of range")
+    return value
+
+
 def _parse_width(text: str) -> int:
     """``strtou32_or_err``: the -c value or ``ValueError`` with util-linux's message."""
     m = re.fullmatch(r"\s*([+-]?)(\d+)", text)
@@ -106,6 +140,10 @@ def run(ctx: CommandContext) -> int:
     termwidth: int | None = None
     out_sep = "  "
     separators: str | None = None
+    names: list[str] | None = None
+    right: str | None = None
+    limit = 0
+    headings = True
     for key, value in opts:
         if key == "h":
             ctx.stdout.write(HELP.encode())
@@ -127,6 +165,25 @@ def run(ctx: CommandContext) -> int:
             table = True
         elif key == "x":
             fill_rows = True
+        elif key == "N":
+            text = decode_line((value or "").encode("utf-8", "surrogateescape"))
+            names = [n for n in text.split(",") if n] if text else [""]
+        elif key == "R":
+            right = decode_line((value or "").encode("utf-8", "surrogateescape"))
+        elif key == "l":
+            try:
+                limit = _parse_u32(value or "", "invalid columns limit argument")
+            except ValueError as err:
+                ctx.error(str(err))
+                return 1
+            if limit == 0:
+                ctx.error("columns limit must be greater than zero")
+                return 1
+        elif key == "d":
+            headings = False
+    if not table and (names is not None or right is not None):
+        ctx.error("option --table required for all --table-*")
+        return 1
     if termwidth is None:
         env = ctx.env.get("COLUMNS", "")
         termwidth = int(env) if env.isdigit() and 0 < int(env) < (1 << 31) else 80
@@ -153,7 +210,13 @@ def run(ctx: CommandContext) -> int:
     if table:
         if not entries:
             return status
-        _table(ctx, entries, separators, out_sep)
+        layout = Table(separators, out_sep, names or [], limit, headings)
+        try:
+            layout.set_right(right or "")
+        except ValueError as err:
+            ctx.error(str(err))
+            return 1
+        layout.write(ctx, entries)
         return 0
     if not entries:
         return status
@@ -230,32 +293,125 @@ def _fill_rows(ctx: CommandContext, entries: list[str], widths: list[int], maxle
     ctx.stdout.write("".join(out).encode("utf-8", "surrogateescape"))
 
 
-def _table(ctx: CommandContext, entries: list[str], separators: str | None, out_sep: str) -> None:
-    if separators is None:
-        rows = [[c for c in _BLANKS.split(e) if c] for e in entries]
-    elif separators:
-        pattern = re.compile("[" + re.escape(separators) + "]")
-        rows = [pattern.split(e) for e in entries]
-    else:
-        rows = [[e] for e in entries]
-    ncols = max(len(r) for r in rows)
-    widths = [0] * ncols
-    cell_widths = []
-    for r in rows:
-        ws = [text_width(c) for c in r]
-        cell_widths.append(ws)
-        for i, w in enumerate(ws):
-            if w > widths[i]:
-                widths[i] = w
-    out: list[str] = []
-    for r, ws in zip(rows, cell_widths):
-        pieces = []
-        for i in range(ncols):
-            cell = r[i] if i < len(r) else ""
-            if i < ncols - 1:
-                pad = widths[i] - (ws[i] if i < len(r) else 0)
-                pieces.append(cell + " " * pad)
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def _fold(name: str) -> str:
+    """``strcasecmp``'s view of a name: ASCII letters folded, nothing else."""
+    return name.translate(_ASCII_LOWER)
+
+
+def split_cells(text: str, separators: str | None, limit: int) -> list[str]:
+    """The cells of one table line as util-linux 2.38 cuts them: runs of blanks separate
+    cells (``wcstok``), or each character of ``-s`` ends one (empty cells kept); with
+    ``-l N`` the N-th cell is the rest of the line after the character that ended the cell
+    before it (nothing when that rest is empty), and ``-l 1`` is the whole line."""
+    if limit == 1:
+        return [text]
+    cells: list[str] = []
+    n = len(text)
+    pos = 0
+    state: int | None = 0
+    greedy = separators is None
+    seps = " \t" if separators is None else separators
+    while True:
+        if limit and len(cells) + 1 == limit:
+            if state is not None and state < n:
+                cells.append(text[state:])
+            return cells
+        if greedy:
+            while pos < n and text[pos] in seps:
+                pos += 1
+            if pos >= n:
+                return cells
+            end = pos
+            while end < n and text[end] not in seps:
+                end += 1
+            cells.append(text[pos:end])
+            state = end + 1 if end < n else None
+            pos = end + 1
+        else:
+            if state is None:
+                return cells
+            end = pos
+            while end < n and text[end] not in seps:
+                end += 1
+            cells.append(text[pos:end])
+            state = end + 1 if end < n else None
+            pos = end + 1
+
+
+class Table:
+    """``column -t``: cells, column names (``-N``), right-aligned columns (``-R``), the
+    column limit (``-l``) and whether the header is printed (``-d`` hides it; its names
+    still count for the widths)."""
+
+    def __init__(self, separators: str | None, out_sep: str, names: list[str], limit: int,
+                 headings: bool):
+        self.separators = separators
+        self.out_sep = out_sep
+        self.names = names
+        self.limit = limit
+        self.headings = headings
+        self.right_spec = ""
+        self.right: set[int] = set()
+
+    def set_right(self, spec: str) -> None:
+        """Remember ``-R``'s list (names are checked now, numbers once the columns exist);
+        ``ValueError`` with util-linux's message for an unknown name or a bad number."""
+        self.right_spec = spec
+        for item in (x for x in spec.split(",") if x and spec != "0"):
+            if item.isascii() and item.isdigit():
+                _parse_u32(item, "failed to parse column")
+            elif not any(_fold(n) == _fold(item) for n in self.names):
+                raise ValueError(f"undefined column name '{item}'")
+
+    def _right_columns(self, ncols: int) -> set[int]:
+        if self.right_spec == "0":  # the whole list "0": every column
+            return set(range(ncols))
+        out: set[int] = set()
+        for item in (x for x in self.right_spec.split(",") if x):
+            if item.isascii() and item.isdigit():
+                k = int(item) - 1
             else:
-                pieces.append(cell)
-        out.append(out_sep.join(pieces) + "\n")
-    ctx.stdout.write("".join(out).encode("utf-8", "surrogateescape"))
+                k = next(i for i, n in enumerate(self.names) if _fold(n) == _fold(item))
+            if 0 <= k < ncols:
+                out.add(k)
+        return out
+
+    def write(self, ctx: CommandContext, entries: list[str]) -> None:
+        """Print the table of ``entries`` (nothing at all when there are none)."""
+        if not entries:
+            return
+        rows = [split_cells(e, self.separators or None, self.limit) if self.separators != ""
+                else [e] for e in entries]
+        header = list(self.names)
+        ncols = max(max(len(r) for r in rows), len(header))
+        widths = [0] * ncols
+        for i, name in enumerate(header):
+            widths[i] = text_width(name)
+        cell_widths = []
+        for r in rows:
+            ws = [text_width(c) for c in r]
+            cell_widths.append(ws)
+            for i, w in enumerate(ws):
+                if w > widths[i]:
+                    widths[i] = w
+        right = self._right_columns(ncols)
+        out: list[str] = []
+        shown = ([(header, [text_width(n) for n in header])] if header and self.headings
+                 else []) + list(zip(rows, cell_widths))
+        last = ncols - 1
+        for r, ws in shown:
+            pieces = []
+            for i in range(ncols):
+                cell = r[i] if i < len(r) else ""
+                pad = widths[i] - (ws[i] if i < len(r) else 0)
+                if i == last and (cell == "" or i not in right):
+                    pieces.append(cell)
+                elif i in right:
+                    pieces.append(" " * pad + cell)
+                else:
+                    pieces.append(cell + " " * pad)
+            out.append(self.out_sep.join(pieces) + "\n")
+        ctx.stdout.write("".join(out).encode("utf-8", "surrogateescape"))

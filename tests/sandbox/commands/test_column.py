@@ -22,6 +22,14 @@ ARGS = [
     "nonexist", "em nonexist", "-t t1 t2", "-", "-c 200", "-x -c 17", "s100", "-x s100", "-c 120 s100",
     "-c 7 s100", "-t -s , -o ' | '", "--table --separator=: --output-separator=::", "--fillrows --output-width 50",
     "-c", "-V", "--version", "-c 99999999999", "-c ' 40'", "-c +40",
+    # -N names, -R right-aligned columns, -l column limit, -d no header
+    "-t -N A,B,C", "-t -N A,B,C,D,E,F,G", "-t -R 0,2", "-t -R 00", "-t -N 0 -R 0", "--help", "-t -N A,B -R B", "-t -R 2", "-t -R 1,3 -N x,y,z",
+    "-t -l 2", "-t -l 1", "-t -l 3 -s ,", "-t -s , -l 2 -R 2", "-N A,B", "-R 1", "-l 2", "-d",
+    "-t -R B", "-t -R 0", "-t -R 9", "-t -R 99999999999", "-t -R ' 2'", "-t -R 2x",
+    "-t -N A -R a", "-t -N A,LONGNAME -d", "-t -N A,LONGNAME -R longname", "-t -N ',A,,B,'",
+    "-t -N ''", "-t -R ''", "-t -R ,2,", "-t -l 0", "-t -l x", "-t -l -1", "-t -N A,B,A -R A",
+    "--table --table-columns=X,Y --table-right=Y --table-columns-limit=2 --table-noheadings",
+    "-t -N 'é,中' -R 中", "-t -l 2 -o '|' -R 2", "-t -N A,B em", "-t -s '' -N A",
 ]
 
 
@@ -53,6 +61,14 @@ def test_generated() -> None:
                 argv += ["-s", rng.choice([",", ":", ",:", " "])]
             if rng.random() < 0.3:
                 argv += ["-o", rng.choice(["|", " ", " : "])]
+            if rng.random() < 0.3:
+                argv += ["-N", ",".join(rng.sample(["A", "bb", "CCCCCC", "d", "é"], rng.randint(1, 5)))]
+            if rng.random() < 0.3:
+                argv += ["-R", ",".join(rng.sample(["1", "2", "3", "4", "6"], rng.randint(1, 3)))]
+            if rng.random() < 0.3:
+                argv += ["-l", str(rng.randint(1, 4))]
+            if rng.random() < 0.15:
+                argv.append("-d")
         elif rng.random() < 0.4:
             argv.append("-x")
         if rng.random() < 0.5:
