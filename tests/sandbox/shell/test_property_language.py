@@ -2,7 +2,7 @@
 [[ ]], arrays (indexed and associative), declare, the new parameter expansions (${v:o:l},
 ${v^^}, ${!v}, ${a[@]}, ${v@Q}...), mapfile, read -a, printf -v and process substitution
 behave exactly as in bash 5.2 (stdout, status, files). Derandomized (reproducible); the
-count is ``SANDBOX_PROPERTY_EXAMPLES`` (default 1,200 scripts per test)."""
+count is ``SANDBOX_PROPERTY_EXAMPLES`` (default 1,500 scripts per test: 3,000 in CI)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ import shell_difftools as dt  # noqa: E402
 
 pytestmark = pytest.mark.skipif(dt.BASH is None, reason="reference bash not installed")
 
-EXAMPLES = int(os.environ.get("SANDBOX_PROPERTY_EXAMPLES", "1200"))
+EXAMPLES = int(os.environ.get("SANDBOX_PROPERTY_EXAMPLES", "1500"))
 
 VALUES = ["abc", "'a b'", "''", "Hello.World", "x.tar.gz", "'*'", "12", "-3", "ABC-def",
           "$'t\\tu'", "\"$v\""]
