@@ -24,6 +24,7 @@ from sandbox.fs.base import FileSystem, FSError
 from sandbox.fs.paths import normalize
 from sandbox.fs.vfs import VirtualFS
 from sandbox.interpreter.core import IO, ExitShell, Shell
+from sandbox.interpreter import toplevel
 from sandbox.interpreter.pipes import Capture, OutputAccount, RunBudget
 from sandbox.limits import Limits
 from sandbox.parse import parse, watch_time
@@ -154,9 +155,10 @@ class Sandbox:
             text = "".join(f"sandbox: refused: {v}\n" for v in violations)
             return Result(EXIT_SYNTAX if syntax_only else EXIT_REFUSED, b"",
                           text.encode("utf-8", "replace"))
-        return self._execute(tree, stdin, budget)
+        return self._execute(tree, stdin, budget, script)
 
-    def _execute(self, tree: Script, stdin: bytes, budget: RunBudget) -> Result:
+    def _execute(self, tree: Script, stdin: bytes, budget: RunBudget,
+                 source: str | None = None) -> Result:
         account = OutputAccount(budget)
         out, err = Capture(account), Capture(account)
         shell = Shell(self.fs, self.cwd, self.policy, self.limits, budget, self.env)
@@ -164,7 +166,7 @@ class Sandbox:
         status = 0
         message = ""
         try:
-            status = shell.run_script(tree, IO(io.BytesIO(stdin), out, err))
+            status = toplevel.run(shell, tree, IO(io.BytesIO(stdin), out, err), source)
         except ExitShell as e:
             status = e.status
         except BrokenPipe:

@@ -24,7 +24,7 @@ from sandbox.interpreter import conditional, namerefs, redirs, shopt, state, str
 from sandbox.interpreter import procsub
 from sandbox.interpreter.procsub import FdView
 from sandbox.interpreter.arith import ArithError, ArithUnbound, evaluate
-from sandbox.interpreter.expand import ExpansionError, Expander
+from sandbox.interpreter.expand import ArithExpansionError, ExpansionError, Expander
 from sandbox.interpreter.toplevel import AbortLine, AssignFailed
 from sandbox.interpreter.pipes import FileWriter, NullWriter, Pipe, RunBudget, pipe_reader
 from sandbox.limits import Limits
@@ -419,8 +419,11 @@ class Shell:
     # -- messages -------------------------------------------------------------------------
 
     def diag(self, io_: IO, message: str) -> None:
-        """Print a shell diagnostic (``bash: message``) on stderr."""
-        io_.stderr.write(f"bash: {message}\n".encode("utf-8", "surrogateescape"))
+        """Print a shell diagnostic (``bash: message``) on stderr (lost if it is closed)."""
+        try:
+            io_.stderr.write(f"bash: {message}\n".encode("utf-8", "surrogateescape"))
+        except OSError:  # `2>&-`: bash's message has nowhere to go either
+            pass
 
     # -- execution ------------------------------------------------------------------------
 
@@ -799,7 +802,7 @@ class Shell:
     def _expansion_failed(self, exc: ExpansionError, io_: IO) -> int:
         self.diag(io_, str(exc))
         self.status = 1
-        if isinstance(exc, AssignFailed):  # bash abandons the rest of the line
+        if isinstance(exc, (AssignFailed, ArithExpansionError)):  # bash abandons the line
             raise AbortLine(1)
         if exc.fatal:
             raise ExitShell(exc.status, from_expansion=True)
@@ -1035,8 +1038,9 @@ class Shell:
             if k in self.vars:
                 env[k] = self.vars[k]
         fs = FdView(self.fs, self.procsubs) if self.procsubs else self.fs
-        ctx = CommandContext(argv=list(argv), stdin=io_.stdin, stdout=io_.stdout,
-                             stderr=io_.stderr, fs=fs, cwd=self.cwd, env=env,  # type: ignore[arg-type]
+        stdin, stderr = redirs.for_command(io_)  # closed descriptors (`<&-`, `2>&-`)
+        ctx = CommandContext(argv=list(argv), stdin=stdin, stdout=io_.stdout,
+                             stderr=stderr, fs=fs, cwd=self.cwd, env=env,  # type: ignore[arg-type]
                              budget=self.budget, policy=self.policy, runner=self.run_subcommand)
         try:
             status = cmd.run(ctx)
@@ -1182,6 +1186,9 @@ class Shell:
             return None
         except ExpansionError as exc:
             self.diag(io_, str(exc))
+            if isinstance(exc, ArithExpansionError):  # bash abandons the rest of the line
+                self.status = 1
+                raise AbortLine(1) from None
             if exc.fatal:
                 raise ExitShell(exc.status, from_expansion=True)
             return None

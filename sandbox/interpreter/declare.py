@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from sandbox.interpreter import state, strops
+from sandbox.interpreter import namerefs, state, strops
 from sandbox.interpreter.expand import ExpansionError, declare_text
 
 if TYPE_CHECKING:
@@ -24,7 +24,10 @@ if TYPE_CHECKING:
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 #: Marker ending an argv entry ``name=(`` whose elements wait in ``Shell.decl_arrays``.
 ARRAY_MARK = "(\x00"
-_ATTRS = "aAilurx"
+_ATTRS = "aAilnurx"
+#: Pseudo-attribute of an array declared without a value (``declare -a a``: bash prints
+#: ``declare -a a``, not ``declare -a a=()``); the first assignment removes it.
+UNSET_ARRAY = "~"
 
 
 def _err(io_: "IO", prog: str, message: str) -> None:
@@ -51,8 +54,10 @@ def flags_of(sh: "Shell", name: str) -> str:
 def print_var(sh: "Shell", name: str) -> str | None:
     """One ``declare -p`` line (without the newline), None if ``name`` is not set."""
     if name in sh.arrays:
-        text = declare_text(sh, name)
         flags = flags_of(sh, name)
+        if not sh.arrays[name] and UNSET_ARRAY in sh.attrs.get(name, ()):
+            return f"declare -{flags} {name}"
+        text = declare_text(sh, name)
         return text.replace(f"declare -{text.split()[1][1:]}", f"declare -{flags}", 1)
     value = sh.vars.get(name)
     flags = flags_of(sh, name) or "-"
@@ -61,6 +66,17 @@ def print_var(sh: "Shell", name: str) -> str | None:
             return f"declare -{flags} {name}"
         return None
     return f"declare -{flags} {name}={strops.dquote(value)}"
+
+
+def _nameref_ok(io_: "IO", prog: str, name: str, value: str) -> bool:
+    """``declare -n name=value``: bash's checks of the name referred to."""
+    if not namerefs.valid_target(value):
+        _err(io_, prog, f"`{value}': invalid variable name for name reference")
+        return False
+    if value == name:
+        _err(io_, prog, f"{name}: nameref variable self references not allowed")
+        return False
+    return True
 
 
 def b_declare(sh: "Shell", argv: list[str], io_: "IO") -> int:
@@ -82,10 +98,6 @@ def b_declare(sh: "Shell", argv: list[str], io_: "IO") -> int:
                 (on if a[0] == "-" else off).add(c)
             elif c in "gpfF":
                 opts.add(c)
-            elif c == "n":
-                _err(io_, prog, "-n: namerefs are not supported in the sandbox; use the "
-                     "variable directly")
-                return 2
             else:
                 _err(io_, prog, f"{a[0]}{c}: invalid option")
                 io_.stderr.write(f"{prog}: usage: {prog} [-aAfFgiIlnrtux] [name[=value] ...]"
@@ -122,7 +134,14 @@ def b_declare(sh: "Shell", argv: list[str], io_: "IO") -> int:
             _err(io_, prog, f"`{arg}': not a valid identifier")
             status = 1
             continue
-        if "r" in sh.attrs.get(base, ()) and (eq or on - {"r"}):
+        if "n" in on and eq and not _nameref_ok(io_, prog, base, value):
+            status = 1
+            continue
+        if "n" in on and base in sh.arrays and not (local and base not in sh.locals[-1]):
+            _err(io_, prog, f"{base}: reference variable cannot be an array")
+            status = 1
+            continue
+        if "r" in sh.attrs.get(base, ()) and (eq or on - {"r"}) and "n" not in on | off:
             _err(io_, prog, f"{base}: readonly variable")
             status = 1
             continue
@@ -134,10 +153,22 @@ def b_declare(sh: "Shell", argv: list[str], io_: "IO") -> int:
                 sh.arrays.pop(base, None)
                 sh.assoc.discard(base)
                 sh.vars.pop(base, None)
+        if "n" not in on | off and sh.attrs and namerefs.is_ref(sh, base):
+            target = namerefs.for_read(sh, name)
+            if target is None:
+                status = 1
+                continue
+            base, sub = state.split_name(target)
+            name = target
+            if "r" in sh.attrs.get(base, ()) and (eq or on - {"r"}):
+                _err(io_, prog, f"{base}: readonly variable")
+                status = 1
+                continue
         if "A" in on and base in sh.arrays and base not in sh.assoc and sh.arrays[base]:
             _err(io_, prog, f"{base}: cannot convert indexed to associative array")
             status = 1
             continue
+        fresh = base not in sh.arrays and base not in sh.vars
         if "A" in on:
             if base not in sh.assoc:
                 sh.arrays[base] = {}
@@ -147,8 +178,12 @@ def b_declare(sh: "Shell", argv: list[str], io_: "IO") -> int:
             old = sh.vars.pop(base, None)
             sh.arrays[base] = {} if old is None else {0: old}
         attrs = sh.attrs.setdefault(base, set())
-        attrs |= on & set("ilu")
-        attrs -= off & set("ilu")
+        if fresh and not eq and on & {"a", "A"}:
+            attrs.add(UNSET_ARRAY)
+        attrs |= on & set("ilnu")
+        attrs -= off & set("ilnu")
+        if "n" in on:  # a nameref has no integer or case attribute (bash drops them)
+            attrs -= set("ilu")
         if "u" in on:
             attrs.discard("l")
         if "l" in on:
@@ -159,7 +194,10 @@ def b_declare(sh: "Shell", argv: list[str], io_: "IO") -> int:
             sh.exported.discard(base)
         sh.declared.add(base)
         try:
-            if eq and value == ARRAY_MARK:
+            if eq and "n" in on:
+                sh.budget.check_string(len(value))
+                sh.vars[base] = value
+            elif eq and value == ARRAY_MARK:
                 items = sh.decl_arrays.pop(base, [])
                 state.assign(sh, base, items, append)
             elif eq:
@@ -192,14 +230,14 @@ def _print(sh: "Shell", names: list[str], on: set[str], io_: "IO", prog: str) ->
             line = print_var(sh, n)
             if line:
                 lines.append(line)
-    for n in names:
+    io_.stdout.write("".join(x + "\n" for x in lines).encode("utf-8", "surrogateescape"))
+    for n in names:  # each line or message in turn, as bash prints them
         line = print_var(sh, n)
         if line is None:
             _err(io_, prog, f"{n}: not found")
             status = 1
         else:
-            lines.append(line)
-    io_.stdout.write("".join(x + "\n" for x in lines).encode("utf-8", "surrogateescape"))
+            io_.stdout.write((line + "\n").encode("utf-8", "surrogateescape"))
     return status
 
 
@@ -215,4 +253,7 @@ def b_readonly(sh: "Shell", argv: list[str], io_: "IO") -> int:
         return 0
     flags = [a for a in args if a.startswith("-") and "=" not in a]
     rest = [a for a in args if a not in flags]
+    if not any("=" in a for a in rest):  # `readonly -a x`: only read-only, not an array
+        flags = [f.replace("a", "").replace("A", "") for f in flags]
+        flags = [f for f in flags if f != "-"]
     return b_declare(sh, ["readonly", "-r" + "".join(f[1:] for f in flags), *rest], io_)

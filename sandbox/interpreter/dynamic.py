@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sandbox.errors import UnsupportedSyntax
+from sandbox.interpreter import toplevel
+from sandbox.interpreter.toplevel import AbortLine
 
 if TYPE_CHECKING:
     from sandbox.interpreter.core import IO, Shell
@@ -53,7 +55,11 @@ def b_eval(sh: "Shell", argv: list[str], io_: "IO") -> int:
     tree = _guarded(sh, text, io_, "eval")
     if tree is None:
         return sh.status
-    return sh.run_script(tree, io_)
+    try:
+        return sh.run_script(tree, io_)
+    except AbortLine as exc:  # an assignment error ends the eval'd string, not the line
+        sh.status = exc.status
+        return exc.status
 
 
 def b_source(sh: "Shell", argv: list[str], io_: "IO") -> int:
@@ -82,6 +88,9 @@ def b_source(sh: "Shell", argv: list[str], io_: "IO") -> int:
     except ReturnFromFunction as r:
         sh.status = r.status
         return r.status
+    except AbortLine as exc:
+        sh.status = exc.status
+        return exc.status
     finally:
         if len(argv) > 2:
             sh.positional = saved
@@ -99,7 +108,7 @@ def b_bash_c(sh: "Shell", argv: list[str], io_: "IO") -> int:
     sub.arg0 = argv[3] if len(argv) > 3 else argv[0]
     sub.positional = list(argv[4:])
     sub.functions = {}
-    return sub.run_subshell_body(lambda: sub.run_script(tree, io_))
+    return sub.run_subshell_body(lambda: toplevel.run(sub, tree, io_, argv[2]))
 
 
 TABLE = {"eval": b_eval, "source": b_source, ".": b_source, "bash": b_bash_c, "sh": b_bash_c}

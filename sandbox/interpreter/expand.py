@@ -50,6 +50,11 @@ class ExpansionError(Exception):
         self.status = status
 
 
+class ArithExpansionError(ExpansionError):
+    """An error in ``$(( ))`` or a ``${v:off:len}`` bound: bash's message, and the rest of
+    the line is abandoned (status 1), as bash's ``jump_to_top_level (DISCARD)`` does."""
+
+
 # -- brace expansion --------------------------------------------------------------------------
 
 _SEQ_RE = re.compile(r"^(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?$|^([A-Za-z])\.\.([A-Za-z])(?:\.\.(-?\d+))?$")
@@ -301,9 +306,10 @@ class Expander:
         fields = self._fields(parts, split=False)
         return tuple(c for f in fields for c in f)
 
-    def arith(self, expr: Word) -> int:
+    def arith(self, expr: Word, prefix: str = "") -> int:
         """Expand an arithmetic expression's text (like a double-quoted string) and evaluate
-        it; an error is a fatal ``ExpansionError`` with bash's message."""
+        it; an unset name under ``set -u`` is a fatal ``ExpansionError``, another error an
+        ``ArithExpansionError`` (bash abandons the rest of the line)."""
         text = self.word(expr, tildes=False)
         sh = self.sh
         try:
@@ -311,7 +317,7 @@ class Expander:
         except ArithUnbound as exc:
             raise ExpansionError(str(exc), status=exc.status) from None
         except ArithError as exc:
-            raise ExpansionError(str(exc), status=exc.status) from None
+            raise ArithExpansionError(prefix + str(exc), status=exc.status) from None
 
     def heredoc(self, word: Word) -> str:
         """Expand a here-document body."""
@@ -440,11 +446,14 @@ class Expander:
                     raise ExpansionError(f"{name}: {msg}", status=127)
             self._emit(value or "", fb, split, in_dq)
             return
+        unset = value is None
         if value is None:
             if sh.nounset and name not in ("@", "*"):
                 raise ExpansionError(f"{name}: unbound variable", status=127)
             value = ""
-        if op in ("#", "##", "%", "%%"):
+        if unset:  # an unset variable gives nothing, even for ${u/#/x}
+            pass
+        elif op in ("#", "##", "%", "%%"):
             value = patterns.remove_affix(value, self.pattern(p.arg), op, sh.budget.check_time)
         elif op in ("/", "//", "/#", "/%"):
             repl = self._repl(p)
@@ -594,10 +603,11 @@ class Expander:
         return (p.arg.text if p.arg else "") + (":" + p.repl.text if p.repl else "")
 
     def _slice_bounds(self, p: Param) -> tuple[int, int | None]:
-        offset = self.arith(p.arg) if p.arg is not None and p.arg.text.strip() else 0
+        where = f"{p.name}: "
+        offset = self.arith(p.arg, where) if p.arg is not None and p.arg.text.strip() else 0
         length = None
         if p.repl is not None:
-            length = self.arith(p.repl) if p.repl.text.strip() else 0
+            length = self.arith(p.repl, where) if p.repl.text.strip() else 0
         return offset, length
 
     def _array_slice(self, base: str, p: Param) -> list[str]:

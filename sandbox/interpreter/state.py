@@ -41,6 +41,37 @@ def assoc_order(keys: list[str]) -> list[str]:
     return [k for _, k in ranked]
 
 
+def _with_attrs(sh: "Shell", at: set[str], value: str) -> str:
+    """An element's value as ``declare -i`` / ``-l`` / ``-u`` make it."""
+    if "i" in at:
+        from sandbox.interpreter.arith import evaluate
+        value = str(evaluate(value, sh, sh.nounset, sh.budget.check_time))
+    if "l" in at:
+        value = value.lower()
+    elif "u" in at:
+        value = value.upper()
+    return value
+
+
+def _resolved(sh: "Shell", base: str) -> str:
+    """``base`` with a nameref followed (``declare -n r=a; r[1]=x`` assigns to ``a``)."""
+    from sandbox.interpreter import namerefs
+    if namerefs.is_ref(sh, base):
+        try:
+            return namerefs.resolve(sh, base).partition("[")[0]
+        except namerefs.CircularRef as exc:
+            from sandbox.interpreter.toplevel import AssignFailed
+            raise AssignFailed(namerefs.warning(str(exc))) from None
+    return base
+
+
+def _assigned(sh: "Shell", base: str) -> None:
+    """An array declared without a value has one now (``declare -p`` shows ``=(...)``)."""
+    at = sh.attrs.get(base)
+    if at and "~" in at:
+        at.discard("~")
+
+
 def split_name(name: str) -> tuple[str, str | None]:
     """``a[sub]`` -> (``a``, ``sub``); ``a`` -> (``a``, None)."""
     if name.endswith("]"):
@@ -52,6 +83,8 @@ def split_name(name: str) -> tuple[str, str | None]:
 
 def keys(sh: "Shell", base: str) -> list[str]:
     """The subscripts of an array in listing order (a set scalar has the one key ``0``)."""
+    if sh.attrs:
+        base = _resolved(sh, base)
     arr = sh.arrays.get(base)
     if arr is None:
         return ["0"] if base in sh.vars else []
@@ -62,6 +95,8 @@ def keys(sh: "Shell", base: str) -> list[str]:
 
 def values(sh: "Shell", base: str) -> list[str] | None:
     """The elements of an array in order, None if no such variable (a scalar: [value])."""
+    if sh.attrs:
+        base = _resolved(sh, base)
     arr = sh.arrays.get(base)
     if arr is None:
         v = sh.vars.get(base)
@@ -114,10 +149,20 @@ def _as_array(sh: "Shell", base: str) -> dict:
 
 def set_element(sh: "Shell", base: str, sub: str, value: str, append: bool = False) -> None:
     """``a[sub]=value`` (``+=`` appends to the element)."""
+    if sh.attrs:
+        base = _resolved(sh, base)
+        _assigned(sh, base)
+        if "r" in sh.attrs.get(base, ()):
+            from sandbox.interpreter.toplevel import AssignFailed
+            raise AssignFailed(f"{base}: readonly variable")
     k = index_of(sh, base, sub, True)
     arr = _as_array(sh, base)
+    at = sh.attrs.get(base) if sh.attrs else None
     if append:
-        value = arr.get(k, "") + value
+        value = (f"{arr.get(k) or 0}+({value})" if at and "i" in at
+                 else arr.get(k, "") + value)
+    if at and not at.isdisjoint("ilu"):
+        value = _with_attrs(sh, at, value)
     sh.budget.check_string(len(value))
     arr[k] = value
     if len(arr) > MAX_ELEMENTS:
@@ -127,6 +172,12 @@ def set_element(sh: "Shell", base: str, sub: str, value: str, append: bool = Fal
 
 def assign(sh: "Shell", base: str, items: list[tuple[str | None, str]], append: bool) -> None:
     """``a=(v1 [k]=v2 ...)`` (``+=`` adds after the last element / to the keys)."""
+    if sh.attrs:
+        base = _resolved(sh, base)
+        _assigned(sh, base)
+        if "r" in sh.attrs.get(base, ()):
+            from sandbox.interpreter.toplevel import AssignFailed
+            raise AssignFailed(f"{base}: readonly variable")
     assoc = base in sh.assoc
     old = sh.arrays.get(base)
     if append:
@@ -134,11 +185,21 @@ def assign(sh: "Shell", base: str, items: list[tuple[str | None, str]], append: 
     else:
         arr = {}
     nxt = (max(arr) + 1) if arr and not assoc else 0
+    at = sh.attrs.get(base) if sh.attrs else None
+    conv = at if at and not at.isdisjoint("ilu") else None
+    if assoc and items and items[0][0] is None:  # bash 5.2: `m=(k v k2 v2)` pairs up
+        words = [v for _, v in items]
+        words += [""] * (len(words) % 2)
+        items = list(zip(words[0::2], words[1::2]))  # type: ignore[arg-type]
     for key, value in items:
+        if conv:
+            value = _with_attrs(sh, conv, value)
         if key is None:
-            if assoc:  # bash 5.2: `m=(k v k2 v2)` pairs up; a lone key gets ""
-                raise SubscriptError(f"{base}: {value}: must use subscript when assigning "
-                                     "associative array")
+            if assoc:  # after a [k]=v element: bash warns and skips the word
+                sh._current_stderr.write(
+                    f"bash: {base}: '{value}': must use subscript when assigning associative "
+                    "array\n".encode("utf-8", "surrogateescape"))
+                continue
             k: int | str = nxt
         else:
             k = index_of(sh, base, key, True)

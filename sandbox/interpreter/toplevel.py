@@ -1,0 +1,62 @@
+"""The top level of a script, line by line, and bash's "assignment error" rule.
+
+bash reads a script one complete command (one line, with everything ``;``-separated on it)
+at a time. An assignment error -- a read-only variable, a bad array subscript, a circular
+nameref -- in an assignment statement abandons the rest of that line (bash's
+``jump_to_top_level (DISCARD)``): the next line still runs, and ``$?`` is 1. Inside a
+subshell or a command substitution it ends that subshell with status 1.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sandbox.interpreter.expand import ExpansionError
+
+if TYPE_CHECKING:
+    from sandbox.interpreter.core import IO, Shell
+    from sandbox.parse.ast import AndOr, Script
+
+
+class AssignFailed(ExpansionError):
+    """An assignment bash refuses (``x=1`` with ``x`` read-only, ``a[-9]=1``...)."""
+
+
+class AbortLine(Exception):
+    """Raised after an assignment error's message: the rest of the line does not run."""
+
+    def __init__(self, status: int = 1):
+        super().__init__(status)
+        self.status = status
+
+
+def units(tree: "Script", source: str | None) -> list[list["AndOr"]]:
+    """The script's and-or lists grouped by line (a list continued by ``;`` or ``&`` on
+    the same line stays with its line)."""
+    items = list(tree.items)
+    if not items:
+        return []
+    if not source:
+        return [[it] for it in items]
+    out: list[list[AndOr]] = [[items[0]]]
+    for it in items[1:]:
+        k = min(it.pos, len(source)) - 1
+        while k >= 0 and source[k] in " \t":
+            k -= 1
+        newline = k >= 0 and source[k] == "\n" and not (k > 0 and source[k - 1] == "\\")
+        if newline:
+            out.append([it])
+        else:
+            out[-1].append(it)
+    return out
+
+
+def run(sh: "Shell", tree: "Script", io_: "IO", source: str | None) -> int:
+    """Run a whole script (the top level, or ``bash -c``'s string), line by line."""
+    for unit in units(tree, source):
+        try:
+            for item in unit:
+                sh.run_andor(item, io_)
+        except AbortLine as exc:
+            sh.status = exc.status
+    return sh.status

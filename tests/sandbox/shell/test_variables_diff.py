@@ -1,0 +1,178 @@
+"""Differential tests of variables against real bash 5.2: namerefs (``declare -n``,
+``local -n``, cycles), ``declare``/``readonly`` attributes and ``declare -p`` output,
+temporary bindings (``A=1 B=$A cmd``, ``A=1 f``), assignment errors (bash abandons the rest
+of the line), arrays through namerefs; hand-written scripts and seeded generated ones.
+stdout and status are compared, stderr too where bash's message is deterministic
+(``bash: line N:`` normalised to our ``bash:``). Attack tests: nameref cycles, huge sparse
+arrays, a million-element array literal, each ending inside the limits with its message.
+
+``VARIABLES_DIFF_SCALE=N`` multiplies the number of generated scripts (CI: 1)."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+import shell_difftools as dt  # noqa: E402
+
+pytestmark = pytest.mark.skipif(dt.BASH is None, reason="reference bash not installed")
+
+SCALE = int(os.environ.get("VARIABLES_DIFF_SCALE", "1"))
+_LINE_RE = re.compile(rb"^(\S*bash|environment): line \d+: ", re.M)
+
+
+def check(script: str, stderr: bool = True) -> None:
+    """Assert bash and the sandbox agree on stdout and status (and stderr if asked)."""
+    ref = dt.run_bash(script)
+    ours = dt.run_ours(script)
+    where = f"\nscript:\n{script}\nbash stderr: {ref.stderr!r}\nours stderr: {ours.stderr!r}"
+    assert ours.stdout == ref.stdout, f"stdout: bash {ref.stdout!r} ours {ours.stdout!r}{where}"
+    assert ours.status == ref.status, f"status: bash {ref.status} ours {ours.status}{where}"
+    if stderr:
+        assert ours.stderr == _LINE_RE.sub(b"bash: ", ref.stderr), where
+
+
+NAMEREFS = [
+    "x=1; declare -n r=x; echo $r ${r} ${#r}; r=5; echo $x; declare -p r x",
+    "a=(1 2 3); declare -n ra=a; echo ${ra[@]} ${#ra[@]} ${!ra[@]} ${ra[1]} ${ra[-1]}\n"
+    "ra+=(4); ra[0]=z; echo ${a[@]}; echo ${!ra}",
+    "f() { local -n arr=$1; arr+=(x); echo \"${arr[@]}\"; local -n s=$2; s=hello; }\n"
+    "a=(1 2); f a y; echo $y ${a[@]}; declare -p a y",
+    "x=1; declare -n r=x; unset r; echo \"x=${x-unset}\"; declare -p r",
+    "declare -n e; e=foo; declare -p e; e=bar; echo $foo; declare -p foo",
+    "declare -A m=([k]=v); declare -n rm=m; echo ${rm[k]}; rm[j]=w; echo ${#m[@]}",
+    "a=A; b=B; declare -n r; for r in a b; do echo $r; done; declare +n r; declare -p r",
+    "declare -n s=s; echo $?",
+    "declare -n t=1bad; echo $?",
+    "declare -n u=x[1]; u=5; declare -p x u; echo $u",
+    "declare -n q1=q2 q2=q1; echo \"[$q1]\"",
+    "declare -n q1=q2 q2=q1; q1=3; echo same line\necho next line $?",
+    "x=1; declare -n r=x; declare -n r2=r; echo $r2; r2=7; echo $x",
+    "x=1; declare -n r=x; unset -n r; echo ${r-unset} $x",
+    "x=1; declare -n r=x; [[ -v r ]] && echo set; unset x; [[ -v r ]] || echo unset",
+    "x=1; declare -n r=x; printf -v r '%s-%s' a b; echo $x; read r <<< line; echo $x",
+    "x=5; declare -n r=x; (( r++ )); echo $x $(( r * 2 ))",
+    "x=abc; declare -n r=x; echo ${r^^} ${r:1} ${r/b/B} ${#r}",
+    "declare -ia n=(1 2); declare -n r=n; r[1]+=5; echo ${n[@]}",
+    "x=1; declare -n r=x; declare r=9; echo $x; declare -p r",
+    "g() { local v=inner; local -n r=v; echo $r; }; v=outer; g; echo $v",
+    "a=(1 2); declare -n r=a; declare -n r2=r; echo ${#r2[@]} ${r2[1]}",
+    "declare -n r=x; r=(1 2); declare -p x r",
+]
+
+DECLARES = [
+    "declare -a arr1; readonly -a arr2; declare -A d1; readonly -A d2; declare -p arr1 arr2 d1 d2",
+    "declare -a a; a=(); declare -p a; declare -A m; m[x]=1; declare -p m",
+    "declare -i n=2+3; declare -l l=ABC; declare -u u=abc; declare -p n l u; n+=4; echo $n",
+    "declare -x e=1; declare -rx f=2; declare -p e f; declare +x e; declare -p e",
+    "declare x; declare -p x; x=; declare -p x",
+    "f() { local -i k=3*3; declare -p k; }; f; declare -p k; echo $?",
+    "readonly r=1; r=2; echo same line\necho next $?",
+    "readonly r=1; declare r=2; echo st=$?; export r=3; echo st=$?",
+    "readonly r=1; r=2 echo tmp; echo st=$?",
+    "readonly r=1\n(r=2; echo no); echo st=$?\necho \"$(r=3; echo no)\" st=$?",
+    "readonly r=1\nf() { r=2; echo in; }\nf; echo after\necho next",
+    "readonly r=1; (( r = 2 )); echo st=$?",
+    "declare -ar A=(1 2); A[0]=1; echo no\nA+=(3); echo no\necho ${A[@]}",
+    "declare -Ar B\nB['x']=1\necho status=$?",
+    "y=(1 2); y[-9]=1; echo no\necho next\ny[-1]=z; echo ${y[@]}",
+    "FOO=foo BAR=\"[$FOO][$BAZ]\" BAZ=baz printenv FOO BAR BAZ",
+    "x=global\nf() { echo x=$x; x=mutated; echo x=$x; unset x; echo x=$x; }\nx=temp f\necho x=$x",
+    "g() { printenv F G; }; f() { G=[$F] g; printenv F G; }; F=f f",
+]
+
+
+@pytest.mark.parametrize("script", NAMEREFS)
+def test_namerefs(script: str) -> None:
+    check(script)
+
+
+@pytest.mark.parametrize("script", DECLARES)
+def test_declare_and_bindings(script: str) -> None:
+    check(script)
+
+
+# -- generated ------------------------------------------------------------------------------
+
+_VALUES = ["1", "two", "'a b'", "''", "x*", "3"]
+
+
+def _statement(rng: random.Random, names: list[str]) -> str:
+    """One random operation on a small set of variables, namerefs and arrays."""
+    n, m = rng.choice(names), rng.choice(names)
+    v = rng.choice(_VALUES)
+    return rng.choice([
+        f"{n}={v}",
+        f"declare -n {n}={m}",
+        f"declare +n {n}",
+        f"{n}=({v} {rng.choice(_VALUES)})",
+        f"{n}+=({v})",
+        f"{n}[{rng.randint(0, 3)}]={v}",
+        f"unset {n}",
+        f"unset -n {n}",
+        f"echo \"[${{{n}}}] [${{{n}[@]}}] ${{#{n}[@]}}\"",
+        f"echo \"${{!{n}[@]}}\"",
+        f"declare -p {n} 2>/dev/null || echo no {n}",
+        f"[[ -v {n} ]]; echo v=$?",
+        f"declare -i {n}; {n}+=2",
+        f"readonly {n}2={v}",
+        f"f() {{ local -n rr={n}; rr={v}; echo \"${{rr}}\"; }}; f",
+    ])
+
+
+def _script(rng: random.Random) -> str:
+    names = rng.sample(["a", "b", "c", "r"], 3)
+    lines = [_statement(rng, names) for _ in range(rng.randint(3, 8))]
+    lines.append("declare -p " + " ".join(names) + " 2>&1")
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("seed", range(4 * SCALE))
+def test_generated(seed: int) -> None:
+    rng = random.Random(7000 + seed)
+    scripts = [_script(rng) for _ in range(25)]
+    for k, script in enumerate(scripts):
+        # each script in its own bash -c (assignment errors end lines, cycles warn)
+        ref, ours = dt.run_bash(script), dt.run_ours(script)
+        ref.stdout = _LINE_RE.sub(b"bash: ", ref.stdout)
+        assert (ours.stdout, ours.status) == (ref.stdout, ref.status), (
+            f"case {k}:\n{script}\nbash: {ref.stdout!r} {ref.status}\n"
+            f"ours: {ours.stdout!r} {ours.status}\nbash stderr: {ref.stderr!r}\n"
+            f"ours stderr: {ours.stderr!r}")
+
+
+# -- attacks --------------------------------------------------------------------------------
+
+def _timed(script: str) -> tuple[dt.Outcome, float]:
+    start = time.monotonic()
+    out = dt.run_ours(script)
+    return out, time.monotonic() - start
+
+
+def test_nameref_cycle_ends_with_bash_message() -> None:
+    out, took = _timed("declare -n a=b b=a; echo \"[$a]\"; a=1; echo never")
+    assert out.stdout == b"[]\n" and out.status == 1 and took < 5
+    assert out.stderr == (b"bash: warning: a: circular name reference\n" * 2)
+
+
+def test_long_nameref_chain_is_cut_like_bash() -> None:
+    chain = "; ".join(f"declare -n v{k}=v{k + 1}" for k in range(50))
+    check(chain + "; v50=end; echo \"[$v0] [$v3]\"", stderr=False)
+
+
+def test_huge_sparse_array_stays_small() -> None:
+    out, took = _timed("x[2**62]=1; x[-1]=z; x[2**62-5]=y; echo ${#x[@]} ${!x[@]} ${x[@]}")
+    assert out.stdout == b"2 4611686018427387899 4611686018427387904 y z\n" and took < 5
+
+
+def test_million_element_literal_stops_at_the_limit() -> None:
+    out, took = _timed("a=($(seq 1000000)); echo ${#a[@]}")
+    assert out.status != 0 and b"array size limit" in out.stderr and took < 30
+    assert b"Traceback" not in out.stderr
