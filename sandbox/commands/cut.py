@@ -8,6 +8,7 @@ apart (so ``--output-delimiter`` is printed between them, as GNU does). Input is
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import BinaryIO, Callable
 
 from sandbox.commands._quoting import quote
@@ -166,6 +167,7 @@ def _field_cutter(ranges: list[tuple[int, int]], delim: bytes, out_delim: bytes)
             parts = line.split(delim, index)
             return parts[index - 1] if len(parts) >= index else b""
 
+        single.field_index = index  # type: ignore[attr-defined]
         return single
     slices = [slice(lo - 1, None if hi >= END else hi) for lo, hi in ranges]
     last_needed = None if any(hi >= END for _, hi in ranges) else min(max(hi for _, hi in ranges), 1 << 62)
@@ -256,8 +258,21 @@ def run(ctx: CommandContext) -> int:
 def _cut_stream(ctx: CommandContext, stream: BinaryIO, cutter: Callable[[bytes], bytes], fields: bool,
                 delim: bytes, only_delimited: bool, eol: bytes) -> None:
     """Cut every record of ``stream`` and write the results."""
+    index = getattr(cutter, "field_index", None) if fields else None
     for records, _ in iter_record_batches(ctx, stream, eol):
-        if fields:
+        if index is not None:
+            # One field (-fN): a batch at a time, each line split by C-level map. A line
+            # without the delimiter splits into itself alone: printed whole (field 1 of it),
+            # or dropped under -s.
+            i = index - 1
+            split = map(bytes.split, records, repeat(delim), repeat(min(index, 1 << 62)))
+            if only_delimited:
+                out = [p[i] if len(p) > i else b"" for p in split if len(p) > 1]
+            elif i == 0:
+                out = [p[0] for p in split]
+            else:
+                out = [p[i] if len(p) > i else (p[0] if len(p) == 1 else b"") for p in split]
+        elif fields:
             out = []
             for line in records:
                 if delim in line:

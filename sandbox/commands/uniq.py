@@ -9,7 +9,9 @@ streamed; output lines always end with the delimiter.
 from __future__ import annotations
 
 import errno
+import operator
 import re
+from itertools import chain, compress
 from typing import BinaryIO, Callable, Iterator
 
 from sandbox.commands._quoting import quote, quoteaf
@@ -199,7 +201,9 @@ def run(ctx: CommandContext) -> int:
     try:
         with stream:
             lines = _lines(ctx, stream, eol)
-            if out_unique and out_first and not count and not out_later:
+            if out_unique and out_first and not count and not out_later and grouping is None:
+                _plain_batches(ctx, stream, key_of, eol, write)
+            elif out_unique and out_first and not count and not out_later:
                 _plain(lines, key_of, grouping, eol, write)
             else:
                 _general(lines, key_of, count, out_unique, out_first, out_later, delimit, eol, write)
@@ -213,6 +217,20 @@ def run(ctx: CommandContext) -> int:
             file_error(ctx, output, err)
             return 1
     return 0
+
+
+def _plain_batches(ctx: CommandContext, stream: BinaryIO, key_of: Callable[[bytes], bytes] | None,
+                   eol: bytes, write: Callable[[bytes], object]) -> None:
+    """Plain ``uniq`` (first line of each group) a batch of lines at a time: a line is kept
+    when its key differs from the previous line's, found by C-level ``map``/``compress``."""
+    prev: bytes | None = None  # the key of the line before the batch
+    for records, _ in iter_record_batches(ctx, stream, eol):
+        keys = records if key_of is None else list(map(key_of, records))
+        kept = list(compress(records, map(operator.ne, chain((prev,), keys), keys)))
+        prev = keys[-1]
+        if kept:
+            kept.append(b"")
+            write(eol.join(kept))
 
 
 def _plain(lines: Iterator[bytes], key_of: Callable[[bytes], bytes] | None, grouping: str | None,

@@ -110,3 +110,24 @@ def test_newline_as_the_delimiter_matches_gnu(args: str, data: bytes) -> None:
 @pytest.mark.parametrize("data", [b"a\0b\0", b"a\0", b"ab", b"a\0b"], ids=repr)
 def test_nul_as_the_delimiter_with_z_matches_gnu(data: bytes) -> None:
     gts.compare(["cut", "-z", "-d", "", "-f", "2"], stdin=data)
+
+
+@pytest.mark.parametrize("block", [1, 7, 64, 1 << 20])
+def test_single_field_batches_match_gnu_at_block_sizes(block: int,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``cut -fN`` splits a batch of lines at a time: lines without the delimiter (printed
+    whole, or dropped by -s), missing fields, CRLF, NUL, invalid UTF-8, no final newline."""
+    from sandbox.commands import _textutil
+
+    monkeypatch.setattr(_textutil, "CHUNK", block)
+    rng = random.Random(43)
+    pieces = [b"a", b"", b"bc", b"\xff", b"x\r", b"\0", b"\xc3\xa9", b" "]
+    for _ in range(60):
+        delim = rng.choice([b"\t", b":", b" "])
+        lines = [delim.join(rng.choice(pieces) for _ in range(rng.randint(0, 5)))
+                 for _ in range(rng.randint(0, 12))]
+        data = b"\n".join(lines) + (b"\n" if rng.random() < 0.7 else b"")
+        args = [f"-f{rng.randint(1, 6)}"] + (["-s"] if rng.random() < 0.3 else [])
+        if delim != b"\t":
+            args.append("-d" + delim.decode())
+        gts.compare(["cut", *args], stdin=data)

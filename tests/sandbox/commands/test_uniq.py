@@ -73,3 +73,21 @@ def test_matches_gnu_generated() -> None:
 @pytest.mark.parametrize("argv", [["uniq", "dd"], ["uniq", "f", "dd"]], ids=repr)
 def test_matches_gnu_on_directories(argv: list[str]) -> None:
     gts.compare(argv, files={"f": b"x y\n"}, dirs=["dd"])
+
+
+@pytest.mark.parametrize("block", [1, 7, 64, 1 << 20])
+def test_plain_batches_match_gnu_at_block_sizes(block: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Plain uniq (with -f/-s/-w/-i keys) compares a batch of lines at a time: groups that
+    cross batch edges, CRLF, NUL, invalid UTF-8 and no final newline, at every block size."""
+    from sandbox.commands import _textutil
+
+    monkeypatch.setattr(_textutil, "CHUNK", block)
+    rng = random.Random(41)
+    for _ in range(60):
+        lines = [gts.gen_line(rng, long_ok=False) for _ in range(rng.randint(1, 5))]
+        lines += [b"a\0b", b"\xff\xfe", b"x\r", b""]
+        data = b"".join(rng.choice(lines) + b"\n" for _ in range(rng.randint(0, 30)))
+        if data and rng.random() < 0.3:
+            data = data[:-1]
+        flags = rng.sample(["-i", "-f1", "-s1", "-w2", "-z"], rng.randint(0, 2))
+        gts.compare(["uniq", *flags], stdin=data)
