@@ -62,6 +62,28 @@ class ClosedReader(io.BytesIO):
     """A closed input descriptor (``<&-``): reads as end of file."""
 
 
+class _BadReader(io.RawIOBase):
+    """What a command reads from a closed stdin: every read fails with EBADF."""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b) -> int:  # type: ignore[no-untyped-def,override]
+        raise FSError(errno.EBADF, "-")
+
+
+def for_command(io_: "IO") -> tuple[object, object]:
+    """The stdin and stderr a command from the registry gets: a closed stdin fails its
+    reads (``cat: -: Bad file descriptor``); a closed stderr swallows its messages (the
+    command's status is its own, as with a real closed descriptor)."""
+    stdin, stderr = io_.stdin, io_.stderr
+    if isinstance(stdin, ClosedReader):
+        stdin = io.BufferedReader(_BadReader())
+    if isinstance(stderr, ClosedWriter):
+        stderr = NullWriter()
+    return stdin, stderr
+
+
 def is_closed(stream: object) -> bool:
     """True for a descriptor closed by ``>&-`` / ``<&-``."""
     return isinstance(stream, (ClosedWriter, ClosedReader))
@@ -323,6 +345,12 @@ class _Dup:
         self.move = move
 
 
+def _has_brace(word: object) -> bool:
+    from sandbox.parse.ast import Lit
+    return any(isinstance(p, Lit) and "{" in p.text and ("," in p.text or ".." in p.text)
+               for p in word.parts)  # type: ignore[attr-defined]
+
+
 def _close_word(sh: "Shell", r: Redirect) -> bool:
     lit = r.target.literal() if r.target is not None else None
     return lit == "-"
@@ -346,7 +374,10 @@ def _open_stream(sh: "Shell", r: Redirect, table: dict[int, object], applied: Ap
         data = text.encode("utf-8", "surrogateescape")
         sh.budget.check_string(len(data))
         return io.BytesIO(data)
-    words = sh.expander.redirect_target(r.target)
+    if _has_brace(r.target):  # bash brace-expands a target too: {a,b} is ambiguous
+        words = sh.expander.words([r.target])
+    else:
+        words = sh.expander.redirect_target(r.target)
     if len(words) != 1:
         raise RedirectFailed(f"{r.target.text}: ambiguous redirect")
     target = words[0]
