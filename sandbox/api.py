@@ -23,6 +23,7 @@ from sandbox.errors import BrokenPipe, LimitExceeded, UnsupportedSyntax
 from sandbox.fs.base import FileSystem, FSError
 from sandbox.fs.paths import normalize
 from sandbox.fs.vfs import VirtualFS
+from sandbox.interpreter import redirs
 from sandbox.interpreter.core import IO, ExitShell, Shell
 from sandbox.interpreter import toplevel
 from sandbox.interpreter.pipes import Capture, OutputAccount, RunBudget
@@ -166,9 +167,11 @@ class Sandbox:
         status = 0
         message = ""
         try:
-            status = toplevel.run(shell, tree, IO(io.BytesIO(stdin), out, err), source)
-        except ExitShell as e:
-            status = e.status
+            try:
+                status = toplevel.run(shell, tree, IO(io.BytesIO(stdin), out, err), source)
+            except ExitShell as e:
+                status = e.status
+            redirs.end_of_run(shell, out, err)  # `exec > >(tee log)`: the tee runs now
         except BrokenPipe:
             status = 141
         except LimitExceeded as exc:

@@ -81,10 +81,16 @@ def run_pending(sh: "Shell", io_: "IO", mark: int) -> None:
     streams)."""
     pending = sh.outsubs[mark:]
     del sh.outsubs[mark:]
+    run_sinks(sh, pending, io_.stdout, io_.stderr)
+
+
+def run_sinks(sh: "Shell", pending: list, stdout: object, stderr: object) -> None:
+    """Run each ``>(body)`` on what was written to it (output to its own streams if it
+    has them, else to ``stdout``/``stderr``)."""
     for sink in pending:
         assert isinstance(sink, OutSub)
-        _run_body(sh, sink.body, io.BytesIO(bytes(sink.buf)), sink.stdout or io_.stdout,
-                  sink.stderr or io_.stderr)
+        _run_body(sh, sink.body, io.BytesIO(bytes(sink.buf)), sink.stdout or stdout,
+                  sink.stderr or stderr)
 
 
 class FdView:

@@ -479,6 +479,27 @@ def _open_writer(sh: "Shell", ctx: CommandContext, op: str, target: str, vpath: 
 
 
 
+def _keep_output_substitutions(sh: "Shell", before: tuple, io_: "IO") -> None:
+    """``exec > >(tee log)``: a ``>(cmd)`` that ``exec`` made a descriptor of the shell runs
+    when the run ends (``end_of_run``), on everything written to it, its output going where
+    the shell's output went before the ``exec``."""
+    from sandbox.interpreter.procsub import OutSub
+    installed = [io_.stdin, io_.stdout, io_.stderr, *sh.fdmap.values()]
+    for sink in list(sh.outsubs):
+        if isinstance(sink, OutSub) and any(sink is x for x in installed):
+            sh.outsubs.remove(sink)
+            sink.stdout, sink.stderr = before[1], before[2]
+            sh.__dict__.setdefault("lasting_outsubs", []).append(sink)
+
+
+def end_of_run(sh: "Shell", stdout: object, stderr: object) -> None:
+    """Run the ``>(cmd)`` substitutions that ``exec`` kept (see above), once, in order."""
+    from sandbox.interpreter.procsub import run_sinks
+    pending = sh.__dict__.pop("lasting_outsubs", None)
+    if pending:
+        run_sinks(sh, pending, stdout, stderr)
+
+
 def run_exec(sh: "Shell", argv: list[str], assigns: list, redirects: list[Redirect],
              io_: "IO") -> int:
     """``exec``: with redirections only, they stay for the rest of the shell (status 0, or
@@ -499,12 +520,14 @@ def run_exec(sh: "Shell", argv: list[str], assigns: list, redirects: list[Redire
                 "run the command directly")
         return 126
     sh.budget.count_command()
-    if not args:
-        if sh.xtrace:
-            sh.trace(["exec"], io_)
-        return 0 if sh.open_redirects(redirects, io_, persist=True) is not None else 1
+    if sh.xtrace and not args:
+        sh.trace(["exec"], io_)
+    before = (io_.stdin, io_.stdout, io_.stderr)
     if sh.open_redirects(redirects, io_, persist=True) is None:
         return 1
+    _keep_output_substitutions(sh, before, io_)
+    if not args:
+        return 0
     name = args[0]
     from sandbox import commands as registry
     from sandbox.interpreter.core import BUILTINS

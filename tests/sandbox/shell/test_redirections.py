@@ -396,3 +396,15 @@ def test_many_named_descriptors_end_with_a_message(tmp_path: Path) -> None:
     r = _box(tmp_path).run("for i in $(seq 2000); do exec {v}>/dev/null; done; echo $v")
     assert r.exit_code != 0 or r.stdout.strip().isdigit()
     assert b"Traceback" not in r.stderr and b"internal error" not in r.stderr
+
+
+def test_exec_into_output_procsub_runs_at_the_end(tmp_path: Path) -> None:
+    box = _box(tmp_path)
+    r = box.run("exec > >(tee log.txt) 2>&1; echo hi; cat nope; echo done")
+    want = b"hi\ncat: nope: No such file or directory\ndone\n"
+    assert (r.stdout, r.exit_code) == (want, 0)
+    assert (tmp_path / "log.txt").read_bytes() == want
+    r = Sandbox({"/w": LocalDir(tmp_path)}, cwd="/w",
+                policy=Policy(allow=frozenset({"echo", "tr"}))).run(
+        "exec 3> >(tr a-z A-Z); echo lower >&3; echo direct; exit 3")
+    assert (r.stdout, r.exit_code) == (b"direct\nLOWER\n", 3)
