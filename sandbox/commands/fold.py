@@ -39,9 +39,20 @@ Mandatory arguments to long options are mandatory for short options too.
   -w, --width=WIDTH   use WIDTH columns instead of 80
       --help        display this help and exit
       --version     output version information and exit
+
+GNU coreutils online help: <https://www.gnu.org/software/coreutils/>
+Report any translation bugs to <https://translationproject.org/team/>
+Full documentation <https://www.gnu.org/software/coreutils/fold>
+or available locally via: info '(coreutils) fold invocation'
 """
 
-VERSION = "fold (GNU coreutils) 9.1"
+VERSION = """fold (GNU coreutils) 9.1
+Copyright (C) 2022 Free Software Foundation, Inc.
+License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.
+This is free software: you are free to change and redistribute it.
+There is NO WARRANTY, to the extent permitted by law.
+
+Written by David MacKenzie."""
 MAX_WIDTH = (1 << 64) - 1 - 8 - 1
 _UNSIGNED = re.compile(r"[ \t\n\v\f\r]*\+?([0-9]+)(.*)", re.DOTALL)
 

@@ -38,7 +38,13 @@ Full documentation <https://www.gnu.org/software/coreutils/nice>
 or available locally via: info '(coreutils) nice invocation'
 """
 
-VERSION = "nice (GNU coreutils) 9.1"
+VERSION = """nice (GNU coreutils) 9.1
+Copyright (C) 2022 Free Software Foundation, Inc.
+License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.
+This is free software: you are free to change and redistribute it.
+There is NO WARRANTY, to the extent permitted by law.
+
+Written by David MacKenzie."""
 EXIT_CANCELED = 125
 #: The niceness of the commands running now (the run starts at 0).
 NICENESS: ContextVar[int] = ContextVar("sandbox_niceness", default=0)

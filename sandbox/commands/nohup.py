@@ -38,7 +38,13 @@ Full documentation <https://www.gnu.org/software/coreutils/nohup>
 or available locally via: info '(coreutils) nohup invocation'
 """
 
-VERSION = "nohup (GNU coreutils) 9.1"
+VERSION = """nohup (GNU coreutils) 9.1
+Copyright (C) 2022 Free Software Foundation, Inc.
+License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.
+This is free software: you are free to change and redistribute it.
+There is NO WARRANTY, to the extent permitted by law.
+
+Written by Jim Meyering."""
 EXIT_CANCELED = 125
 
 

@@ -80,6 +80,7 @@ HAND = [
     "find . -name '\\*'", "find . -name '.*'", "find . -name '?'", "find . -name '[a-c].txt'",
     "find . -empty -type d", "find . -type d -empty -o -type f -empty",
     "find . -printf '%P\\n' -name d -prune", "find . -ls | wc -l", "find --version | head -1",
+    "find --help", "find -help", "find -version", "find --version",
     "find d -perm 755", "find d -perm -u+x", "find d -perm /o+w", "find d -perm 0644",
     "find d -perm -644", "find d -perm /111", "find d -perm g=r", "find d -perm u=rwx,go=rx",
     "find d -perm x; echo $?", "find d -perm /u=w,g=w", "find d -perm -", "find d -links 2",

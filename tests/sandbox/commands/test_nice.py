@@ -36,7 +36,7 @@ HAND = [
     "nice --help=x; echo $?", "nice --adjustment; echo $?", "nice -- nice", "nice -n 3 -- nice",
     "nice -5 -n 2 nice", "nice -n 2 -5 nice", "nice -n 4 nice -n 4 nice", "nice nice nice",
     "nice -n 15 nice -n 15 nice", "nice -n 3 echo a b c", "nice cat f1", "echo in | nice cat", "nice false; echo $?",
-    "nice -n 2 env nice", "nice --help | head -3", "nice --version | head -1",
+    "nice -n 2 env nice", "nice --help", "nice --version", "nice --vers",
     "nice -n 5 --help | head -1", "nice -n -0 nice",
     "nice -n 5 printf '%s\\n' x", "nice -ni nice; echo $?",
 ]

@@ -23,7 +23,7 @@ HAND = [
     "nohup echo hi", "nohup echo hi; echo $?; ls", "nohup cat f1", "echo in | nohup cat",
     "nohup false; echo $?", "nohup; echo $?", "nohup -x echo; echo $?",
     "nohup --bogus; echo $?", "nohup --help=x; echo $?", "nohup --help | head -4",
-    "nohup --he | head -1", "nohup --version | head -1", "nohup --help --version | head -1",
+    "nohup --he", "nohup --version", "nohup --help --version | head -1",
     "nohup --version --help | head -1", "nohup -- echo hi", "nohup --; echo $?",
     "nohup cat -- f1", "nohup printf '%s\\n' a b", "nohup nohup echo x",
     "nohup sort f1 f1 > out; cat out; ls", "nohup cat nosuch; echo $?", "nohup nice nice",
