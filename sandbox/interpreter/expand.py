@@ -297,14 +297,20 @@ class Expander:
             out.extend(self._glob(field))
         return out
 
-    def pattern(self, word: Word | None, tildes: bool = True) -> tuple[Chunk, ...]:
+    def pattern(self, word: Word | None, tildes: bool = True, join: str = "") -> tuple[Chunk, ...]:
         """Expand a pattern operand, keeping which characters were quoted (``tildes``: a
-        leading ``~`` expands, as everywhere but after ``${v/#`` and ``${v/%``)."""
+        leading ``~`` expands, as everywhere but after ``${v/#`` and ``${v/%``; ``join``
+        goes between the words of ``"$@"``: a space in ``[[ ]]``)."""
         if word is None:
             return ()
         parts = tilde.expand(self.sh, word.parts) if tildes else word.parts
         fields = self._fields(parts, split=False)
-        return tuple(c for f in fields for c in f)
+        out: list[Chunk] = []
+        for k, f in enumerate(fields):  # "$@" / "${a[@]}": its words joined by ``join``
+            if k and join:
+                out.append((join, True))
+            out.extend(f)
+        return tuple(out)
 
     def arith(self, expr: Word, prefix: str = "") -> int:
         """Expand an arithmetic expression's text (like a double-quoted string) and evaluate
@@ -572,7 +578,7 @@ class Expander:
                                                    p.repl.text if p.repl else "")
                     except strops.SubstringError as exc:
                         raise ExpansionError(str(exc)) from None
-                else:
+                elif values:  # an empty array's bounds are not evaluated
                     values = self._array_slice(name[:-3], p)
             elif op == "@" and p.arg is not None and p.arg.text in ("A", "K", "a"):
                 values = self._transform_array(name, p)
@@ -585,10 +591,12 @@ class Expander:
         value = sh.get_var(name)
         if value is None and sh.nounset and not (op == "@" and p.arg and p.arg.text == "a"):
             raise ExpansionError(f"{name}: unbound variable", status=127)
-        if op == ":":
+        if op == ":" and value is None:  # bash doesn't evaluate the bounds of an unset name
+            text = ""
+        elif op == ":":
             offset, length = self._slice_bounds(p)
             try:
-                text = strops.substring(value or "", offset, length, self._bounds_text(p))
+                text = strops.substring(value, offset, length, self._bounds_text(p))
             except strops.SubstringError as exc:
                 raise ExpansionError(str(exc)) from None
         elif op == "@" and p.arg is not None and p.arg.text in ("A", "a", "K"):

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from sandbox.interpreter import extmatch
+
 Chunks = tuple[tuple[str, bool], ...]
 
 _CLASSES = {
@@ -41,11 +43,11 @@ def _bracket(text: str, i: int) -> tuple[str, int] | None:
             return ("[^" if negate else "[") + body + "]", j + 1
         first = False
         if c == "[" and text.startswith("[:", j):
-            k = text.find(":]", j + 2)
-            if k > 0 and text[j + 2:k] in _CLASSES:
-                items.append(_CLASSES[text[j + 2:k]])
+            got = _class_name(text, j + 2)
+            if got is not None and got[0] in _CLASSES:
+                items.append(_CLASSES[got[0]])
                 last = None
-                j = k + 2
+                j = got[1]
                 continue
         if c == "\\" and j + 1 < len(text):
             items.append(re.escape(text[j + 1]))
@@ -63,6 +65,24 @@ def _bracket(text: str, i: int) -> tuple[str, int] | None:
         items.append(re.escape(c) if c != "-" else "\\-")
         last = c
         j += 1
+    return None
+
+
+def _class_name(text: str, i: int) -> tuple[str, int] | None:
+    """The name of a ``[:name:]`` class starting at ``text[i]`` (backslashes inside are
+    dropped, as bash does) and the index after its ``:]``; None if it isn't closed."""
+    name: list[str] = []
+    while i < len(text):
+        c = text[i]
+        if c == "\\" and i + 1 < len(text):
+            c = text[i + 1]
+            i += 1
+        if c == ":" and text[i + 1:i + 2] == "]":
+            return "".join(name), i + 2
+        if c == "]":
+            return None
+        name.append(c)
+        i += 1
     return None
 
 
@@ -188,13 +208,15 @@ def _translate(text: str, out: list[str]) -> None:
 def to_regex(chunks: Chunks) -> "re.Pattern[str]":
     """Compile a pattern to a regex that must match the whole string (``fullmatch``)."""
     out: list[str] = []
-    # Join unquoted chunks so a bracket may span nothing quoted; quoted text is escaped.
-    for text, quoted in chunks:
-        if quoted:
-            out.append(re.escape(text))
-        else:
-            _translate(text, out)
+    _translate(joined(chunks), out)
     return re.compile("".join(out), re.DOTALL)
+
+
+def joined(chunks: Chunks) -> str:
+    """The pattern as one text, each quoted character escaped with a backslash (so a
+    bracket expression may hold quoted characters, and a backslash that came out of an
+    unquoted expansion escapes what follows it, as in bash 5.2)."""
+    return "".join("".join("\\" + c for c in t) if q else t for t, q in chunks)
 
 
 _ERE_SPECIAL = frozenset("\\.[]()*+?{}|^$")
@@ -249,11 +271,7 @@ def _ere(chunks: Chunks):  # type: ignore[no-untyped-def]
     if any(not q and "!(" in t for t, q in chunks):
         return None
     out: list[str] = ["^("]
-    for text, quoted in chunks:
-        if quoted:
-            out.append(_ere_escape(text))
-        else:
-            _ere_translate(text, out)
+    _ere_translate(joined(chunks), out)
     out.append(")$")
     from sandbox.regex import compile_regex
     try:
@@ -264,18 +282,89 @@ def _ere(chunks: Chunks):  # type: ignore[no-untyped-def]
     return rx if rx.uses_re2 else None
 
 
-def match(chunks: Chunks, text: str) -> bool:
-    """True if ``text`` matches the whole pattern (extglob patterns run on a linear-time
-    engine when they can)."""
-    if has_extglob(chunks):
-        rx = _ere(chunks)
-        if rx is not None:
-            return rx.search(text.encode("utf-8", "surrogateescape")) is not None
+def _needs_dp(chunks: Chunks) -> bool:
+    """True for patterns a backtracking regex could take exponential time on: extglob
+    groups, or more than two ``*`` (these run on ``extmatch``)."""
+    return has_extglob(chunks) or sum(t.count("*") for t, q in chunks if not q) > 2
+
+
+def _matcher(chunks: Chunks, text: str, check) -> "extmatch.Matcher":  # type: ignore[no-untyped-def]
+    return extmatch.Matcher(extmatch.compile_pattern(joined(chunks)), text, check)
+
+
+def _suffixes(chunks: Chunks, text: str, check) -> frozenset[int]:  # type: ignore[no-untyped-def]
+    """The lengths of the suffixes of ``text`` that match (one pass over the reversal)."""
+    return extmatch.Matcher(extmatch.compile_reversed(joined(chunks)), text[::-1],
+                            check).ends(0)
+
+
+def match(chunks: Chunks, text: str, check=None) -> bool:  # type: ignore[no-untyped-def]
+    """True if ``text`` matches the whole pattern (extglob patterns and patterns with many
+    ``*`` run on a linear-time engine, or on ``extmatch``: never exponential)."""
+    if _needs_dp(chunks):
+        if has_extglob(chunks):
+            rx = _ere(chunks)
+            if rx is not None:
+                return rx.search(text.encode("utf-8", "surrogateescape")) is not None
+        return _matcher(chunks, text, check).fullmatch(0)
     return to_regex(chunks).fullmatch(text) is not None
+
+
+def _affix_dp(value: str, chunks: Chunks, op: str, check) -> str:  # type: ignore[no-untyped-def]
+    m = _matcher(chunks, value, check)
+    n = len(value)
+    if op[0] == "#":
+        ends = m.ends(0)
+        if not ends:
+            return value
+        return value[(min(ends) if op == "#" else max(ends)):]
+    lengths = _suffixes(chunks, value, check)
+    if not lengths:
+        return value
+    return value[:n - (min(lengths) if op == "%" else max(lengths))]
+
+
+def _substitute_dp(value: str, chunks: Chunks, repl_chunks: Chunks, op: str,
+                   check) -> str:  # type: ignore[no-untyped-def]
+    n = len(value)
+    if op == "/%":
+        lengths = _suffixes(chunks, value, check)
+        if not lengths:
+            return value
+        k = n - max(lengths)
+        return value[:k] + _replacement(repl_chunks, value[k:])
+    m = _matcher(chunks, value, check)
+    if op == "/#":
+        ends = m.ends(0)
+        return _replacement(repl_chunks, value[:max(ends)]) + value[max(ends):] if ends \
+            else value
+    out: list[str] = []
+    pos = 0
+    start = 0
+    while start < n or start == n == 0:  # no empty match at the very end
+        ends = m.ends(start)
+        if not ends:
+            start += 1
+            continue
+        end = max(ends)
+        out.append(value[pos:start])
+        out.append(_replacement(repl_chunks, value[start:end]))
+        if end == start:
+            if start < n:
+                out.append(value[start])
+            pos = start = start + 1
+        else:
+            pos = start = end
+        if op == "/":
+            break
+    out.append(value[pos:])
+    return "".join(out)
 
 
 def remove_affix(value: str, chunks: Chunks, op: str, check) -> str:  # type: ignore[no-untyped-def]
     """``${v#p}`` (op ``#``), ``##``, ``%``, ``%%``; ``check`` is called in long loops."""
+    if _needs_dp(chunks):
+        return _affix_dp(value, chunks, op, check)
     rx = to_regex(chunks)
     n = len(value)
     if op == "#":
@@ -298,14 +387,31 @@ def remove_affix(value: str, chunks: Chunks, op: str, check) -> str:  # type: ig
 
 
 def _replacement(repl: Chunks, matched: str) -> str:
-    """The replacement text: an unquoted ``&`` stands for the matched text (bash 5.2)."""
-    return "".join(t if q else t.replace("&", matched) for t, q in repl)
+    """The replacement text: an unquoted ``&`` stands for the matched text (bash 5.2's
+    patsub_replacement), ``\\&`` is a literal ``&`` and ``\\\\`` one backslash."""
+    out: list[str] = []
+    for t, q in repl:
+        if q or ("&" not in t and "\\" not in t):
+            out.append(t)
+            continue
+        i = 0
+        while i < len(t):
+            c = t[i]
+            if c == "\\" and t[i + 1:i + 2] in ("&", "\\"):
+                out.append(t[i + 1])
+                i += 2
+                continue
+            out.append(matched if c == "&" else c)
+            i += 1
+    return "".join(out)
 
 
 def substitute(value: str, chunks: Chunks, repl_chunks: Chunks, op: str, check) -> str:  # type: ignore[no-untyped-def]
     """``${v/p/r}`` (op ``/``), ``//`` (all), ``/#`` (anchored at start), ``/%`` (at end)."""
-    if not chunks or all(t == "" for t, _ in chunks):
-        return value
+    if op in ("/", "//") and (not chunks or all(t == "" for t, _ in chunks)):
+        return value  # an empty pattern matches nowhere; `/#` and `/%` match at an end
+    if _needs_dp(chunks):
+        return _substitute_dp(value, chunks, repl_chunks, op, check)
     rx = to_regex(chunks)
     n = len(value)
     if op == "/#":
@@ -321,19 +427,14 @@ def substitute(value: str, chunks: Chunks, repl_chunks: Chunks, op: str, check) 
     search = re.compile("(?:" + rx.pattern + ")", re.DOTALL)
     out: list[str] = []
     pos = 0
-    while pos <= n:
+    while pos < n or pos == n == 0:  # bash tries no empty match at the very end
         check()
         m = search.search(value, pos)
         if m is None:
             break
-        start = m.start()
-        end = None
-        for k in range(n, start - 1, -1):
-            if rx.fullmatch(value, start, k):
-                end = k
-                break
-        if end is None:  # pragma: no cover - search found a match at start
-            end = m.end()
+        # Without extglob groups (those run on extmatch) the pattern is stars and
+        # single-character items only: the greedy match at the leftmost start is the longest.
+        start, end = m.start(), m.end()
         out.append(value[pos:start])
         out.append(_replacement(repl_chunks, value[start:end]))
         if end == start:
