@@ -63,11 +63,23 @@ def _trace_quote(word: str) -> str:
 
 #: Compound commands after which ``$PIPESTATUS`` is what their last inner pipeline set.
 _KEEPS_PIPESTATUS = (BraceGroup, If, For, While, Case, ArithFor, FunctionDef)
+class _Suspended:
+    """``set -e`` while a ``! pipeline`` runs: off, and back on after it unless the
+    pipeline itself ran ``set -e`` or ``set +e``."""
+
+    def __bool__(self) -> bool:
+        return False
+
+
+_SUSPENDED = _Suspended()
+#: Compounds whose own status never triggers ``set -e`` (only the commands inside do).
+_NO_ERREXIT = (BraceGroup, If, For, While, Case, ArithFor, FunctionDef)
 
 #: Builtins of ``Policy(dynamic=True)`` (``sandbox.interpreter.dynamic``).
 _DYNAMIC_NAMES = frozenset({"eval", "source", ".", "bash", "sh"})
 #: A variable ``printf -v`` may assign: a name or ``name[subscript]``.
 _VAR_TARGET_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[.+\])?")
+_VAR_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class ExitShell(Exception):
@@ -463,8 +475,10 @@ class Shell:
     def run_pipeline(self, node: Pipeline, io_: IO) -> int:
         """A pipeline: stages connected by bounded pipes; last stage in this thread."""
         cmds = node.commands
-        if node.negate:
-            self.errexit_off += 1
+        # `! cmd`: set -e is off while it runs (a `set -e` inside turns it on again: bash)
+        negated_errexit = node.negate and self.errexit
+        if negated_errexit:
+            self.errexit = _SUSPENDED  # type: ignore[assignment]
         try:
             if len(cmds) == 1:
                 status = self.run_command(cmds[0], io_)
@@ -478,14 +492,14 @@ class Shell:
                             status = s
                             break
         finally:
-            if node.negate:
-                self.errexit_off -= 1
+            if negated_errexit and self.errexit is _SUSPENDED:  # no `set -e`/`+e` inside
+                self.errexit = True
         if node.negate:
             status = 0 if status != 0 else 1
         if len(cmds) > 1 or not isinstance(cmds[0], _KEEPS_PIPESTATUS):
             self.pipestatus = statuses  # a compound keeps what its last pipeline set
         self.status = status
-        if not node.negate:
+        if not node.negate and (len(cmds) > 1 or not isinstance(cmds[0], _NO_ERREXIT)):
             self._check_errexit(status if len(cmds) > 1 else statuses[-1], False)
         return status
 
@@ -611,6 +625,7 @@ class Shell:
             redirected = self.open_redirects(cmd.redirects, io_)
             if redirected is None:
                 self.status = 1
+                self._check_errexit(1, False)  # `{ ...; } < missing` fails like a command
                 return 1
             new_io, closers = redirected
             try:
@@ -669,6 +684,10 @@ class Shell:
     def run_for(self, node: For, io_: IO) -> int:
 
         """``for var in words`` (each iteration counts against the loop limit)."""
+        if not _VAR_NAME_RE.fullmatch(node.var):
+            self.diag(io_, f"`{node.var}': not a valid identifier")
+            self.status = 1
+            return 1
         self._current_stdin, self._current_stderr = io_.stdin, io_.stderr
         try:
             items = (self.expander.words(node.words) if node.words is not None
@@ -812,8 +831,7 @@ class Shell:
         """Expand, redirect and dispatch one simple command; its process substitutions'
         ``/dev/fd/N`` last as long as it runs (``procsub.py``)."""
         outer, mark = self.procsubs, len(self.outsubs)
-        if outer:
-            self.procsubs = dict(outer)
+        self.procsubs = dict(outer) if outer else {}
         try:
             status = self._run_simple(cmd, io_)
         except BaseException:
@@ -971,6 +989,11 @@ class Shell:
                 finally:
                     self.temp_frames.pop()
                     self.exported -= added
+            if self.policy.dynamic and name in ("command", "builtin"):
+                from sandbox.interpreter import dynamic
+                if name == "builtin" or dynamic.runs_command(argv):
+                    return (dynamic.b_builtin if name == "builtin" else dynamic.b_command)(
+                        self, argv, io_)
             if name in BUILTINS and name not in _REGISTRY_BUILTINS:
                 from sandbox.interpreter import builtins
                 try:
@@ -1156,6 +1179,8 @@ class Shell:
             body = Script([AndOr(Pipeline([SimpleCommand([], [_CAT_WORD], [fast], fast.pos)]))])
         sub = self.copy()
         sub.nesting += 1
+        if "inherit_errexit" not in self.shopts:  # bash: $(...) runs without set -e
+            sub.errexit = False
         stdin = getattr(self, "_current_stdin", None) or io.BytesIO(b"")
         try:
             status = sub.run_script(body, IO(stdin, out, self._current_stderr))

@@ -58,6 +58,10 @@ UNSUPPORTED = {
 }
 
 
+#: A ``for`` variable that is not a name (``for - in ...``): an error when the loop runs.
+_FOR_WORD_RE = re.compile(r"[^\s;&|<>()'\"`$\\]+")
+
+
 def unsupported(key: str) -> UnsupportedSyntax:
     """The ``UnsupportedSyntax`` error for one of the ``UNSUPPORTED`` constructs."""
     return UnsupportedSyntax(UNSUPPORTED[key])
@@ -174,6 +178,8 @@ class Parser:
             elif c == "{" and _VARFD_RE.match(self.s, self.i):
                 return "FDREDIR"  # {name}>file
             return None
+        if c in "<>" and self.s.startswith("(", self.i + 1):
+            return None  # <(cmd) / >(cmd): a process substitution, a word
         for op in _REDIR_OPS:
             if self.s.startswith(op, self.i):
                 return op
@@ -567,7 +573,9 @@ class Parser:
         if not m or (m.end() < self.n and self.s[m.end()] not in _META):
             if self.s.startswith("((", self.i):
                 return self.parse_arith_for(pos)
-            raise self.syntax_error()
+            m = _FOR_WORD_RE.match(self.s, self.i)  # `for - in`: bash says so when it runs
+            if not m:
+                raise self.syntax_error()
         var = m.group(0)
         self.i = m.end()
         words: list[Word] | None = None
@@ -725,8 +733,7 @@ class Parser:
                 if a is not None:
                     assigns.append(a)
                     continue
-                if self.s.startswith("[[", self.i) and self.peek_word() == "[[":
-                    raise unsupported("dbracket")
+                # `FOO=bar [[ x ]]`: not the keyword here, a command named `[[` (bash: not found)
             elif decl:
                 start = self.i
                 a = self.parse_assignment()
@@ -993,7 +1000,7 @@ class Parser:
             parts.append(self.parse_dollar(in_dq=True))
         elif c == "`":
             _flush_quoted(buf, parts)
-            parts.append(self.parse_backtick())
+            parts.append(self.parse_backtick(in_dq=True))
         else:
             buf.append(c)
             self.i += 1
@@ -1173,12 +1180,15 @@ class Parser:
                     continue
                 flush()
                 parts.append(Quoted(nxt))
-            elif c == "'" and not in_dq:
+            elif c == "'":
                 j = s.find("'", self.i + 1)
                 if j < 0:
                     raise UnsupportedSyntax("unexpected EOF while looking for matching `''")
-                flush()
-                parts.append(Quoted(s[self.i + 1: j]))
+                if in_dq:  # "${v-'}'}": literal quotes, but a `}` inside them is text
+                    buf.append(s[self.i: j + 1])
+                else:
+                    flush()
+                    parts.append(Quoted(s[self.i + 1: j]))
                 self.i = j + 1
             elif c == '"':
                 flush()
@@ -1220,8 +1230,9 @@ class Parser:
                 out.append(c)
                 self.i += 1
 
-    def parse_backtick(self) -> CmdSub:
-        """Parse ```...``` (cursor at the opening backtick)."""
+    def parse_backtick(self, in_dq: bool = False) -> CmdSub:
+        """Parse ```...``` (cursor at the opening backtick); inside double quotes ``\\"``
+        in its body is a plain ``"`` too."""
         s, n = self.s, self.n
         pos = self.i + self.offset
         j = self.i + 1
@@ -1232,7 +1243,7 @@ class Parser:
             c = s[j]
             if c == "`":
                 break
-            if c == "\\" and j + 1 < n and s[j + 1] in "$`\\":
+            if c == "\\" and j + 1 < n and (s[j + 1] in "$`\\" or in_dq and s[j + 1] == '"'):
                 inner.append(s[j + 1])
                 j += 2
                 continue
@@ -1340,6 +1351,8 @@ def _heredoc_delim(word: Word) -> str:
             out.append("$" + p.name)
         elif isinstance(p, Tilde):
             out.append("~")
+    if not word.is_quoted() and word.text:
+        return word.text  # `<<${a}`: the delimiter is the text as written
     return "".join(out)
 
 

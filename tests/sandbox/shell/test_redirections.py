@@ -228,6 +228,13 @@ CASES = [
     'echo hi > "$(echo \'s t.txt\')"; cat \'s t.txt\'',
     "set -f; echo hi > *.x; ls '*.x'",
     'shopt -s nullglob; echo hi > *.nothing; echo st=$?',
+    'cat <(echo a) <(echo b) <(echo c); echo <(:) <(:)',
+    'echo <(true); echo <(true)',
+    'f() { echo "arg=$1"; cat "$1"; }; f <(echo inner)',
+    'x=$(cat <(echo sub)); echo $x',
+    'exec 3< <(echo fromps); cat <&3',
+    'wc -l < <(seq 5)',
+    'x=<(echo a); echo $x',
 ]
 
 
@@ -408,3 +415,11 @@ def test_exec_into_output_procsub_runs_at_the_end(tmp_path: Path) -> None:
                 policy=Policy(allow=frozenset({"echo", "tr"}))).run(
         "exec 3> >(tr a-z A-Z); echo lower >&3; echo direct; exit 3")
     assert (r.stdout, r.exit_code) == (b"direct\nLOWER\n", 3)
+
+
+def test_output_procsubs_each_get_everything(tmp_path: Path) -> None:
+    box = Sandbox({"/w": LocalDir(tmp_path)}, cwd="/w",
+                  policy=Policy(allow=frozenset({"printf", "tee", "grep", "cat", "echo", "wc"})))
+    r = box.run("printf 'a1\\nb2\\na3\\n' | tee >(grep a > a.txt) >(grep b > b.txt) >/dev/null;"
+                " cat a.txt b.txt; echo data > >(wc -c); echo after")
+    assert r.stdout == b"a1\na3\nb2\n5\nafter\n"
