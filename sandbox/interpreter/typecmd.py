@@ -118,6 +118,21 @@ def note_run(sh: "Shell", name: str) -> None:
     table[name] = table.get(name, 0) + 1
 
 
+def _bucket(name: str) -> int:
+    """bash's bucket for ``name`` in its 256-bucket command table (FNV-1 of the bytes)."""
+    h = 2166136261
+    for c in name.encode("utf-8", "surrogateescape"):
+        h = (h * 16777619) & 0xFFFFFFFF
+        h ^= c
+    return h & 255
+
+
+def _bash_order(table: dict[str, int]) -> list[str]:
+    """The table's names in the order bash lists them: by bucket, newest first in one."""
+    order = list(table)
+    return sorted(order, key=lambda n: (_bucket(n), -order.index(n)))
+
+
 _HASH_USAGE = b"hash: usage: hash [-lr] [-p pathname] [-dt] [name ...]\n"
 
 
@@ -156,10 +171,11 @@ def b_hash(sh: "Shell", argv: list[str], io_: "IO") -> int:
         if not table:
             io_.stdout.write(b"hash: hash table empty\n")
             return 0
+        names = _bash_order(table)
         if "l" in flags:
-            lines = [f"builtin hash -p {_path(n)} {n}\n" for n in table]
+            lines = [f"builtin hash -p {_path(n)} {n}\n" for n in names]
         else:
-            lines = ["hits\tcommand\n"] + [f"{hits:4d}\t{_path(n)}\n" for n, hits in table.items()]
+            lines = ["hits\tcommand\n"] + [f"{table[n]:4d}\t{_path(n)}\n" for n in names]
         io_.stdout.write("".join(lines).encode("utf-8", "surrogateescape"))
         return 0
     status = 0

@@ -235,6 +235,8 @@ CASES = [
     'exec 3< <(echo fromps); cat <&3',
     'wc -l < <(seq 5)',
     'x=<(echo a); echo $x',
+    'hash ls cat grep sed awk sort head tail wc tr cut; hash; hash -l',
+    'ls >/dev/null; ls >/dev/null; cat /dev/null; hash; hash -r; hash',
 ]
 
 
