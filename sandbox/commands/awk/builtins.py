@@ -8,7 +8,7 @@ import time
 from sandbox.commands.awk import gawkrand
 from sandbox.commands.awk.fmt import FormatError, sprintf
 from sandbox.commands.awk.fmt import ran_out_message as _ran_out_message
-from sandbox.commands.awk.interp import AwkFatal, InCommand, InFile
+from sandbox.commands.awk.interp import AwkFatal, InCommand, InFile, check_name_length
 from sandbox.commands.awk.records import RecordReader, split_chars, split_default, split_regex
 from sandbox.commands.awk.values import (
     UNINIT, AwkArray, Str, StrNum, Uninit, num_to_str, str_to_num, strnum_value, to_bool,
@@ -1348,6 +1348,7 @@ def open_input_file(rt, name: bytes):
         stream = rt.ctx.stdin
     else:
         try:
+            check_name_length(text)
             if rt.ctx.stat(text).is_dir:
                 rt.set_errno("Is a directory")
                 return None

@@ -408,7 +408,7 @@ class Compiler:
         if _static_kind(node) == "num":
             f = self.cnum(node)
             return lambda: f() != 0.0
-        if k == "field" and node[1][0] == "num":
+        if k == "field" and node[1][0] == "num" and node[1][1] != 0:
             getf = self.field_str(node)
 
             def field_bool():
@@ -571,7 +571,11 @@ class Compiler:
 
                 def f0():
                     r = get0()
-                    return StrNum(r) if type(r) is bytes else r
+                    if type(r) is bytes:
+                        if r is rt.str_rec:
+                            return r if rt.rec_num is None else rt.rec_num
+                        return StrNum(r)
+                    return r
                 return f0
             idx = n - 1
 
@@ -709,7 +713,7 @@ class Compiler:
                 return test(x, y)
             return str_cmp
         # a field against a number constant: the common `$3 > 10`
-        if a[0] == "field" and a[1][0] == "num" and b[0] == "num":
+        if a[0] == "field" and a[1][0] == "num" and a[1][1] != 0 and b[0] == "num":
             getf = self.field_str(a)
             n = b[1]
             sn = num_to_str(n, b"%.6g")
@@ -1025,6 +1029,10 @@ class Compiler:
         name, args, line = node[1], node[2], node[3]
         rt = self.rt
         if name not in self.funcs:
+            for a in args:  # for the errors gawk finds in them while parsing
+                if a[0] != "var":
+                    self.cval(a)
+
             def undefined():
                 raise AwkFatal(f"function `{name}' not defined", line)
             return undefined

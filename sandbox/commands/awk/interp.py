@@ -114,6 +114,10 @@ class Runtime:
         self.frame: list = []
         self.depth = 0
         self.rec = b""
+        #: $0 when it is a string, not a strnum (assigned a string, or rebuilt from fields)
+        self.str_rec = None
+        #: the number $0 was assigned (when ``str_rec`` is the record), else None
+        self.rec_num = None
         self.flds: list | None = []
         self.nr = 0
         self.fnr = 0
@@ -247,8 +251,29 @@ class Runtime:
             fl = self.flds
             S = self.S
             rec = self.ofs.join([v if type(v) is not float else S(v) for v in fl])
-            self.rec = rec
+            if b"inf" in rec or b"nan" in rec:
+                rec = self._rebuild_special(fl)
+            self.rec = self.str_rec = rec
+            self.rec_num = None
         return rec
+
+    def _rebuild_special(self, fl: list) -> bytes:
+        """$0 from fields of which some hold an infinity or NaN as a number: gawk 5.2.1's
+        rebuild_record counts their text ("+inf") but copies nothing (force_string makes a
+        new node for them), so they come out empty and the record ends in as many bytes of
+        unset memory, which are NULs in a fresh heap: reproduced as NULs."""
+        S = self.S
+        parts = []
+        pad = 0
+        for v in fl:
+            if type(v) is float:
+                if v - v != 0.0:
+                    pad += 4
+                    parts.append(b"")
+                    continue
+                v = S(v)
+            parts.append(v)
+        return self.ofs.join(parts) + b"\0" * pad
 
     def set0(self, v) -> None:
         s = self.S(v)
@@ -257,6 +282,7 @@ class Runtime:
         self.rec = bytes(s) if type(s) is not bytes else s
         self.flds = None
         self.ws_clean = False
+        self.str_rec = None
 
     def get_nf(self) -> int:
         fl = self.flds
@@ -284,7 +310,11 @@ class Runtime:
         """The value of $i (i >= 0), as a value (strnum for input)."""
         if i == 0:
             r = self.get0()
-            return StrNum(r) if type(r) is bytes else r
+            if type(r) is bytes:
+                if r is self.str_rec:
+                    return r if self.rec_num is None else self.rec_num
+                return StrNum(r)
+            return r
         fl = self.flds
         if fl is None:
             fl = self.split()
@@ -312,6 +342,9 @@ class Runtime:
     def setfield(self, i: int, v) -> None:
         if i == 0:
             self.set0(v)
+            if type(v) is not StrNum:
+                self.str_rec = self.rec
+                self.rec_num = v if type(v) is float else None
             return
         fl = self.flds
         if fl is None:
@@ -511,6 +544,7 @@ class FileOut(OutStream):
         self.started = append
         self.failed = False
         try:
+            check_name_length(self.name)
             if rt.ctx.exists(self.name) and rt.ctx.stat(self.name).is_dir:
                 raise FSError(errno.EISDIR, self.name, "Is a directory")
             if not append:
@@ -555,6 +589,13 @@ class PipeOut(OutStream):
         self.buf.clear()
         status, _ = self.rt.run_command(self.cmd, data, capture=False)
         return status
+
+
+def check_name_length(name: str) -> None:
+    """ENAMETOOLONG for a path component longer than the kernel's 255 bytes."""
+    if len(name) > 255 and any(len(part.encode("utf-8", "surrogateescape")) > 255
+                               for part in name.split("/")):
+        raise FSError(errno.ENAMETOOLONG, name, "File name too long")
 
 
 def _strerror(err: FSError) -> str:

@@ -6,7 +6,7 @@ import re
 
 from sandbox.commands.awk.compiler import Compiler
 from sandbox.commands.awk.interp import (
-    AwkFatal, ExitProgram, NextFile, NextRecord, Runtime,
+    AwkFatal, ExitProgram, NextFile, NextRecord, Runtime, check_name_length,
 )
 from sandbox.commands.awk.parser import AwkSyntaxError, parse, unescape_string
 from sandbox.commands.awk.records import RecordReader
@@ -386,6 +386,7 @@ class MainInput:
                 stream = self.ctx.stdin
             else:
                 try:
+                    check_name_length(text)
                     if self.ctx.stat(text).is_dir:
                         rt.warn(f"command line argument `{text}' is a directory: skipped")
                         continue
@@ -680,6 +681,7 @@ def _fast_file(rt, reader, rules, one) -> None:
             rt.fnr = fnr
             rt.rec = rec
             rt.flds = None
+            rt.str_rec = None
             try:
                 if one is not None:
                     one()
@@ -727,6 +729,7 @@ def _prefilter_file(rt, reader, rules, one, rx) -> None:
             rt.fnr = fnr
             rt.rec = data[ls:le]
             rt.flds = None
+            rt.str_rec = None
             try:
                 if one is not None:
                     one()
@@ -754,6 +757,7 @@ def _prefilter_file(rt, reader, rules, one, rx) -> None:
     if last is not None and not done_last:
         rt.rec = last
         rt.flds = None
+        rt.str_rec = None
     rt.G[rt.slots["RT"]] = b"\n" if last is not None else b""
 
 
@@ -773,6 +777,7 @@ def _general_file(rt, mi, rules) -> None:
         rt.fnr += 1
         rt.rec = rec
         rt.flds = None
+        rt.str_rec = None
         try:
             for r in rules:
                 r()

@@ -40,10 +40,48 @@ def _awk_link() -> str:
     return os.path.join(_BIN_DIR, "awk")
 
 
+def _scratch_dir() -> str:
+    """An empty directory shared by the runs that bring no files (emptied after each)."""
+    global _SCRATCH
+    if _SCRATCH is None:
+        _SCRATCH = tempfile.mkdtemp(prefix="gawk-scratch-")
+    return _SCRATCH
+
+
+_SCRATCH: str | None = None
+
+
+def _take_files(tmp: str) -> dict[str, bytes]:
+    """The regular files gawk left in ``tmp``, which is emptied."""
+    out_files = {}
+    for name in sorted(os.listdir(tmp)):
+        path = os.path.join(tmp, name)
+        if os.path.isfile(path) and not os.path.islink(path):
+            with open(path, "rb") as f:
+                out_files[name] = f.read()
+            os.unlink(path)
+        elif os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path)
+        else:
+            os.unlink(path)
+    return out_files
+
+
 def reference(args: list[str], stdin: bytes = b"", files: dict[str, bytes] | None = None,
               env: dict | None = None, timeout: float = 20):
-    """(status, stdout, stderr, files left) of gawk run as ``awk args`` in a fresh dir."""
+    """(status, stdout, stderr, files left) of gawk run as ``awk args`` in an empty dir
+    holding ``files`` (a shared scratch dir when there are none: cheaper per case)."""
     need_gawk()
+    if not files:
+        tmp = _scratch_dir()
+        try:
+            proc = subprocess.run([_awk_link(), *args], input=stdin, cwd=tmp,
+                                  env={**REF_ENV, **(env or {})}, capture_output=True,
+                                  timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _take_files(tmp)
+            return None
+        return proc.returncode, proc.stdout, proc.stderr, _take_files(tmp)
     with tempfile.TemporaryDirectory() as tmp:
         for name, data in (files or {}).items():
             path = os.path.join(tmp, name)
