@@ -81,8 +81,9 @@ def run_bash(script: str, stdin: bytes = b"", files: dict[str, bytes] | None = N
     with tempfile.TemporaryDirectory() as d:
         root = Path(d)
         seed(root, files)
-        p = subprocess.run([BASH, "-c", script], cwd=root, env=REF_ENV, input=stdin,
-                           capture_output=True, timeout=30)
+        # invoked as "bash" (its $0), as the sandbox names itself
+        p = subprocess.run(["bash", "-c", script], executable=BASH, cwd=root, env=REF_ENV,
+                           input=stdin, capture_output=True, timeout=30)
         return Outcome(p.stdout, p.stderr, p.returncode, snapshot(root))
 
 
