@@ -76,6 +76,33 @@ STATLESS = {"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "
 _STATLESS_DIRECTIVES = set("pfhPHdugyYlFUGiD")
 
 
+#: Primaries with side effects (GNU's ``side_effects``): the optimiser never moves them.
+SIDE_EFFECTS = {"-print", "-print0", "-printf", "-ls", "-delete", "-exec", "-execdir", "-prune",
+                "-quit"}
+#: GNU's evaluation cost classes of the primaries (``NeedsNothing`` = 0 for ``_FREE``, stat
+#: tests 3; actions have side effects and are never swapped).
+COSTS = {"-inum": 1, "-type": 2, "-xtype": 2, "-lname": 4, "-ilname": 4, "-readable": 5,
+         "-writable": 5, "-executable": 5}
+_STAT_COST = 3
+_FREE = {"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
+         "-true", "-false"}
+
+
+def _side_effects(node: P.Node) -> bool:
+    """True if the subtree holds an action, ``-prune`` or ``-quit``."""
+    if node.kind == "pred":
+        return node.name in SIDE_EFFECTS
+    return any(_side_effects(n) for n in (node.left, node.right) if n is not None)
+
+
+def _worst_cost(node: P.Node) -> int:
+    """GNU's ``worst_cost``: the highest evaluation cost class in the subtree (operators and
+    name tests cost nothing)."""
+    if node.kind == "pred":
+        return 0 if node.name in _FREE else COSTS.get(node.name, _STAT_COST)
+    return max((_worst_cost(n) for n in (node.left, node.right) if n is not None), default=0)
+
+
 def _compare(cmp: str, value: float, n: float) -> bool:
     return value > n if cmp == "gt" else value < n if cmp == "lt" else value == n
 
@@ -420,21 +447,45 @@ class Walker:
                 return self.compile(node.right)
             if k == "and" and node.right.kind == "true":
                 return self.compile(node.left)
+            if k == "comma":
+                return self._comma(node)
             left, right = self.compile(node.left), self.compile(node.right)
             if k == "and":
                 return lambda e: left(e) and right(e)
-            if k == "or":
-                return lambda e: left(e) or right(e)
-
-            def comma(e: Entry) -> bool:
-                left(e)
-                return right(e)
-            return comma
+            return lambda e: left(e) or right(e)
         if k == "not":
             assert node.left is not None
             inner = self.compile(node.left)
             return lambda e: not inner(e)
         return lambda e: True
+
+    def _comma(self, node: P.Node) -> Callable[[Entry], bool]:
+        """A chain ``A , B , ...`` in the order GNU find 4.9 evaluates it: its optimiser
+        (``do_arm_swaps``, CBO level 2) visits the chain's operators from the last one back
+        to the first, and swaps each operator's two arms when neither has side effects and
+        the left one's worst evaluation cost is higher (names and operators cost nothing,
+        then ``-inum``, ``-type``, stat tests, ``-lname``, access tests): one backward
+        bubble pass, so ``-type d , -true`` tests ``-type d`` last. The chain's value is its
+        last element's."""
+        elements: list[P.Node] = []
+        while node.kind == "comma":
+            assert node.left is not None and node.right is not None
+            elements.append(node.right)
+            node = node.left
+        elements.append(node)
+        elements.reverse()
+        for k in range(len(elements) - 1, 0, -1):
+            a, b = elements[k - 1], elements[k]
+            if not _side_effects(a) and not _side_effects(b) and _worst_cost(a) > _worst_cost(b):
+                elements[k - 1], elements[k] = b, a
+        fns = [self.compile(el) for el in elements]
+        *first, last = fns
+
+        def comma(e: Entry) -> bool:
+            for fn in first:
+                fn(e)
+            return last(e)
+        return comma
 
     def _listing(self, e: Entry, parent: object) -> tuple[list, object]:
         """(entries, open handle or None) of a directory: entries are (name, stat or None,

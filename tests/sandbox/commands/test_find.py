@@ -91,6 +91,21 @@ HAND = [
     "find . -newermt '2021-03-04 05:00'", "find . -newermt '2021-03-04 05:07'", "find . -newermt bogus",
     "find . -newermt @1614834000", "find . -newermt '2026-01-01'", "find . -newerBt x", "find . -newerXt x",
     "find . -newertm x", "find . -newermm old.txt", "find . -newerma a.txt", "find . -newermt '1 day ago'",
+    # "," as GNU 4.9's optimiser orders it (stable sort by cost within side-effect-free runs)
+    "find . -type d , -true", "find . -true , -type d", "find . -name a.txt , -type d",
+    "find . -type d , -name a.txt", "find . -false , -name a.txt", "find . -name a.txt , -false",
+    "find . -type f , -size +0 , -name a.txt", "find . -name a.txt , -name big",
+    "find . -newer old.txt , -name big", "find . \\( -type d , -name a.txt \\) -print",
+    "find . -type d , -name a.txt -o -name big", "find . -type d , \\( -name a.txt -o -name big \\)",
+    "find . -type d , ! -name a.txt", "find . -empty , -type d", "find . -type d , -empty",
+    "find . -size 0 , -type d", "find . -empty , -size +0", "find . -empty , \\( -name a -o -name big \\)",
+    "find . -readable , -type d", "find . -readable , -empty", "find . -inum 1 , -type d",
+    "find . -type d , -name a.txt , -empty , -name big", "find . -regex '.*a.*' , -name big",
+    "find . -name big , -regex '.*a.*'", "find . \\( -type d , -true \\) -o -name zz",
+    "find . -type d , -prune , -true", "find . -true , -prune , -type d",
+    "find . -type d , -printf '%p\\n' , -name a.txt", "find . -empty , -print , -type d",
+    "find . -mtime +30 , -name '*.md' , -type f", "find . -type f , -size +0 , -name a.txt , -empty",
+    "find . -executable , -type f", "find . -mtime +30 , -name '*.md' , -type f",
     # -ls with the inode and the owner masked (virtual: 0 and user)
     "find d -ls | sed -E 's/^ *[0-9]+ +//; s/ (root|user) +(root|user) +/ U G /'",
 ]
@@ -168,10 +183,9 @@ def _tree(rng: random.Random) -> dict:
 def _expr(rng: random.Random, depth: int = 0) -> list[str]:
     r = rng.random()
     if depth < 2 and r < 0.25:
-        # No ",": GNU 4.9's cost-based optimiser (-O1) swaps the operands of "," when the
-        # right one is cheaper (find . -type d , -true prints only directories); we evaluate
-        # left to right as documented. Hand-written cases cover "," with equal costs.
-        op = rng.choice(["-o", "-a", ""])
+        # ",": GNU 4.9's optimiser swaps the arms of a comma when the left one costs more
+        # (find . -type d , -true prints only directories); so does ours.
+        op = rng.choice(["-o", "-a", "", ","])
         return ["("] + _expr(rng, depth + 1) + ([op] if op else []) + _expr(rng, depth + 1) + [")"]
     if depth < 2 and r < 0.35:
         return ["!"] + _expr(rng, depth + 1)
