@@ -250,7 +250,7 @@ def grepbuf(g: "Grep", st: "_FileState", beg: int, lim: int) -> int | None:
             return 0
         if heads and not (lit.words or cfg.only_matching):
             g.dense = n * _DENSE_BYTES_HEADS > len(block)
-        out = _render(g, st, beg, lines, keys, selected, spans)
+        out = _render(g, st, beg, lines, keys, selected, spans, block.isascii())
         if out is None:
             return None
         g.out.write(out)
@@ -288,9 +288,11 @@ def _join_checked(g: "Grep", chosen: list[bytes]) -> bytes | None:
 
 
 def _render(g: "Grep", st: "_FileState", beg: int, lines: list[bytes], keys: list[bytes],
-            selected: list[int], spans: list[list[tuple[int, int]]] | None) -> bytes | None:
+            selected: list[int], spans: list[list[tuple[int, int]]] | None,
+            ascii_block: bool = False) -> bytes | None:
     """The output of the selected lines (heads included), or None if one of them would be
-    suppressed for an encoding error (the general engine then reproduces GNU exactly)."""
+    suppressed for an encoding error (the general engine then reproduces GNU exactly);
+    ``ascii_block`` says the whole block is ASCII (nothing to check)."""
     cfg = g.cfg
     eol = g.eol
     names = g.show_names
@@ -323,9 +325,8 @@ def _render(g: "Grep", st: "_FileState", beg: int, lines: list[bytes], keys: lis
             for m in found:
                 parts.append(prefix + m + eol)
         return b"".join(parts)
-    chosen = [lines[i] for i in selected]
-    if cfg.binary_files != "text":
-        joined = eol.join(chosen)  # an eol between lines: no sequence spans two lines
+    if cfg.binary_files != "text" and not ascii_block:
+        joined = eol.join([lines[i] for i in selected])  # no sequence spans two lines
         if not joined.isascii():
             try:
                 joined.decode("utf-8")
@@ -336,7 +337,9 @@ def _render(g: "Grep", st: "_FileState", beg: int, lines: list[bytes], keys: lis
             chosen = [b"%s%d:%s" % (head, first + i, lines[i]) for i in selected]
         else:
             chosen = [b"%d:%s" % (first + i, lines[i]) for i in selected]
-        return eol.join(chosen) + eol
+        chosen.append(b"")
+        return eol.join(chosen)
+    chosen = [lines[i] for i in selected]
     if names:
         return head + (eol + head).join(chosen) + eol
     return eol.join(chosen) + eol

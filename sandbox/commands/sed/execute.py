@@ -93,6 +93,8 @@ class Executor:
         self.input: Input | None = None
         self.exit_status = 0
         self.line_len = opts.line_length
+        #: The script compiled to closures (see ``execute``), with the command list it is for.
+        self._compiled: tuple[list[Command], list] | None = None
 
     # -- files ------------------------------------------------------------------------------
 
@@ -323,12 +325,19 @@ class Executor:
 
         Returns 1 at the normal end (autoprint follows), 2 when the cycle ends without
         autoprint (d, c, D without newline), 3 for D restarting with what is left.
+
+        Each command runs as a closure compiled once per script (``_compile``): it returns
+        None to go on, a command index to jump to, or -1/-2/-3 to end the cycle with 1/2/3.
         """
+        compiled = self._compiled
+        if compiled is None or compiled[0] is not cmds:
+            compiled = self._compiled = (cmds, [self._compile(cmd) for cmd in cmds])
+        ops = compiled[1]
         pc = 0
-        out = self.out
         jumps = 0
         while pc < ncmds:
             cmd = cmds[pc]
+            op = ops[pc]
             pc += 1
             if cmd.a1 is not None:
                 if self._matches(cmd) == cmd.bang:
@@ -339,113 +348,178 @@ class Executor:
                 if cmd.name == "{":
                     pc = cmd.jump
                 continue
-            name = cmd.name
-            if name == "s":
-                self._subst(cmd)
-            elif name == "p":
-                out.line(self.ps, self.chomped)
-            elif name in "{}:":
-                pass
-            elif name == "d":
-                return 2
-            elif name in "btT":
-                if name == "b":
-                    pc = cmd.jump
-                elif name == "t":
-                    if self.replaced:
-                        self.replaced = False
-                        pc = cmd.jump
-                elif not self.replaced:
-                    pc = cmd.jump
-                else:
-                    self.replaced = False
+            if op is None:
+                continue
+            r = op()
+            if r is not None:
+                if r < 0:
+                    return -r
+                pc = r
                 jumps += 1
                 if jumps & 0xFFF == 0:
                     self.ctx.budget.check_time()  # ":a;ba" must not hang
-            elif name == "n":
+        return 1
+
+    def _compile(self, cmd: Command):  # type: ignore[no-untyped-def]  # noqa: C901
+        """The closure that runs ``cmd`` (None for ``{``, ``}`` and labels)."""
+        name = cmd.name
+        if name in "{}:":
+            return None
+        budget = self.ctx.budget
+        if name == "s":
+            subst = self._subst
+            return lambda: subst(cmd)
+        if name == "p":
+            def op_p() -> None:
+                self.out.line(self.ps, self.chomped)
+            return op_p
+        if name == "d":
+            return lambda: -2
+        if name in "btT":
+            target = cmd.jump
+            if name == "b":
+                return lambda: target
+
+            def op_t() -> int | None:
+                if self.replaced == (name == "t"):
+                    if name == "t":
+                        self.replaced = False
+                        return target
+                    return target
+                if name == "T":
+                    self.replaced = False
+                return None
+            return op_t
+        if name == "n":
+            def op_n() -> int | None:
                 if self._at_last():
-                    return 1  # no next line: the cycle ends (autoprint as usual)
+                    return -1  # no next line: the cycle ends (autoprint as usual)
                 if not self.quiet:
-                    out.line(self.ps, self.chomped)
+                    self.out.line(self.ps, self.chomped)
                 self.dump_append()
                 self._read()
-            elif name == "N":
+                return None
+            return op_n
+        if name == "N":
+            def op_N() -> int | None:
                 if self._at_last():
                     # GNU prints the pattern space (POSIX deletes it) and ends the cycle.
-                    return 2 if self.opts.posix else 1
+                    return -2 if self.opts.posix else -1
                 self.dump_append()
                 old = self.ps
                 self._read()
                 self.ps = old + self.delim + self.ps
-                self.ctx.budget.check_string(len(self.ps))
-            elif name == "D":
+                budget.check_string(len(self.ps))
+                return None
+            return op_N
+        if name == "D":
+            def op_D() -> int:
                 i = self.ps.find(self.delim)
                 if i < 0:
-                    return 2
+                    return -2
                 self.ps = self.ps[i + 1:]
-                return 3
-            elif name == "P":
+                return -3
+            return op_D
+        if name == "P":
+            def op_P() -> None:
                 i = self.ps.find(self.delim)
                 if i < 0:
-                    out.line(self.ps, self.chomped)
+                    self.out.line(self.ps, self.chomped)
                 else:
-                    out.line(self.ps[:i], True)
-            elif name == "h":
+                    self.out.line(self.ps[:i], True)
+            return op_P
+        if name == "h":
+            def op_h() -> None:
                 self.hold = self.ps
                 self.hold_chomped = self.chomped
-            elif name == "H":
+            return op_h
+        if name == "H":
+            def op_H() -> None:
                 self.hold = self.hold + self.delim + self.ps
                 self.hold_chomped = self.chomped
-                self.ctx.budget.check_string(len(self.hold))
-            elif name == "g":
+                budget.check_string(len(self.hold))
+            return op_H
+        if name == "g":
+            def op_g() -> None:
                 self.ps = self.hold
                 self.chomped = self.hold_chomped
-            elif name == "G":
+            return op_g
+        if name == "G":
+            def op_G() -> None:
                 self.ps = self.ps + self.delim + self.hold
                 self.chomped = self.hold_chomped
-                self.ctx.budget.check_string(len(self.ps))
-            elif name == "x":
+                budget.check_string(len(self.ps))
+            return op_G
+        if name == "x":
+            def op_x() -> None:
                 self.ps, self.hold = self.hold, self.ps
                 self.chomped, self.hold_chomped = self.hold_chomped, self.chomped
-            elif name == "z":
+            return op_x
+        if name == "z":
+            def op_z() -> None:
                 self.ps = b""
-            elif name == "=":
-                out.raw(b"%d" % self.line_number + self.delim)
-            elif name == "a":
-                self.append_queue.append(("text", cmd.text))
-            elif name == "i":
-                out.raw(self._text(cmd.text))
-            elif name == "c":
+            return op_z
+        if name == "=":
+            def op_eq() -> None:
+                self.out.raw(b"%d" % self.line_number + self.delim)
+            return op_eq
+        if name == "a":
+            text = cmd.text
+            return lambda: self.append_queue.append(("text", text))
+        if name == "i":
+            def op_i() -> None:
+                self.out.raw(self._text(cmd.text))
+            return op_i
+        if name == "c":
+            def op_c() -> int:
                 if not cmd.range_active:
-                    out.raw(self._text(cmd.text))
-                return 2
-            elif name == "l":
+                    self.out.raw(self._text(cmd.text))
+                return -2
+            return op_c
+        if name == "l":
+            def op_l() -> None:
                 self._list(cmd.int_arg if cmd.int_arg >= 0 else self.line_len)
-            elif name == "q":
+            return op_l
+        if name == "q":
+            def op_q() -> None:
                 raise Quit(cmd.int_arg, True, True, True)
-            elif name == "Q":
+            return op_q
+        if name == "Q":
+            def op_Q() -> None:
                 raise Quit(cmd.int_arg, False, False)
-            elif name == "y":
-                self._translate(cmd)
-            elif name == "r":
-                self.append_queue.append(("r", cmd.fname))
-            elif name == "R":
-                self._read_R(cmd.fname)
-            elif name == "w":
+            return op_Q
+        if name == "y":
+            translate = self._translate
+            return lambda: translate(cmd)
+        if name == "r":
+            fname = cmd.fname
+            return lambda: self.append_queue.append(("r", fname))
+        if name == "R":
+            read_R = self._read_R
+            return lambda: read_R(cmd.fname)
+        if name == "w":
+            def op_w() -> None:
                 self.wfiles[cmd.fname].line(self.ps, self.chomped)
-            elif name == "W":
+            return op_w
+        if name == "W":
+            def op_W() -> None:
                 i = self.ps.find(self.delim)
                 w = self.wfiles[cmd.fname]
                 if i < 0:
                     w.line(self.ps, self.chomped)
                 else:
                     w.line(self.ps[:i], True)
-            elif name == "L":
+            return op_W
+        if name == "L":
+            def op_L() -> None:
                 raise SedRuntimeError("INTERNAL ERROR: Bad cmd L", 4)  # GNU 4.9 does this
-            elif name == "F":
+            return op_L
+        if name == "F":
+            def op_F() -> None:
                 name_of_input = self.input.name if self.input is not None else "-"
-                out.raw(name_of_input.encode("utf-8", "surrogateescape") + self.delim)
-        return 1
+                self.out.raw(name_of_input.encode("utf-8", "surrogateescape") + self.delim)
+            return op_F
+        return None
 
     # -- commands ---------------------------------------------------------------------------
 
