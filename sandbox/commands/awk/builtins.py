@@ -137,6 +137,10 @@ def compare_values(test, a, b, rt) -> bool:
     return test(bytes(sa), bytes(sb))
 
 
+#: special variables that only keep their text in a runtime attribute
+_TEXT_SPECIALS = {"ORS": "ors", "SUBSEP": "subsep", "CONVFMT": "convfmt", "OFMT": "ofmt"}
+
+
 def special_setter(rt, name: str):
     """A hook run after assigning the special variable ``name``."""
     if name == "FS":
@@ -146,22 +150,11 @@ def special_setter(rt, name: str):
             rt.get0()
             rt.ofs = bytes(rt.S(v))
         return set_ofs
-    if name == "ORS":
-        def set_ors(v):
-            rt.ors = bytes(rt.S(v))
-        return set_ors
-    if name == "SUBSEP":
-        def set_subsep(v):
-            rt.subsep = bytes(rt.S(v))
-        return set_subsep
-    if name == "CONVFMT":
-        def set_convfmt(v):
-            rt.convfmt = bytes(rt.S(v))
-        return set_convfmt
-    if name == "OFMT":
-        def set_ofmt(v):
-            rt.ofmt = bytes(rt.S(v))
-        return set_ofmt
+    attr = _TEXT_SPECIALS.get(name)
+    if attr is not None:
+        def set_text(v):
+            setattr(rt, attr, bytes(rt.S(v)))
+        return set_text
     if name == "RS":
         def set_rs(v):
             rt.set_rs(bytes(rt.S(v)))

@@ -51,6 +51,29 @@ def _same(v):
     return v
 
 
+def _loop(cond, body, step, tick, test_first: bool):
+    """A while (``test_first``), do-while or for loop (``step`` after each pass, also on
+    continue); the deadline is checked every 1,024 passes."""
+    def loop():
+        n = 0
+        skip = not test_first
+        while skip or cond():
+            skip = False
+            r = body()
+            if r is not None:
+                if r is BREAK:
+                    break
+                if r is not CONTINUE:
+                    return r
+            if step is not None:
+                step()
+            n += 1
+            if not n & 1023:
+                tick()
+        return None
+    return loop
+
+
 def _cmp_op(op: str):
     if op == "<":
         return lambda a, b: a < b
@@ -1268,71 +1291,22 @@ class Compiler:
         return if_else
 
     def s_while(self, node):
-        c = self.cbool(node[2])
-        body = self.stmt(node[3])
-        tick = self.rt.tick
-
-        def while_():
-            n = 0
-            while c():
-                r = body()
-                if r is not None:
-                    if r is BREAK:
-                        break
-                    if r is not CONTINUE:
-                        return r
-                n += 1
-                if not n & 1023:
-                    tick()
-            return None
-        return while_
+        return _loop(self.cbool(node[2]), self.stmt(node[3]), None, self.rt.tick, True)
 
     def s_do(self, node):
-        body = self.stmt(node[2])
-        c = self.cbool(node[3])
-        tick = self.rt.tick
-
-        def do_():
-            n = 0
-            while True:
-                r = body()
-                if r is not None:
-                    if r is BREAK:
-                        break
-                    if r is not CONTINUE:
-                        return r
-                n += 1
-                if not n & 1023:
-                    tick()
-                if not c():
-                    break
-            return None
-        return do_
+        return _loop(self.cbool(node[3]), self.stmt(node[2]), None, self.rt.tick, False)
 
     def s_for(self, node):
         init = self.stmt(node[2]) if node[2] is not None else None
         c = self.cbool(node[3]) if node[3] is not None else (lambda: True)
         incr = self.stmt(node[4]) if node[4] is not None else None
-        body = self.stmt(node[5])
-        tick = self.rt.tick
+        loop = _loop(c, self.stmt(node[5]), incr, self.rt.tick, True)
+        if init is None:
+            return loop
 
         def for_():
-            if init is not None:
-                init()
-            n = 0
-            while c():
-                r = body()
-                if r is not None:
-                    if r is BREAK:
-                        break
-                    if r is not CONTINUE:
-                        return r
-                if incr is not None:
-                    incr()
-                n += 1
-                if not n & 1023:
-                    tick()
-            return None
+            init()
+            return loop()
         return for_
 
     def s_forin(self, node):

@@ -742,8 +742,29 @@ def _main_loop(rt, comp, rules, beginfile, endfile) -> None:
         mi.close_current()
 
 
+def _record_step(rt, rules, one):
+    """The run of the rules on one record, as the block loops below feed them."""
+    if one is None:
+        def one():
+            for r in rules:
+                r()
+
+    def step(rec: bytes, nr: int, fnr: int) -> None:
+        rt.nr = nr
+        rt.fnr = fnr
+        rt.rec = rec
+        rt.flds = None
+        rt.str_rec = None
+        try:
+            one()
+        except NextRecord:
+            pass
+    return step
+
+
 def _fast_file(rt, reader, rules, one) -> None:
     lines = reader.lines
+    step = _record_step(rt, rules, one)
     block = getattr(one, "block", None)
     while True:
         recs = lines()
@@ -758,21 +779,7 @@ def _fast_file(rt, reader, rules, one) -> None:
         nr = rt.nr
         fnr = rt.fnr
         for rec in recs:
-            nr += 1
-            fnr += 1
-            rt.nr = nr
-            rt.fnr = fnr
-            rt.rec = rec
-            rt.flds = None
-            rt.str_rec = None
-            try:
-                if one is not None:
-                    one()
-                else:
-                    for r in rules:
-                        r()
-            except NextRecord:
-                pass
+            step(rec, nr + 1, fnr + 1)
             nr = rt.nr
             fnr = rt.fnr
         rt.G[rt.slots["RT"]] = reader.rt
@@ -783,6 +790,7 @@ def _prefilter_file(rt, reader, rules, one, rx) -> None:
     blocks and run the rules only on the lines it matches (others are just counted)."""
     raw = reader.raw
     search = rx.search_start
+    step = _record_step(rt, rules, one)
     rt.ws_clean = False
     done_last = False
     last = None
@@ -806,21 +814,7 @@ def _prefilter_file(rt, reader, rules, one, rx) -> None:
             if le < 0:
                 le = n
             skipped = data.count(b"\n", pos, ls) + 1
-            nr += skipped
-            fnr += skipped
-            rt.nr = nr
-            rt.fnr = fnr
-            rt.rec = data[ls:le]
-            rt.flds = None
-            rt.str_rec = None
-            try:
-                if one is not None:
-                    one()
-                else:
-                    for r in rules:
-                        r()
-            except NextRecord:
-                pass
+            step(data[ls:le], nr + skipped, fnr + skipped)
             nr = rt.nr
             fnr = rt.fnr
             pos = le + 1
