@@ -200,9 +200,19 @@ def b_unset(sh: "Shell", argv: list[str], io_: "IO") -> int:
     return status
 
 
+def _too_many(sh: "Shell", io_: "IO", name: str) -> None:
+    """A special builtin (exit, return, break, continue, shift) given too many arguments:
+    bash 5.2 prints the error and ends the shell with status 1."""
+    from sandbox.interpreter.core import ExitShell
+    _err(sh, io_, name, "too many arguments")
+    raise ExitShell(1)
+
+
 def b_shift(sh: "Shell", argv: list[str], io_: "IO") -> int:
     """``shift [n]``."""
     n = 1
+    if len(argv) > 2:
+        _too_many(sh, io_, "shift")
     if len(argv) > 1:
         if not _INT_RE.match(argv[1]):
             _err(sh, io_, "shift", f"{argv[1]}: numeric argument required")
@@ -288,8 +298,7 @@ def b_exit(sh: "Shell", argv: list[str], io_: "IO") -> int:
     """``exit [n]``."""
     from sandbox.interpreter.core import ExitShell
     if len(argv) > 2:
-        _err(sh, io_, "exit", "too many arguments")
-        return 1
+        _too_many(sh, io_, "exit")
     if len(argv) == 2:
         n = _int_arg(sh, io_, "exit", argv[1])
         raise ExitShell(2 if n is None else n & 255)
@@ -299,6 +308,8 @@ def b_exit(sh: "Shell", argv: list[str], io_: "IO") -> int:
 def b_return(sh: "Shell", argv: list[str], io_: "IO") -> int:
     """``return [n]`` (only inside a function)."""
     from sandbox.interpreter.core import ReturnFromFunction
+    if len(argv) > 2:
+        _too_many(sh, io_, "return")
     if sh.call_depth == 0:
         _err(sh, io_, "return", "can only `return' from a function or sourced script")
         return 2  # bash 5.2's status
@@ -315,6 +326,8 @@ def _loop(kind: str) -> Callable[["Shell", list[str], "IO"], int]:
             _err(sh, io_, kind, "only meaningful in a `for', `while', or `until' loop")
             return 0
         n = 1
+        if len(argv) > 2:
+            _too_many(sh, io_, kind)
         if len(argv) > 1:
             m = _int_arg(sh, io_, kind, argv[1])
             if m is None:  # `numeric argument required` is fatal, as in bash
@@ -328,187 +341,12 @@ def _loop(kind: str) -> Callable[["Shell", list[str], "IO"], int]:
     return run
 
 
-# -- test / [ ---------------------------------------------------------------------------------
-
-class _TestError(Exception):
-    pass
-
-
-_UNARY = frozenset("-e -f -d -s -r -w -x -z -n -L -h -b -c -p -S -t -g -u -k -O -G -N -a -v -o".split())
-_BINARY = frozenset("= == != < > -eq -ne -lt -le -gt -ge -nt -ot -ef".split())
-
-
-def b_test(sh: "Shell", argv: list[str], io_: "IO") -> int:
-    """``test expr`` and ``[ expr ]``."""
-    prog = argv[0]
-    args = argv[1:]
-    if prog == "[":
-        if not args or args[-1] != "]":
-            _err(sh, io_, "[", "missing `]'")
-            return 2
-        args = args[:-1]
-    try:
-        return 0 if _TestEval(sh, args).run() else 1
-    except _TestError as exc:
-        _err(sh, io_, prog, str(exc))
-        return 2
-
-
-class _TestEval:
-    def __init__(self, sh: "Shell", args: list[str]):
-        self.sh = sh
-        self.args = args
-        self.i = 0
-
-    def run(self) -> bool:
-        a = self.args
-        n = len(a)
-        if n == 0:
-            return False
-        if n == 1:
-            return a[0] != ""
-        if n == 2:
-            if a[0] == "!":
-                return a[1] == ""
-            if a[0] in _UNARY:
-                return self.unary(a[0], a[1])
-            raise _TestError(f"{a[0]}: unary operator expected")
-        if n == 3:
-            if a[1] in _BINARY:
-                return self.binary(a[0], a[1], a[2])
-            if a[0] == "!":
-                return not _TestEval(self.sh, a[1:]).run()
-            if a[0] == "(" and a[2] == ")":
-                return a[1] != ""
-            if a[1] in ("-a", "-o"):
-                return (a[0] != "" and a[2] != "") if a[1] == "-a" else (a[0] != "" or a[2] != "")
-            raise _TestError(f"{a[1]}: binary operator expected")
-        if n == 4:
-            if a[0] == "!":
-                return not _TestEval(self.sh, a[1:]).run()
-            if a[0] == "(" and a[3] == ")":
-                return _TestEval(self.sh, a[1:3]).run()
-        result = self.expr_or()
-        if self.i < n:
-            raise _TestError("too many arguments")
-        return result
-
-    def peek(self) -> str | None:
-        return self.args[self.i] if self.i < len(self.args) else None
-
-    def take(self) -> str:
-        if self.i >= len(self.args):
-            raise _TestError("argument expected")
-        self.i += 1
-        return self.args[self.i - 1]
-
-    def expr_or(self) -> bool:
-        v = self.expr_and()
-        while self.peek() == "-o":
-            self.i += 1
-            r = self.expr_and()
-            v = v or r
-        return v
-
-    def expr_and(self) -> bool:
-        v = self.term()
-        while self.peek() == "-a":
-            self.i += 1
-            r = self.term()
-            v = v and r
-        return v
-
-    def term(self) -> bool:
-        t = self.take()
-        if t == "!":
-            return not self.term()
-        if t == "(":
-            v = self.expr_or()
-            if self.take() != ")":
-                raise _TestError("`)' expected")
-            return v
-        nxt = self.peek()
-        if nxt in _BINARY and self.i + 1 < len(self.args):
-            self.i += 1
-            return self.binary(t, nxt, self.take())
-        if t in _UNARY and nxt is not None:
-            self.i += 1
-            return self.unary(t, nxt)
-        return t != ""
-
-    def _stat(self, operand: str):  # type: ignore[no-untyped-def]
-        from sandbox.fs.paths import normalize
-        if operand == "":
-            return None
-        try:
-            return self.sh.fs.stat(normalize(operand, self.sh.cwd))
-        except (FSError, OSError):
-            return None
-
-    def unary(self, op: str, x: str) -> bool:
-        if op == "-z":
-            return x == ""
-        if op == "-n":
-            return x != ""
-        if op == "-v":
-            return self.sh.get_var(x) is not None
-        if op == "-o":
-            return {"errexit": self.sh.errexit, "nounset": self.sh.nounset,
-                    "pipefail": self.sh.pipefail}.get(x, False)
-        if op == "-t":
-            return False
-        st = self._stat(x)
-        if op in ("-e", "-a"):
-            return st is not None
-        if st is None:
-            return False
-        if op == "-f":
-            return st.is_file
-        if op == "-d":
-            return st.is_dir
-        if op == "-s":
-            return st.size > 0
-        if op == "-r":
-            return bool(st.mode & 0o444)
-        if op == "-w":
-            return bool(st.mode & 0o222) and not self.sh.policy.read_only
-        if op == "-x":
-            return bool(st.mode & 0o111)
-        if op == "-O" or op == "-G":
-            return True
-        return False
-
-    def _int(self, x: str) -> int:
-        if not _INT_RE.match(x):
-            raise _TestError(f"{x}: integer expression expected")
-        return int(x)
-
-    def binary(self, x: str, op: str, y: str) -> bool:
-        if op in ("=", "=="):
-            return x == y
-        if op == "!=":
-            return x != y
-        if op == "<":
-            return x.encode("utf-8", "surrogateescape") < y.encode("utf-8", "surrogateescape")
-        if op == ">":
-            return x.encode("utf-8", "surrogateescape") > y.encode("utf-8", "surrogateescape")
-        if op in ("-nt", "-ot", "-ef"):
-            a, b = self._stat(x), self._stat(y)
-            if op == "-ef":
-                return False
-            if op == "-nt":
-                return a is not None and (b is None or a.mtime > b.mtime)
-            return b is not None and (a is None or a.mtime < b.mtime)
-        a, b = self._int(x), self._int(y)
-        return {"-eq": a == b, "-ne": a != b, "-lt": a < b, "-le": a <= b, "-gt": a > b,
-                "-ge": a >= b}[op]
-
-
 from sandbox.interpreter.declare import b_declare, b_readonly  # noqa: E402
 from sandbox.interpreter.getopts import b_getopts  # noqa: E402
 from sandbox.interpreter.mapfile import b_mapfile  # noqa: E402
 from sandbox.interpreter.read import b_read  # noqa: E402
 from sandbox.interpreter.shopt import b_shopt  # noqa: E402
+from sandbox.interpreter.testcmd import b_test  # noqa: E402
 from sandbox.interpreter.typecmd import b_command, b_hash, b_type  # noqa: E402
 from sandbox.interpreter.procbuiltins import b_times, b_umask, b_wait  # noqa: E402
 
