@@ -312,69 +312,46 @@ def _sub_template(repl: bytes):
     backslash; returns a list of bytes pieces and None for the match."""
     if b"\\" not in repl and b"&" not in repl:
         return [repl]
-    out = []
-    cur = bytearray()
-    i, n = 0, len(repl)
-    while i < n:
-        c = repl[i]
-        if c == 92 and i + 1 < n:
-            d = repl[i + 1]
-            if d == 38:
-                cur.append(38)
-                i += 2
-                continue
-            if d == 92:
-                cur.append(92)
-                i += 2
-                continue
-            cur.append(92)
-            i += 1
-            continue
-        if c == 38:
-            if cur:
-                out.append(bytes(cur))
-                cur = bytearray()
-            out.append(None)
-            i += 1
-            continue
-        cur.append(c)
-        i += 1
-    if cur:
-        out.append(bytes(cur))
-    return out
+    return _template(repl, False)
 
 
 def _gensub_template(repl: bytes):
-    out = []
+    """gensub replacement: as sub's, with ``\\0``-``\\9`` for groups (ints, 0 the whole
+    match, ``&`` too) and ``\\c`` for c otherwise."""
+    return _template(repl, True)
+
+
+def _template(repl: bytes, gensub: bool) -> list:
+    whole = 0 if gensub else None
+    out: list = []
     cur = bytearray()
     i, n = 0, len(repl)
     while i < n:
         c = repl[i]
         if c == 92 and i + 1 < n:
             d = repl[i + 1]
-            if d == 38:
-                cur.append(38)
+            if d == 38 or d == 92:
+                cur.append(d)
                 i += 2
+                continue
+            if not gensub:
+                cur.append(92)
+                i += 1
                 continue
             if 48 <= d <= 57:
                 if cur:
                     out.append(bytes(cur))
                     cur = bytearray()
                 out.append(d - 48)
-                i += 2
-                continue
-            if d == 92:
-                cur.append(92)
-                i += 2
-                continue
-            cur.append(d)
+            else:
+                cur.append(d)
             i += 2
             continue
         if c == 38:
             if cur:
                 out.append(bytes(cur))
                 cur = bytearray()
-            out.append(0)
+            out.append(whole)
             i += 1
             continue
         cur.append(c)

@@ -564,6 +564,20 @@ def _setup_globals(rt, ctx, operands: list[str]) -> None:
     proc[b"ppid"] = 1.0
 
 
+def _print_record(rt):
+    """The action of a rule without one: print $0."""
+    get0 = rt.get0
+    out = rt.out
+    flush = rt.flush_stdout
+
+    def print_record():
+        out.extend(get0())
+        out.extend(rt.ors)
+        if len(out) > 65536:
+            flush()
+    return print_record
+
+
 def _dedupe_rule(comp, rt, pat):
     """``!a[$n]++`` alone as a rule (print the first record with each value of $n): one
     closure per record instead of the generic chain, same effects on ``a``."""
@@ -581,9 +595,17 @@ def _dedupe_rule(comp, rt, pat):
         return None
     idx = int(e[1]) - 1
     S, N = rt.S, rt.N
-    get0 = rt.get0
-    out = rt.out
-    flush = rt.flush_stdout
+    print_record = _print_record(rt)
+
+    def first(k) -> bool:
+        # a[k]++ and whether a[k] was 0 before
+        old = d.get(k)
+        if old is None:
+            d[k] = 1.0
+            return True
+        x = old if type(old) is float else N(old)
+        d[k] = x + 1.0
+        return x == 0.0
 
     def dedupe():
         fl = rt.flds
@@ -595,23 +617,15 @@ def _dedupe_rule(comp, rt, pat):
                 k = S(k)
         else:
             k = b""
-        old = d.get(k)
-        if old is None:
-            d[k] = 1.0
-        else:
-            x = old if type(old) is float else N(old)
-            d[k] = x + 1.0
-            if x != 0.0:
-                return
-        out.extend(get0())
-        out.extend(rt.ors)
-        if len(out) > 65536:
-            flush()
+        if first(k):
+            print_record()
 
     def block(recs: list) -> None:
         # a whole block of records split by the default FS, no \r \v \f in it
         get = d.get
         ors = rt.ors
+        out = rt.out
+        flush = rt.flush_stdout
         m = idx + 1
         for rec in recs:
             fl = rec.split(None, m)
@@ -619,7 +633,7 @@ def _dedupe_rule(comp, rt, pat):
             old = get(k)
             if old is None:
                 d[k] = 1.0
-            else:
+            else:  # first(k) inline: this loop is the hot path
                 x = old if type(old) is float else N(old)
                 d[k] = x + 1.0
                 if x != 0.0:
@@ -646,15 +660,7 @@ def _compile_rule(comp, rt, item, k):
         if fast is not None:
             return fast
     if body is None:
-        get0 = rt.get0
-        out = rt.out
-        flush = rt.flush_stdout
-
-        def action():
-            out.extend(get0())
-            out.extend(rt.ors)
-            if len(out) > 65536:
-                flush()
+        action = _print_record(rt)
     else:
         action = comp.stmt(body)
     if pat is None:
