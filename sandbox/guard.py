@@ -9,6 +9,7 @@ refusal by the approval callback. A script with any violation runs nothing.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from sandbox import commands as registry
@@ -236,6 +237,13 @@ class _Walker:
         if name == "command" and len(node.words) > 1 and node.words[1].literal() in (
                 "-v", "-V", "-pv", "-vp", "-pV", "-Vp"):
             return  # command -v / -V only report (sandbox.interpreter.typecmd)
+        if self.policy.dynamic and name in ("command", "builtin"):
+            rest = list(node.words[1:])  # Policy(dynamic=True): the command it runs is checked
+            while rest and rest[0].literal() in ("-p", "--"):
+                rest = rest[1:]
+            if rest:
+                self.simple(dataclasses.replace(node, assigns=[], words=rest, redirects=[]))
+            return
         if name in FORBIDDEN:
             self.add(head.pos, f"`{name}` is not allowed: {FORBIDDEN[name]}")
             return

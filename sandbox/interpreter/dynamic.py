@@ -112,3 +112,54 @@ def b_bash_c(sh: "Shell", argv: list[str], io_: "IO") -> int:
 
 
 TABLE = {"eval": b_eval, "source": b_source, ".": b_source, "bash": b_bash_c, "sh": b_bash_c}
+
+
+def b_builtin(sh: "Shell", argv: list[str], io_: "IO") -> int:
+    """``builtin NAME ARGS``: the shell builtin ``NAME`` (never a function or a program)."""
+    from sandbox.interpreter import builtins
+    from sandbox.interpreter.core import _REGISTRY_BUILTINS, BUILTINS
+    args = argv[1:]
+    if args and args[0] == "--":
+        args = args[1:]
+    if not args:
+        return 0
+    name = args[0]
+    if name == "builtin" or (name == "command" and runs_command(args)):
+        return (b_builtin if name == "builtin" else b_command)(sh, args, io_)
+    if name in TABLE and name not in ("bash", "sh"):
+        return TABLE[name](sh, args, io_)
+    if name not in BUILTINS:
+        sh.diag(io_, f"builtin: {name}: not a shell builtin")
+        return 1
+    if name in _REGISTRY_BUILTINS:
+        return sh.run_external(args, io_, set())
+    return builtins.run(sh, args, io_)
+
+
+def b_command(sh: "Shell", argv: list[str], io_: "IO") -> int:
+    """``command [-p] NAME ARGS``: ``NAME`` as a builtin or an allowed command, skipping
+    functions (``command -v`` / ``-V`` report, as without the dynamic policy)."""
+    from sandbox.interpreter import builtins
+    from sandbox.interpreter.core import BUILTINS
+    args = argv[1:]
+    while args and args[0] in ("-p", "--"):
+        done = args[0] == "--"
+        args = args[1:]
+        if done:
+            break
+    if args and args[0].startswith("-") and len(args[0]) > 1:
+        return builtins.run(sh, argv, io_)  # -v, -V, or an invalid option
+    if not args:
+        return 0
+    if args[0] in BUILTINS or args[0] in TABLE or args[0] == "builtin":
+        return b_builtin(sh, ["builtin", *args], io_)
+    return sh.run_external(args, io_, set())
+
+
+def runs_command(argv: list[str]) -> bool:
+    """True when ``command ...`` runs a command (not ``command -v``/``-V``)."""
+    for a in argv[1:]:
+        if a in ("-p",):
+            continue
+        return not (a.startswith("-") and a != "--" and len(a) > 1)
+    return True

@@ -1009,6 +1009,8 @@ class Parser:
         """Parse an expansion starting at ``$``."""
         s, n = self.s, self.n
         pos = self.i + self.offset
+        while s.startswith("\\\n", self.i + 1):  # `$\<newline>?` is `$?`
+            self.i += 2
         nxt = s[self.i + 1] if self.i + 1 < n else ""
         if nxt == "(":
             if s.startswith("((", self.i + 1):
@@ -1029,7 +1031,7 @@ class Parser:
             raise unsupported("arith_bracket")
         if nxt == "{":
             self.i += 2
-            return self.parse_braced_param(pos, in_dq)
+            return self._braced_or_bad(pos, in_dq)
         if nxt == "'" and not in_dq:
             return Quoted(self.parse_ansi_c())
         if nxt == '"' and not in_dq:
@@ -1045,6 +1047,22 @@ class Parser:
             return Param(nxt, pos=pos)
         self.i += 1
         return Lit("$") if not in_dq else Quoted("$")
+
+    def _braced_or_bad(self, pos: int, in_dq: bool) -> Param:
+        """``${...}``; one bash can't expand (``${#x-}``, ``${x!y}``) is a Param with op
+        ``bad``, an error when it runs (bash's ``bad substitution`` at run time, status 1)."""
+        begin = self.i
+        try:
+            return self.parse_braced_param(pos, in_dq)
+        except UnsupportedSyntax as exc:
+            if "bad substitution" not in str(exc):
+                raise
+            end = _brace_end(self.s, begin)
+            if end < 0:
+                raise
+            self.i = end + 1
+            text = self.s[begin:end]
+            return Param("", "bad", Word([Quoted(text)], begin + self.offset, text), pos=pos)
 
     def parse_braced_param(self, pos: int, in_dq: bool) -> Param:
         """Parse the inside of ``${...}`` (cursor after the brace)."""
@@ -1154,6 +1172,7 @@ class Parser:
         parts: list[Part] = []
         buf: list[str] = []
         depth = 0
+        sq = False  # inside '...' within "${...}" (literal quotes)
 
         def flush() -> None:
             if buf:
@@ -1164,11 +1183,11 @@ class Parser:
             if self.i >= n:
                 raise UnsupportedSyntax("unexpected EOF while looking for matching `}'")
             c = s[self.i]
-            if c in stops and depth == 0:
+            if c in stops and depth == 0 and not sq:
                 break
-            if c == "{":
+            if c == "{" and not sq:
                 depth += 1
-            elif c == "}":
+            elif c == "}" and not sq:
                 depth -= 1
             if c == "\\" and self.i + 1 < n:
                 nxt = s[self.i + 1]
@@ -1180,15 +1199,18 @@ class Parser:
                     continue
                 flush()
                 parts.append(Quoted(nxt))
+            elif c == "'" and in_dq:  # "${v-'}'}": literal quotes, but `}` inside is text
+                if not sq and s.find("'", self.i + 1) < 0:
+                    raise UnsupportedSyntax("unexpected EOF while looking for matching `''")
+                sq = not sq
+                buf.append(c)
+                self.i += 1
             elif c == "'":
                 j = s.find("'", self.i + 1)
                 if j < 0:
                     raise UnsupportedSyntax("unexpected EOF while looking for matching `''")
-                if in_dq:  # "${v-'}'}": literal quotes, but a `}` inside them is text
-                    buf.append(s[self.i: j + 1])
-                else:
-                    flush()
-                    parts.append(Quoted(s[self.i + 1: j]))
+                flush()
+                parts.append(Quoted(s[self.i + 1: j]))
                 self.i = j + 1
             elif c == '"':
                 flush()
@@ -1336,6 +1358,32 @@ def _subscript_end(s: str, i: int) -> int:
         elif c == "\n":
             return -1
         j += 1
+    return -1
+
+
+def _brace_end(s: str, i: int) -> int:
+    """The index of the ``}`` closing a ``${`` whose body starts at ``s[i]`` (nested braces,
+    quotes and backslashes skipped), or -1."""
+    depth = 0
+    n = len(s)
+    while i < n:
+        c = s[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "'":
+            j = s.find("'", i + 1)
+            if j < 0:
+                return -1
+            i = j + 1
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            if depth == 0:
+                return i
+            depth -= 1
+        i += 1
     return -1
 
 

@@ -86,6 +86,27 @@ DECLARES = [
     "FOO=foo BAR=\"[$FOO][$BAZ]\" BAZ=baz printenv FOO BAR BAZ",
     "x=global\nf() { echo x=$x; x=mutated; echo x=$x; unset x; echo x=$x; }\nx=temp f\necho x=$x",
     "g() { printenv F G; }; f() { G=[$F] g; printenv F G; }; F=f f",
+    "for 1 in a; do echo no; done; echo st=$?\nfor a-b in x; do :; done\necho $?",
+]
+
+ERREXIT = [
+    "set -e; { false && true; }; echo survived $?",
+    "set -e; f() { false && true; }; f; echo no",
+    "set -e; for i in 1; do false && true; done; echo survived $?",
+    "set -e; case a in a) false && true;; esac; echo survived $?",
+    "set -e; f() { false; echo x; }; ! f; echo survived $?",
+    "set -e; ! ( false; echo x ); echo survived $?",
+    "f() { set -e; false; echo x; }; ! f; echo after; false; echo no",
+    "f() { set -e; false; echo x; }; if f; then :; fi; echo survived $?",
+    "set -e; if { echo 1; ! set +o errexit; echo 2; }; then echo 3; fi; false; echo 4",
+    "set -e; x=$(false; echo inner); echo \"survived $x\"",
+    "set -e; shopt -s inherit_errexit; x=$(false; echo inner); echo \"no $x\"",
+    "set -e; { echo in; } < /nonexistent; echo no",
+    "set -e; while read x; do :; done < /nonexistent; echo no",
+    "set -e; (( 0 )); echo no",
+    "set -e; g() { false; echo in-g; }; f() { g; echo in-f; }; f || echo caught",
+    "set -e; true | false; echo no",
+    "set -e; false | true; echo survived",
 ]
 
 
@@ -96,6 +117,11 @@ def test_namerefs(script: str) -> None:
 
 @pytest.mark.parametrize("script", DECLARES)
 def test_declare_and_bindings(script: str) -> None:
+    check(script)
+
+
+@pytest.mark.parametrize("script", ERREXIT)
+def test_errexit(script: str) -> None:
     check(script)
 
 
@@ -176,3 +202,45 @@ def test_million_element_literal_stops_at_the_limit() -> None:
     out, took = _timed("a=($(seq 1000000)); echo ${#a[@]}")
     assert out.status != 0 and b"array size limit" in out.stderr and took < 30
     assert b"Traceback" not in out.stderr
+
+
+# -- Policy(dynamic=True) ---------------------------------------------------------------------
+
+def _run_dynamic(script: str, allow: frozenset[str] | None = None) -> dt.Outcome:
+    """``run_ours`` with ``Policy(dynamic=True)`` (and an optional narrower allowlist)."""
+    import tempfile
+    from sandbox.api import Sandbox
+    from sandbox.fs.local import LocalDir
+    from sandbox.policy import Policy
+    with tempfile.TemporaryDirectory() as d:
+        sb = Sandbox({dt.MOUNT: LocalDir(Path(d))}, cwd=dt.MOUNT,
+                     policy=Policy(allow=allow or dt.all_commands(), dynamic=True))
+        r = sb.run(script)
+        return dt.Outcome(r.stdout, r.stderr, r.exit_code, {})
+
+
+DYNAMIC = [
+    "for i in 1 2 3; do echo $i; builtin break; done; command echo after",
+    "f() { for i in 1 2; do builtin command return 9; done; }; f; echo $?",
+    "command builtin exit 5; echo no",
+    "f() { echo func; }; command f; echo $?; builtin f; echo $?",
+    "set -e; echo a; setopt FOO; echo no",
+    "nonexistent_cmd_zz arg; echo st=$?; 'for' x; echo st=$?",
+    "c=echo; $c hi; \"$c\" there; set -- printf '%s\\n' a b; \"$@\"",
+    "eval 'x=1; echo $x'; readonly r=1; eval 'r=2; echo no'; echo after $?",
+    "bash -c 'echo $0 $1 $#' name one two; sh -c 'exit 7'; echo $?",
+    "bash -c 'readonly r=1; r=2; echo no\necho next'; echo $?",
+]
+
+
+@pytest.mark.parametrize("script", DYNAMIC)
+def test_dynamic_policy(script: str) -> None:
+    ref, ours = dt.run_bash(script), _run_dynamic(script)
+    assert (ours.stdout, ours.status) == (ref.stdout, ref.status), (
+        f"{script}\nbash: {ref.stdout!r} {ref.status} {ref.stderr!r}\n"
+        f"ours: {ours.stdout!r} {ours.status} {ours.stderr!r}")
+
+
+def test_dynamic_command_still_checks_the_allowlist() -> None:
+    out = _run_dynamic("command rm -f x; builtin echo no", allow=frozenset({"echo"}))
+    assert out.status == 126 and out.stdout == b"" and b"`rm` is not an allowed" in out.stderr
