@@ -121,13 +121,7 @@ def _parse_u32(text: str, what: str) -> int:
 
 def _parse_width(text: str) -> int:
     """``strtou32_or_err``: the -c value or ``ValueError`` with util-linux's message."""
-    m = re.fullmatch(r"\s*([+-]?)(\d+)", text)
-    if m is None:
-        raise ValueError(f"invalid columns argument: '{text}'")
-    value = int(m.group(1) + m.group(2))
-    if value < 0 or value > 0xFFFFFFFF:
-        raise ValueError(f"invalid columns argument: '{text}': Numerical result out of range")
-    return value
+    return _parse_u32(text, "invalid columns argument")
 
 
 def run(ctx: CommandContext) -> int:

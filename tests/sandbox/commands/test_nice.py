@@ -95,8 +95,14 @@ def test_lowering_is_refused_as_for_an_unprivileged_user(script: str, tmp_path: 
     ("nice -5 touch g", "read-only"),
 ])
 def test_guard_checks_the_wrapped_command(script: str, why: str) -> None:
+    check_refused(script, why, frozenset({"nice", "env", "rm", "touch", "echo"}))
+
+
+def check_refused(script: str, why: str, allow: frozenset) -> None:
+    """The guard refuses ``script`` with ``why`` before anything runs (the files of a memory
+    mount stay as they were; ``echo ran > g`` before it never ran); ``why == "read-only"``
+    runs it under a read-only policy."""
     fs = MemoryFS({"f": b"x"})
-    allow = frozenset({"nice", "env", "rm", "touch", "echo"})
     sb = Sandbox({"/w": fs}, cwd="/w",
                  policy=Policy(allow=allow, read_only=why == "read-only"), limits=Limits(seconds=5))
     r = sb.run("echo ran > /w/g; " + script if why != "read-only" else script)
