@@ -180,7 +180,7 @@ def b_unset(sh: "Shell", argv: list[str], io_: "IO") -> int:
         if "[" in name and name.endswith("]") and _NAME_RE.match(name.partition("[")[0]):
             from sandbox.interpreter import state
             try:
-                sh.unset_var(name)
+                sh.unset_var(state.text_subscript(sh, name))
             except state.SubscriptError as exc:
                 _err(sh, io_, "unset", str(exc))
                 status = 1

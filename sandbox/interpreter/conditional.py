@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sandbox.errors import LimitExceeded
-from sandbox.interpreter import patterns
+from sandbox.interpreter import patterns, testcmd
 from sandbox.interpreter.arith import ArithError, ArithUnbound, evaluate
 from sandbox.interpreter.expand import ExpansionError
 from sandbox.parse.ast import (
@@ -66,60 +66,60 @@ def _matches(sh: "Shell", chunks: tuple, text: str) -> bool:
 
 
 class _CondError(Exception):
-    """An error inside ``[[ ]]``: message printed, status 2 (or 1 for arithmetic)."""
-
-    def __init__(self, message: str, status: int = 2):
-        super().__init__(message)
-        self.status = status
+    """An arithmetic error inside ``[[ ]]``: its message is printed, the comparison false."""
 
 
 def run_dbracket(sh: "Shell", node: DBracket, io_: "IO") -> int:
     """``[[ expr ]]``: 0 true, 1 false, 2 for a bad regular expression."""
     sh._current_stdin, sh._current_stderr = io_.stdin, io_.stderr
     try:
-        status = 0 if _eval(sh, node.expr, io_) else 1
+        status = _status(sh, node.expr, io_)
     except ExpansionError as exc:
         return sh._expansion_failed(exc, io_)
-    except _CondError as exc:
-        if str(exc):
-            sh.diag(io_, str(exc))
-        status = exc.status
     sh.status = status
     return status
+
+
+def _status(sh: "Shell", e: CondExpr, io_: "IO") -> int:
+    """bash's ``execute_cond_node``: 0, 1, or 2 (a bad regex); ``&&``/``||`` take 2 as
+    false, ``!`` turns it into 0."""
+    if isinstance(e, CondNot):
+        return 0 if _status(sh, e.expr, io_) != 0 else 1
+    if isinstance(e, CondAndOr):
+        left = _status(sh, e.left, io_)
+        if (left == 0) == (e.op == "&&"):
+            return _status(sh, e.right, io_)
+        return left
+    if isinstance(e, CondBinary) and e.op == "=~":
+        return _regex_match(sh, sh.expander.word(e.left),
+                            sh.expander.pattern(e.right, join=" "))
+    return 0 if _eval(sh, e, io_) else 1
 
 
 def _eval(sh: "Shell", e: CondExpr, io_: "IO") -> bool:
     if isinstance(e, CondWord):
         return sh.expander.word(e.word) != ""
-    if isinstance(e, CondNot):
-        return not _eval(sh, e.expr, io_)
-    if isinstance(e, CondAndOr):
-        left = _eval(sh, e.left, io_)
-        if e.op == "&&":
-            return left and _eval(sh, e.right, io_)
-        return left or _eval(sh, e.right, io_)
     if isinstance(e, CondUnary):
-        from sandbox.interpreter.builtins import _TestEval
-        return _TestEval(sh, []).unary(e.op, sh.expander.word(e.operand))
+        return testcmd.unary_test(sh, e.op, sh.expander.word(e.operand))
     assert isinstance(e, CondBinary)
     op = e.op
     left = sh.expander.word(e.left)
     if op in ("==", "=", "!="):
-        hit = _matches(sh, sh.expander.pattern(e.right), left)
+        hit = _matches(sh, sh.expander.pattern(e.right, join=" "), left)
         return hit if op != "!=" else not hit
-    if op == "=~":
-        return _regex_match(sh, left, sh.expander.pattern(e.right))
     right = sh.expander.word(e.right)
     if op == "<":
         return left < right
     if op == ">":
         return left > right
     if op in ("-nt", "-ot", "-ef"):
-        from sandbox.interpreter.builtins import _TestEval
-        return _TestEval(sh, []).binary(left, op, right)
-    a, b = _arith(sh, left), _arith(sh, right)
-    return {"-eq": a == b, "-ne": a != b, "-lt": a < b, "-le": a <= b, "-gt": a > b,
-            "-ge": a >= b}[op]
+        return testcmd.file_compare(sh, left, op, right)
+    try:  # an arithmetic error prints bash's message and makes this comparison false
+        a = _arith(sh, left)
+        return testcmd.int_compare(a, op, _arith(sh, right))
+    except _CondError as exc:
+        sh.diag(io_, str(exc))
+        return False
 
 
 def _arith(sh: "Shell", text: str) -> int:
@@ -128,10 +128,12 @@ def _arith(sh: "Shell", text: str) -> int:
     except ArithUnbound as exc:
         raise ExpansionError(str(exc), status=exc.status) from None
     except ArithError as exc:
-        raise _CondError(str(exc), status=1) from None
+        raise _CondError(f"[[: {exc}") from None
 
 
-def _regex_match(sh: "Shell", text: str, chunks: tuple) -> bool:
+def _regex_match(sh: "Shell", text: str, chunks: tuple) -> int:
+    """``=~``: 0 and ``BASH_REMATCH`` set on a match, 1 (and it emptied) on none, 2 (and it
+    untouched) for a pattern that doesn't compile."""
     from sandbox.regex import compile_regex
     from sandbox.regex.parser import RegexError
     pattern = "".join(t if not q else "".join("\\" + c if c in _ERE_SPECIAL else c for c in t)
@@ -141,8 +143,7 @@ def _regex_match(sh: "Shell", text: str, chunks: tuple) -> bool:
                            dot_newline=True, glibc_syntax=True, budget=sh.budget,
                            icase="nocasematch" in sh.shopts)
     except RegexError:
-        sh.set_rematch([])
-        raise _CondError("", status=2) from None
+        return 2
     data = text.encode("utf-8", "surrogateescape")
     try:
         m = rx.search(data)
@@ -150,10 +151,10 @@ def _regex_match(sh: "Shell", text: str, chunks: tuple) -> bool:
         raise
     if m is None:
         sh.set_rematch([])
-        return False
+        return 1
     groups = []
     for g in range(rx.groups + 1):
         got = m.group(g)
         groups.append("" if got is None else got.decode("utf-8", "surrogateescape"))
     sh.set_rematch(groups)
-    return True
+    return 0

@@ -1097,8 +1097,8 @@ class Parser:
             self.i += 1
             return Param(name, pos=pos, index=index, indirect=indirect)
         op = None
-        for cand in (":-", ":=", ":+", ":?", "##", "%%", "//", "/#", "/%", "^^", ",,", "-", "=",
-                     "+", "?", "#", "%", "/", ":", "^", ",", "@"):
+        for cand in (":-", ":=", ":+", ":?", "##", "%%", "//", "/#", "/%", "^^", ",,", "~~", "-",
+                     "=", "+", "?", "#", "%", "/", ":", "^", ",", "~", "@"):
             if s.startswith(cand, self.i):
                 op = cand
                 break
@@ -1129,7 +1129,7 @@ class Parser:
                 repl = self._param_word(frozenset("}"), False, False)  # quotes work in "..."
             self.i += 1
             return Param(name, op, arg, repl, pos, index, indirect)
-        pattern_op = pattern_op or op[0] in "^,"
+        pattern_op = pattern_op or op[0] in "^,~"
         arg = self._param_word(frozenset("}"), in_dq and not pattern_op, pattern_op)
         self.i += 1
         return Param(name, op, arg, None, pos, index, indirect)

@@ -50,7 +50,7 @@ def check(script: str, stdin: bytes = b"", stderr: bool = False) -> None:
         marks = [m for m in a[:k + 1] if m.startswith(b"#case ")]
         if marks:  # a generated script: show only the case that differs
             case = int(marks[-1][6:])
-            where = f"\ncase: {script.split(chr(10))[2 * case + 1]}{where[where.index(chr(10), 1):]}"
+            where = f"\ncase: {script.split(chr(10))[2 * case + 1]}{where[where.index(chr(10) + 'bash stderr'):]}"
         pytest.fail(f"stdout differs at line {k}:\n  bash: {a[max(0, k - 2):k + 2]!r}\n"
                     f"  ours: {b[max(0, k - 2):k + 2]!r}{where}")
     assert ref.status == ours.status, f"status: bash {ref.status}, ours {ours.status}{where}"
@@ -243,4 +243,88 @@ shopt -s xpg_echo
 echo 'a\tb'; echo -E 'a\tb'; echo -n 'x\c'; echo y
 shopt -u xpg_echo
 echo 'a\tb'
+""")
+
+
+# -- test / [ and [[ ]] ---------------------------------------------------------------------------
+
+_TEST_TOKENS = ["!", "(", ")", "-a", "-o", "-n", "-z", "=", "==", "!=", "<", ">", "-eq", "-ne",
+                "-lt", "-ge", "-f", "-d", "-e", "-s", "-r", "-w", "-x", "-t", "-v", "-c", "-h",
+                "-L", "-k", "-p", "-O", "-ef", "a.txt", "dir", "nope", "empty.txt", "", "x", "1",
+                "02", "-3", " 4 ", "abc", "HOME", "]", "/dev/null", "99999999999999999999",
+                "errexit", "noglob", "=~", "-R", "-Z", "0x1"]
+
+
+def _test_case(rng: random.Random) -> str:
+    words = " ".join(sq(rng.choice(_TEST_TOKENS)) for _ in range(rng.randint(0, 6)))
+    form = rng.random()
+    if form < 0.45:
+        return f"[ {words} ]; echo \"s=$?\""
+    if form < 0.9:
+        return f"test {words}; echo \"s=$?\""
+    return f"[ {words}; echo \"s=$?\""
+
+
+@pytest.mark.parametrize("seed", range(4 * SCALE))
+def test_test_builtin_generated(seed: int) -> None:
+    rng = random.Random(4300 + seed)
+    check("set -o noglob; " + cases([_test_case(rng) for _ in range(60)]), stderr=True)
+
+
+_DB_WORDS = ["abc", "'a b'", '"$x"', "$x", "$y", "''", '"${arr[@]}"', "${arr[*]}", '"$@"',
+             "$((1+2))", "~", "~/x", "a.txt", "dir", "nope", "3", "-3", "' 7 '", "x+1", "y*2",
+             "08", "0x1f", "2#101"]
+_DB_PATTERNS = ["a*", "'a*'", '"a"*', "[ab]?c", "*", "?", "@(abc|x)", "*b*", "$x", '"$x"',
+                "a\\*", "{a,b}", "~", "[[:alpha:]]*"]
+_DB_REGEX = ["^a(b)c$", "(a|x)+", "'a.c'", "a.c", "^([0-9]+)-([0-9]+)$", "b", "[", "(x)?y",
+             "^$", "\\.", "$x", '"$x"', "a{1,2}"]
+
+
+def _db_expr(rng: random.Random, depth: int = 0) -> str:
+    k = rng.random()
+    if depth < 2 and k < 0.2:
+        op = rng.choice(["&&", "||"])
+        return f"{_db_expr(rng, depth + 1)} {op} {_db_expr(rng, depth + 1)}"
+    if depth < 2 and k < 0.27:
+        return f"! {_db_expr(rng, depth + 1)}"
+    if depth < 2 and k < 0.33:
+        return f"( {_db_expr(rng, depth + 1)} )"
+    w = lambda: rng.choice(_DB_WORDS)  # noqa: E731
+    kind = rng.random()
+    if kind < 0.25:
+        return f"{w()} {rng.choice(['==', '=', '!='])} {rng.choice(_DB_PATTERNS)}"
+    if kind < 0.4:
+        return f"{w()} =~ {rng.choice(_DB_REGEX)}"
+    if kind < 0.6:
+        return f"{w()} {rng.choice(['-eq', '-ne', '-lt', '-le', '-gt', '-ge'])} {w()}"
+    if kind < 0.7:
+        return f"{w()} {rng.choice(['<', '>'])} {w()}"
+    if kind < 0.9:
+        return f"{rng.choice(['-n', '-z', '-f', '-d', '-e', '-s', '-v', '-c', '-x', '-o'])} {w()}"
+    return w()
+
+
+@pytest.mark.parametrize("seed", range(4 * SCALE))
+def test_dbracket_generated(seed: int) -> None:
+    rng = random.Random(5300 + seed)
+    pre = "shopt -s extglob; x=abc; y=3; arr=('a b' c); set -- 'a b' c; HOME=/home/u; "
+    check(pre + cases([f"[[ {_db_expr(rng)} ]]; echo \"s=$? ${{BASH_REMATCH[*]}}\""
+                       for _ in range(50)]), stderr=True)
+
+
+def test_conditionals_by_hand() -> None:
+    check(r"""
+touch -d '2020-01-01' old.txt; touch -d '2021-01-01' new.txt
+[ new.txt -nt old.txt ] && echo nt; [ old.txt -ot new.txt ] && echo ot
+[ a.txt -nt nope ] && echo nt2; [ nope -ot a.txt ] && echo ot2; [ nope -nt nope ] || echo none
+[ a.txt -ef a.txt ] && echo ef; [ a.txt -ef ./a.txt ] && echo ef2; [ a.txt -ef b.txt ] || echo nef
+[[ new.txt -nt old.txt ]] && echo dnt; [[ a.txt -ef ./dir/../a.txt ]] && echo def
+a=(1 2); [ -v 'a[1]' ] && echo v1; [ -v 'a[5]' ] || echo v5; [[ -v a[@] ]] && echo vall
+declare -A m=([k]=v); [[ -v m[k] ]] && echo mk; [[ -v m[z] ]] || echo mz
+set -o pipefail; [ -o pipefail ] && echo pf; [[ -o noglob ]] || echo ng
+[ -c /dev/null ] && echo cnull; [ -f /dev/null ] || echo fnull; [ -w /dev/null ] && echo wnull
+echo $(( 083 )); echo "after $?"
+echo ${x:1/0}; x=abc; echo ${x:1/0}; echo same-line
+echo "next $?"
+[ 083 -eq 83 ] && echo dec
 """)
