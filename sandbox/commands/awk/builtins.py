@@ -246,7 +246,9 @@ _case_cache: dict = {}
 
 
 def _map_chars(s: bytes, upper: bool) -> bytes:
-    text = s.decode("utf-8", "surrogateescape")
+    """toupper/tolower beyond ASCII: gawk goes through wide characters, so each invalid
+    byte comes out as U+FFFD."""
+    text = s.decode("utf-8", "replace")
     out = []
     for c in text:
         key = (c, upper)

@@ -1309,6 +1309,50 @@ class Compiler:
             return loop()
         return for_
 
+    def s_switch(self, node):
+        subject = self.cval(node[2])
+        rt = self.rt
+        tests = []
+        starts = []
+        bodies: list = []
+        default = None
+        for kind, value, body in node[3]:
+            starts.append(len(bodies))
+            bodies.extend(self.stmt(s) for s in body)
+            if kind == "default":
+                default = starts[-1]
+                continue
+            if value[0] == "group":
+                value = value[1]
+            if value[0] == "regex":
+                tests.append((self.const_regex(value[1]), None, starts[-1]))
+            else:
+                const = value[1] if value[0] == "str" else self.cnum(value)()
+                tests.append((None, const, starts[-1]))
+        eq = _cmp_op("==")
+        cv = B.compare_values
+
+        def switch():
+            v = subject()
+            at = default
+            for rx, const, start in tests:
+                if rx is not None:
+                    s = rt.S(v)
+                    if rx.search_start(s, 0, len(s)) >= 0:
+                        at = start
+                        break
+                elif cv(eq, v, const, rt):
+                    at = start
+                    break
+            if at is None:
+                return None
+            for k in range(at, len(bodies)):
+                r = bodies[k]()
+                if r is not None:
+                    return None if r is BREAK else r
+            return None
+        return switch
+
     def s_forin(self, node):
         var, arrname, body = node[2], node[3], self.stmt(node[4])
         _, set_ = self.lvalue(var)

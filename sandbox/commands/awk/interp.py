@@ -209,7 +209,7 @@ class Runtime:
             return split_default
         if fs == b"":
             return split_chars
-        if len(fs) == 1 and fs != b"\\" and not (self.icase and fs.isalpha()) and not para:
+        if len(fs) == 1 and fs != b"\\" and not para:
             if fs == b" ":
                 return split_default
             sep = fs
@@ -227,7 +227,8 @@ class Runtime:
             # gawk: in paragraph mode a newline also separates fields when FS is one
             # character (not when it is a regexp)
             pattern = b"[" + (b"\\" + fs if fs in b"\\^]-[" else fs) + b"\n]"
-        rx = self.regex(pattern)
+        # one character splits case-sensitively even under IGNORECASE (gawk in UTF-8)
+        rx = self.regex(pattern, False if len(fs) == 1 else None)
 
         def split_re(rec: bytes) -> list:
             return split_regex(rec, rx)

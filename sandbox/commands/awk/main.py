@@ -469,8 +469,6 @@ def _execute(ctx, src: Source, parsed, opts: Options, operands: list[str]) -> in
         _setup_globals(rt, ctx, operands)
         if opts.fs is not None:
             fs = opts.fs
-            if fs == "t":
-                fs = "\t"
             data = unescape_string(fs.encode("utf-8", "surrogateescape"))
             rt.G[rt.slots["FS"]] = data
             rt.set_fs(data)

@@ -21,6 +21,27 @@ BUILTINS = frozenset(
     "rand srand tolower toupper system close fflush systime strftime mktime asort asorti and "
     "or xor compl lshift rshift strtonum isarray typeof patsplit".split()
 )
+def _case_constant(node) -> bool:
+    """A value a ``case`` may have: a number (signed), a string or a regexp constant."""
+    if node[0] == "group":
+        node = node[1]
+    if node[0] in ("num", "str", "regex"):
+        return True
+    return node[0] == "unary" and node[1] in ("-", "+") and node[2][0] == "num"
+
+
+def _case_key(node) -> bytes | None:
+    """A case value's text, as gawk compares them for duplicates (None for a regexp)."""
+    if node[0] == "group":
+        node = node[1]
+    if node[0] == "str":
+        return node[1]
+    if node[0] == "regex":
+        return None
+    v = node[1] if node[0] == "num" else node[2][1] * (-1 if node[1] == "-" else 1)
+    return b"%d" % v if float(v).is_integer() else (b"%.6g" % v)
+
+
 _ASSIGN_OPS = frozenset(["=", "+=", "-=", "*=", "/=", "%=", "^=", "**="])
 _THREE = ("**=",)
 _TWO = ("+=", "-=", "*=", "/=", "%=", "^=", "**", "++", "--", "&&", "||", "==", "!=", "<=",
@@ -51,8 +72,7 @@ class Tok:
         return f"Tok({self.kind!r}, {self.value!r}, {self.pos})"
 
 
-_STR_ESC = {"n": 10, "t": 9, "r": 13, "f": 12, "v": 11, "b": 8, "a": 7, "\\": 92, '"': 34,
-            "/": 47}
+_STR_ESC = {"n": 10, "t": 9, "r": 13, "f": 12, "v": 11, "b": 8, "a": 7, "\\": 92, '"': 34}
 
 
 def unescape_string(text: bytes, warn=None) -> bytes:
@@ -284,6 +304,7 @@ class Parser:
         self.in_print = 0       # >0: a top-level '>' is a redirection
         self.no_in = 0          # >0: 'in' is not an operator (for (x in a) head)
         self.loop_depth = 0
+        self.switch_depth = 0
         self.in_function = False
         self.errors: list[tuple[str, int | None]] = []
         self.functions: dict[str, tuple] = {}
@@ -508,12 +529,68 @@ class Parser:
             return ("do", line, body, cond)
         if k == "for":
             return self.for_statement(line)
+        if k == "switch":
+            return self.switch_statement(line)
         if k == ";":
             self.advance()
             return ("block", 0, [])
         s = self.simple_statement(line)
         self.simple_end()
         return s
+
+    def switch_statement(self, line: int):
+        """gawk's ``switch (e) { case v: ... default: ... }``: constant case values (a
+        number, a string or a /regexp/), fall-through, ``break`` leaves the switch."""
+        self.advance()
+        self.expect("(")
+        subject = self.expr()
+        self.expect(")")
+        self.opt_nls()
+        self.expect("{")
+        cases: list = []
+        keys: set = set()
+        self.switch_depth += 1
+        while True:
+            while self.tok.kind in ("NEWLINE", ";"):
+                self.advance()
+            t = self.tok
+            if t.kind == "}":
+                self.advance()
+                break
+            if t.kind == "default":
+                if any(c[0] == "default" for c in cases):
+                    raise AwkSyntaxError("duplicate `default' detected in switch body", t.pos,
+                                         "error")
+                self.advance()
+                value = None
+            elif t.kind == "case":
+                self.advance()
+                first = self.tok
+                value = self.expr()
+                if not _case_constant(value):
+                    self.error(first)
+                key = _case_key(value)
+                if key is not None:
+                    if key in keys:
+                        shown = key.decode("utf-8", "surrogateescape")
+                        raise AwkSyntaxError(f"duplicate case values in switch body: {shown}",
+                                             t.pos, "error")
+                    keys.add(key)
+            else:
+                self.error()
+            self.expect(":")
+            body = []
+            while True:
+                while self.tok.kind in ("NEWLINE", ";"):
+                    self.advance()
+                if self.tok.kind in ("case", "default", "}"):
+                    break
+                if self.tok.kind == "EOF":
+                    self.error()
+                body.append(self.statement())
+            cases.append(("default" if value is None else "case", value, body))
+        self.switch_depth -= 1
+        return ("switch", line, subject, cases)
 
     def for_statement(self, line: int):
         self.advance()
@@ -586,7 +663,7 @@ class Parser:
             return ("return", line, e)
         if k in ("break", "continue"):
             self.advance()
-            if self.loop_depth == 0:
+            if self.loop_depth == 0 and not (k == "break" and self.switch_depth):
                 where = " or switch" if k == "break" else ""
                 raise AwkSyntaxError(f"`{k}' is not allowed outside a loop{where}", t.pos,
                                      "loop")
