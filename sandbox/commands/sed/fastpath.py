@@ -195,11 +195,11 @@ def _block_step(cmd):  # type: ignore[no-untyped-def]
 
 
 def _grouped_step(parsed, replacement):  # type: ignore[no-untyped-def]
-    """``s/RE/REP/g`` with groups in REP and RE a sequence of characters, groups and
-    alternations of plain strings in which no alternative is a prefix of another: every
-    line has one match at a given place and one way to split it into groups, so Python's
-    leftmost-first ``re.sub`` finds what sed's leftmost-longest search does. REP must make
-    no case changes; it becomes an ``re`` template."""
+    """``s/RE/REP/g`` with RE a sequence of characters and groups of characters: a match has
+    one length and one split into groups, so Python's leftmost-first ``re.sub`` finds what
+    sed's leftmost-longest search does (``re`` jumps to the literal prefix). Alternations
+    are left to the RE2 candidate scan (``_scan``): ``re`` would test them at every byte.
+    REP must make no case changes; it becomes an ``re`` template."""
     if parsed is None or parsed.has_backrefs:
         return None
     if any(piece.case for piece in replacement.pieces):
@@ -216,17 +216,6 @@ def _grouped_step(parsed, replacement):  # type: ignore[no-untyped-def]
             chars.append(sub[1])
         return "".join(chars).encode()
 
-    def alternation(node) -> bool:  # type: ignore[no-untyped-def]
-        words = [literal(alt) for alt in node[1]]
-        if any(not w for w in words):
-            return False
-        for a in words:
-            for b in words:
-                if a is not b and b.startswith(a):  # type: ignore[union-attr]
-                    return False
-        out.append(b"(?:" + b"|".join(re.escape(w) for w in words) + b")")  # type: ignore[arg-type]
-        return True
-
     def item(node, top: bool) -> bool:  # type: ignore[no-untyped-def]
         kind = node[0]
         if kind == "char":
@@ -235,8 +224,6 @@ def _grouped_step(parsed, replacement):  # type: ignore[no-untyped-def]
                 return False
             out.append(re.escape(text))
             return True
-        if kind == "alt":
-            return alternation(node)
         if kind == "group" and top:
             groups[0] += 1
             if node[1] != groups[0]:

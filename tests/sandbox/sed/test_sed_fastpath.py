@@ -87,4 +87,4 @@ def test_fast_path_is_taken_for_the_common_scripts(monkeypatch) -> None:
                  ["sed", "-n", "$="], ["sed", "y/ab/AB/"], ["sed", "-E", "s/(a)(b)/\\2\\1/g"]):
         code, out, _ = run_command(argv, stdin=b"a pricing budget\nb\n")
         assert code == 0 and out
-    assert calls == [1, 2, 2, 1, 2, 2, 2]
+    assert calls == [1, 2, 1, 1, 2, 2, 2]
