@@ -201,6 +201,8 @@ class Runtime:
     # ---------------------------------------------------------------- records -----------
 
     def set_fs(self, fs: bytes) -> None:
+        if self.flds is None and self.rec is not None and self.fs_split is not None:
+            self.split()  # the record in hand keeps the FS it was read with
         self.fs = fs
         self.fs_split = self.make_splitter(fs, self.rs == b"")
 

@@ -724,10 +724,11 @@ def _main_loop(rt, comp, rules, beginfile, endfile) -> None:
     one = rules[0] if len(rules) == 1 else None
     pre = _prefilter_regex(rt, comp, rt.parsed.items) if fast else None
     while True:
-        if not mi.open_next():
-            break
-        for b in beginfile:
-            b()
+        if mi.reader is None:  # (a getline in BEGIN may have opened the first file)
+            if not mi.open_next():
+                break
+            for b in beginfile:
+                b()
         reader = mi.reader
         rt.in_record = True
         try:
