@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from sandbox.errors import LimitExceeded
 from sandbox.interpreter import globbing, namerefs, patterns, state, strops, tilde
-from sandbox.interpreter.arith import ArithError, ArithUnbound, evaluate
+from sandbox.interpreter.arith import ArithError, ArithUnbound, evaluate, subscript_quotes_removed
 from sandbox.parse.ast import (
     DQ, ArithSub, Assign, CmdSub, DeclAssign, Lit, Param, Part, ProcSub, Quoted, Tilde, Word,
 )
@@ -19,16 +19,25 @@ if TYPE_CHECKING:
 
 Chunk = tuple[str, bool]  # (text, quoted)
 #: Parameter operators handled by ``Expander._param_extended``.
-_EXTENDED_OPS = frozenset({":", "^", "^^", ",", ",,", "@", "!keys", "!prefix"})
+_EXTENDED_OPS = frozenset({":", "^", "^^", ",", ",,", "~", "~~", "@", "!keys", "!prefix"})
 #: Pattern operators, applied to each element of ``$@`` and ``${a[@]}``.
 _PATTERN_OPS = frozenset({"#", "##", "%", "%%", "/", "//", "/#", "/%"})
 #: What ``${!v}`` accepts as the value of ``v``: a name, ``name[sub]``, or a special parameter.
 _INDIRECT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[.*\])?|[0-9]+|[@*#?$!-]")
 
 
+def attr_flags(sh: "Shell", base: str) -> str:
+    """The attribute letters of a variable in bash's order for ``${v@a}`` / ``${v@A}``."""
+    at = sh.attrs.get(base, ())
+    is_array = base in sh.arrays
+    return "".join(c for c in "aAinrtxlu" if (
+        c == "a" and is_array and base not in sh.assoc or c == "A" and base in sh.assoc
+        or c == "x" and base in sh.exported or c in "inrtlu" and c in at))
+
+
 def declare_text(sh: "Shell", base: str) -> str:
     """``declare -a a=([0]="x" ...)`` as ``declare -p`` / ``${a[@]@A}`` print it."""
-    flags = ("A" if base in sh.assoc else "a") + ("x" if base in sh.exported else "")
+    flags = attr_flags(sh, base)
     keys = state.keys(sh, base)
     vals = state.values(sh, base) or []
     assoc = base in sh.assoc
@@ -262,7 +271,10 @@ class Expander:
             if isinstance(word.parts[0], DeclAssign):
                 out.append(self._decl_arg(word.parts[0].assign))
                 continue
-            for parts in brace_expand(word.parts, limit):
+            expanded = brace_expand(word.parts, limit)
+            if len(expanded) > 1:
+                expanded = [_rejoin_names(word, parts) for parts in expanded]
+            for parts in expanded:
                 parts = tilde.expand(self.sh, parts, eq=eq and tilde.assign_like(parts))
                 for field in self._fields(parts, split=True):
                     out.extend(self._glob(field))
@@ -312,11 +324,17 @@ class Expander:
             out.extend(f)
         return tuple(out)
 
+    def arith_word(self, expr: Word) -> str:
+        """The text of an arithmetic expression, expanded as bash's ``expand_arith_string``
+        does (like a double-quoted string; see ``arith.subscript_quotes_removed``)."""
+        parts = subscript_quotes_removed(expr.parts)
+        return self.word(expr if parts is None else Word(parts, expr.pos, expr.text), tildes=False)
+
     def arith(self, expr: Word, prefix: str = "") -> int:
         """Expand an arithmetic expression's text (like a double-quoted string) and evaluate
         it; an unset name under ``set -u`` is a fatal ``ExpansionError``, another error an
         ``ArithExpansionError`` (bash abandons the rest of the line)."""
-        text = self.word(expr, tildes=False)
+        text = self.arith_word(expr)
         sh = self.sh
         try:
             return evaluate(text, sh, sh.nounset, sh.budget.check_time)
@@ -375,6 +393,8 @@ class Expander:
 
     def _param(self, p: Param, fb: _Fields, split: bool, in_dq: bool) -> None:
         sh = self.sh
+        if p.op == "bad":  # found by the parser; bash reports it when it runs
+            raise ArithExpansionError(f"${{{p.arg.text if p.arg else ''}}}: bad substitution")
         indirect = p.indirect
         if sh.attrs and not p.indirect and namerefs.is_ref(sh, p.name):
             p = dataclasses.replace(p, name=namerefs.for_read(sh, p.name) or "")
@@ -493,6 +513,18 @@ class Expander:
             repl = tuple((t, True) for t, _ in repl)
         return repl
 
+    def _emit_names(self, names: list[str], at: bool, fb: _Fields, split: bool,
+                    in_dq: bool, keys: bool = False) -> None:
+        """``${!a[*]}`` / ``${!p*}`` unquoted are one string joined with IFS's first
+        character, then split (bash: with IFS='' one field, the keys then joined with
+        spaces); the ``@`` forms a list."""
+        if at or in_dq:
+            self._emit_list(names, at, fb, split, in_dq)
+            return
+        ifs = self.sh.get_var("IFS")
+        sep = " " if ifs is None or (keys and not ifs) else ifs[:1]
+        self._emit(sep.join(names), fb, split, in_dq)
+
     def _emit_list(self, values: list[str], at: bool, fb: _Fields, split: bool,
                    in_dq: bool) -> None:
         """Emit a list of values: ``"$@"``-style (one field each) or joined (``$*``)."""
@@ -528,12 +560,13 @@ class Expander:
             if sh.attrs and p.op == "" and p.index is None and namerefs.is_ref(sh, p.name):
                 self._emit(sh.vars.get(p.name, ""), fb, split, in_dq)  # ${!ref}: its target
                 return None
-            target = sh.get_var(p.name)
+            ref = p.name if p.index is None else f"{p.name}[{self.word(p.index)}]"
+            target = sh.get_var(ref)  # `${!a[1]}`: the element names the variable
             if target is None or not _INDIRECT_RE.fullmatch(target):
                 if target is None:
-                    raise ExpansionError(f"{p.name}: invalid indirect expansion")
+                    raise ExpansionError(f"{ref}: invalid indirect expansion")
                 raise ExpansionError(f"{target}: invalid variable name")
-            p = Param(target, p.op, p.arg, p.repl, p.pos)
+            p = Param(state.text_subscript(sh, target), p.op, p.arg, p.repl, p.pos)
             if p.op == "":
                 return p
         if p.index is not None:
@@ -560,12 +593,12 @@ class Expander:
                 keys = [str(k) for k in range(len(sh.list_var(name) or []))]
             else:
                 keys = state.keys(sh, base)
-            self._emit_list(keys, at, fb, split, in_dq)
+            self._emit_names(keys, at, fb, split, in_dq, keys=True)
             return None
         if op == "!prefix":
             prefix = name[:-1]
             names = sorted(n for n in set(sh.vars) | set(sh.arrays) if n.startswith(prefix))
-            self._emit_list(names, name.endswith("@"), fb, split, in_dq)
+            self._emit_names(names, name.endswith("@"), fb, split, in_dq)
             return None
         if is_list:
             values = sh.list_var(name) or []
@@ -601,7 +634,7 @@ class Expander:
                 raise ExpansionError(str(exc)) from None
         elif op == "@" and p.arg is not None and p.arg.text in ("A", "a", "K"):
             text = " ".join(self._transform_array(name, p)) if value is not None or \
-                p.arg.text == "a" else ""
+                p.arg.text == "a" or (p.arg.text == "A" and name in sh.arrays) else ""
         else:
             text = "" if value is None else self._transform(value, p, name)
         self._emit(text, fb, split, in_dq)
@@ -641,7 +674,7 @@ class Expander:
 
     def _transform(self, value: str, p: Param, name: str) -> str:
         op = p.op
-        if op in ("^", "^^", ",", ",,"):
+        if op in ("^", "^^", ",", ",,", "~", "~~"):
             return strops.case_modify(value, op, self.pattern(p.arg) if p.arg and p.arg.parts
                                       else ())
         letter = p.arg.text if p.arg is not None else ""
@@ -659,7 +692,7 @@ class Expander:
             return value.lower()
         if letter == "k":
             return strops.quote(value)
-        raise ExpansionError(f"${{{name}@{letter}}}: bad substitution")
+        raise ArithExpansionError(f"${{{name}@{letter}}}: bad substitution")
 
     def _transform_array(self, name: str, p: Param) -> list[str]:
         """``@A`` (the assignment that recreates it), ``@a`` (attribute letters), ``@K``."""
@@ -667,8 +700,7 @@ class Expander:
         base, sub = state.split_name(name)
         letter = p.arg.text if p.arg is not None else ""
         is_array = base in sh.arrays
-        flags = ("A" if base in sh.assoc else "a" if is_array else "") + \
-            ("x" if base in sh.exported else "")
+        flags = attr_flags(sh, base)
         if letter == "a":
             if sub in ("@", "*") and is_array:
                 return [flags] * len(sh.arrays[base])
@@ -677,9 +709,14 @@ class Expander:
             if not is_array:
                 v = sh.get_var(name)
                 return [] if v is None else [strops.quote(v)]
-            return [" ".join(f"{k if base not in sh.assoc else strops.quote(k)} "
+            return [" ".join(f"{strops.dquote(k) if base in sh.assoc and not _SIMPLE_KEY.fullmatch(k) else k} "
                              f"{strops.dquote(v)}" for k, v in
                              zip(state.keys(sh, base), state.values(sh, base) or []))]
+        if sub is None and is_array:  # ${a@A}: element 0 as a scalar, with the flags
+            v = sh.get_var(base)
+            if v is None:
+                return [f"declare -{flags} {base}"]
+            return [f"declare -{flags} {base}={strops.quote(v)}"]
         if sub not in (None, "@", "*") or not is_array:
             v = sh.get_var(name if sub not in ("@", "*") else base)
             if v is None:
@@ -724,8 +761,38 @@ class Expander:
         if "nullglob" in self.sh.shopts:
             return []
         if "failglob" in self.sh.shopts:
-            raise ExpansionError(f"no match: {text}", fatal=False)
+            raise ArithExpansionError(f"no match: {text}")  # the line is abandoned
         return [text]
+
+
+_SIMPLE_KEY = re.compile(r"[A-Za-z0-9_]+")
+_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+
+
+def _rejoin_names(word: Word, parts: list[Part]) -> list[Part]:
+    """Brace expansion is textual in bash: ``{$a,b}_c`` becomes ``$a_c``, the variable
+    ``a_c``. An unbraced ``$name`` that brace expansion put before name characters takes
+    them into its name, as bash does."""
+    out: list[Part] = []
+    k = 0
+    while k < len(parts):
+        p = parts[k]
+        nxt = parts[k + 1] if k + 1 < len(parts) else None
+        if (isinstance(p, Param) and p.op == "" and not p.indirect and p.index is None
+                and isinstance(nxt, Lit) and nxt.text[:1] in _NAME_CHARS
+                and (p.name[:1].isalpha() or p.name[:1] == "_")
+                and word.text[p.pos - word.pos + 1: p.pos - word.pos + 2] != "{"):
+            j = 0
+            while j < len(nxt.text) and nxt.text[j] in _NAME_CHARS:
+                j += 1
+            out.append(dataclasses.replace(p, name=p.name + nxt.text[:j]))
+            if j < len(nxt.text):
+                out.append(Lit(nxt.text[j:]))
+            k += 2
+            continue
+        out.append(p)
+        k += 1
+    return out
 
 
 def _at_list(p: Part) -> bool:

@@ -47,14 +47,14 @@ def slice_list(items: list[str], offset: int, length: int | None, expr: str) -> 
 
 
 def case_modify(value: str, op: str, chunks: tuple) -> str:
-    """``^`` ``^^`` ``,`` ``,,``: the first (or every) character matching the pattern
-    (default: any) made upper (``^``) or lower (``,``) case."""
+    """``^`` ``^^`` ``,`` ``,,`` ``~`` ``~~``: the first (or every) character matching the
+    pattern (default: any) made upper (``^``) or lower (``,``) case, or toggled (``~``)."""
     upper = op[0] == "^"
     every = len(op) == 2
     out = []
     for k, c in enumerate(value):
         if (every or k == 0) and (not chunks or patterns.match(chunks, c)):
-            c = c.upper() if upper else c.lower()
+            c = c.swapcase() if op[0] == "~" else c.upper() if upper else c.lower()
         out.append(c)
         if not every and k == 0:
             out.append(value[1:])

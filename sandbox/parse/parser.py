@@ -305,9 +305,23 @@ class Parser:
         """``[!] command | command ...`` (``|&`` also pipes stderr)."""
         pos = self.i
         negate = False
-        while self.peek_word() == "!":
-            self.i += 1
-            negate = not negate
+        timed: str | None = None
+        while True:  # `!` and the reserved word `time [-p]`, in any order
+            word = self.peek_word()
+            if word == "!":
+                self.i += 1
+                negate = not negate
+            elif word == "time" and timed is None:
+                self.i += 4
+                timed = ""
+                if self.peek_word() == "-p":
+                    self.i += 2
+                    timed = "p"
+                op = self.peek_op()
+                if op is not None and op not in ("FDREDIR", "(") and op not in _REDIR_OPS:
+                    return Pipeline([], negate, [], pos + self.offset, timed)  # `time` alone
+            else:
+                break
         cmds = [self.parse_command()]
         err_pipes: list[bool] = []
         while True:
@@ -318,7 +332,7 @@ class Parser:
             err_pipes.append(op == "|&")
             self.skip_newlines()
             cmds.append(self.parse_command())
-        return Pipeline(cmds, negate, err_pipes, pos + self.offset)
+        return Pipeline(cmds, negate, err_pipes, pos + self.offset, timed)
 
     def parse_command(self) -> Command:
 
@@ -1106,6 +1120,8 @@ class Parser:
             raise UnsupportedSyntax(f"${{{name}{c}...}}: bad substitution")
         self.i += len(op)
         if op == ":":
+            if s.startswith("}", self.i):  # ${s:} (bash: bad substitution when it runs)
+                raise UnsupportedSyntax(f"${{{name}:}}: bad substitution")
             offset = self._param_word(frozenset(":}"), True, False)
             length = None
             if self.i < n and s[self.i] == ":":

@@ -96,6 +96,21 @@ HAND: list[str] = [
     "touch '[' ']' _G; echo [\\[z] [\\]z] [[z] []z] _[^\\[z] _[^[z]",
     "shopt -s failglob; echo nope*\necho after $?",
     "shopt -s extglob\ntouch a.txt b.md c.py; echo @(a|b).* !(a).* *.+(md|py)",
+    "shopt -s failglob; f() { echo nope*; echo in; }; f; echo same line\necho next $?",
+    # -- quoting inside ${...}, backquotes, here-documents, bad substitutions
+    "echo \"${var-}}\" \"${var-\\}}\" \"${var-'}'}\" \"${var-\"}\"}\"; x='a b'; echo \"${u:-'$x'}\"",
+    "foo='a b c d'; echo \"${foo//'c d'/'zzz'}\" \"${foo/a/\"q\"}\"; y='&'; echo \"${foo/b/$y}\" ${foo/b/\"$y\"}",
+    "echo \"x `echo \\\"hi\\\"`\" \"x $(echo \\\"hi\\\")\"; echo `echo \\`echo in\\``",
+    "echo $\\\n?; a=x; cat <<${a}\nbody\n${a}\necho after",
+    "echo ${#x-}; echo same\necho next $?; echo ${x!y}\necho ${ x}\necho ok $?",
+    "x=abc; echo ${#x:1:3}\nf() { echo ${#x-}; echo in; }; f; echo after\necho end",
+    "declare -ri n=3; declare -lx l=Ab; declare -a a=(1); declare -A m=([k]=v [\"a b\"]=w); "
+    "echo ${n@a} ${n@A} ${l@a} ${l@A} ${a@a} ${a@A} ${a[0]@A} ${m@a} ${m@A}; echo ${m[@]@K} "
+    "${a[@]@K}; x=y; echo ${x@K} ${x@k}; declare -n r=x; echo ${r@a}; e=(); echo \"${e@A}\"",
+    "x='hello world'; echo ${x^^[lo]} ${x^[h]} ${x,,[LO]} ${x^^?} ${x~} ${x~~} ${x~~[lw]}; "
+    "y='ÉCOLE été'; echo ${y,,} ${y^^} ${y^}; a=(ab cd); echo ${a[@]^} \"${a[*]^^[bd]}\" ${a[@]~}",
+    "a=A; b=B; echo {$a,b}_{c,d} _{$a,b}_{c,d} {_$a,b}_{c,d} {$a,$b}x {${a},b}_{c,d} {$a,b}.c",
+    "foo1=a foo2=b; a=(x y z); IFS=; " + P + "p ${!foo*} ${!foo@} ${!a[*]} ${!a[@]}; IFS=:; p ${!a[*]} \"${!a[*]}\"",
 ]
 
 
