@@ -26,6 +26,7 @@ from sandbox.interpreter.procsub import FdView
 from sandbox.interpreter.arith import ArithError, ArithUnbound, evaluate
 from sandbox.interpreter.expand import ArithExpansionError, ExpansionError, Expander
 from sandbox.interpreter.toplevel import AbortLine, AssignFailed
+from sandbox.interpreter import pipes
 from sandbox.interpreter.pipes import FileWriter, NullWriter, Pipe, RunBudget, pipe_reader
 from sandbox.limits import Limits
 from sandbox.parse.ast import (
@@ -474,6 +475,8 @@ class Shell:
 
     def run_pipeline(self, node: Pipeline, io_: IO) -> int:
         """A pipeline: stages connected by bounded pipes; last stage in this thread."""
+        if node.timed is not None:
+            return pipes.timed(self, node, io_)
         cmds = node.commands
         # `! cmd`: set -e is off while it runs (a `set -e` inside turns it on again: bash)
         negated_errexit = node.negate and self.errexit
@@ -760,7 +763,7 @@ class Shell:
         bash's ``((: ...`` message and return None (an expansion error inside is fatal)."""
         self._current_stdin, self._current_stderr = io_.stdin, io_.stderr
         try:
-            text = self.expander.word(expr)
+            text = self.expander.arith_word(expr)
         except ExpansionError as exc:
             self._expansion_failed(exc, io_)
             return None
@@ -950,7 +953,13 @@ class Shell:
         saved: dict[str, str | None] = {}
         try:
             for a in assigns:
-                value = self.expander.word(a.value, assign=True)
+                if a.array is not None:  # `B=(x y) cmd`: bash binds the text "(x y)"
+                    value = "(" + " ".join(
+                        self.expander.word(w) if k is None
+                        else f"[{self.expander.word(k)}]={self.expander.word(w)}"
+                        for k, w in a.array) + ")"
+                else:
+                    value = self.expander.word(a.value, assign=True)
                 saved.setdefault(a.name, self.vars.get(a.name))
                 try:
                     self.set_var(a.name, (self.get_var(a.name) or "") + value if a.append
@@ -975,20 +984,20 @@ class Shell:
         for a, value in assigns:
             saved.setdefault(a.name, self.vars.get(a.name))
             self.set_var(a.name, (self.get_var(a.name) or "") + value if a.append else value)
+        # `A=1 f`, `A=1 declare -p A`: A is exported while the command runs
+        added = set(saved) - self.exported if saved else set()
+        if added:
+            self.exported |= added
         try:
             func = self.functions.get(name)
             if func is not None:
                 if not saved:
                     return self.call_function(func, argv, io_)
-                # `A=1 f`: A is exported while f runs; `unset A` inside shows the old A
-                added = set(saved) - self.exported
-                self.exported |= added
-                self.temp_frames.append(saved)
+                self.temp_frames.append(saved)  # `unset A` inside the function shows the old A
                 try:
                     return self.call_function(func, argv, io_)
                 finally:
                     self.temp_frames.pop()
-                    self.exported -= added
             if self.policy.dynamic and name in ("command", "builtin"):
                 from sandbox.interpreter import dynamic
                 if name == "builtin" or dynamic.runs_command(argv):
@@ -1014,6 +1023,8 @@ class Shell:
                 return dynamic.TABLE[name](self, argv, io_)
             return self.run_external(argv, io_, {a.name for a, _ in assigns})
         finally:
+            if added:
+                self.exported -= added
             for k, old in saved.items():
                 if old is None:
                     self.vars.pop(k, None)
@@ -1032,6 +1043,7 @@ class Shell:
         if not _VAR_TARGET_RE.fullmatch(var):
             self.diag(io_, f"printf: `{var}': not a valid identifier")
             return 2
+        var = state.text_subscript(self, var)  # `printf -v 'm[$k]'`: bash expands it again
         out = _BufferWriter(self.budget)
         status = self.run_external(["printf", *rest], IO(io_.stdin, out, io_.stderr), set())
         try:

@@ -5,6 +5,7 @@ budget, so a stage blocked on a full or empty pipe ends when the run is over."""
 from __future__ import annotations
 
 import io
+import re
 import threading
 from collections import deque
 
@@ -293,3 +294,54 @@ class FileWriter:
         if not self.closed:
             self.closed = True
             self._push()
+
+
+_TIME_DEFAULT = "\nreal\t%3lR\nuser\t%3lU\nsys\t%3lS"
+_TIME_POSIX = "real %2R\nuser %2U\nsys %2S"
+_TIME_RE = re.compile(r"%(?:%|([0-3])?(l)?([RUSP]))")
+
+
+def _time_field(seconds: float, digits: str | None, long: bool) -> str:
+    n = 3 if digits is None else int(digits)
+    if long:
+        minutes, rest = divmod(seconds, 60.0)
+        text = f"{rest:.{n}f}" if n else str(int(rest))
+        return f"{int(minutes)}m{text}s"
+    return f"{seconds:.{n}f}" if n else str(int(seconds))
+
+
+def format_times(fmt: str, real: float, user: float, system: float) -> str:
+    """``$TIMEFORMAT`` expanded as bash expands it (``%[p][l]R``/``U``/``S``, ``%P``,
+    ``%%``)."""
+    def one(m: re.Match) -> str:
+        if m.group(0) == "%%":
+            return "%"
+        digits, long, what = m.group(1), bool(m.group(2)), m.group(3)
+        if what == "P":
+            return f"{(user + system) * 100 / real if real > 0 else 0:.2f}"
+        value = {"R": real, "U": user, "S": system}[what]
+        return _time_field(value, digits, long)
+    return _TIME_RE.sub(one, fmt)
+
+
+def timed(sh, node, io_) -> int:  # type: ignore[no-untyped-def]
+    """``time [-p] pipeline``: run it, then report the time on stderr (real: wall clock;
+    user: this run's CPU time; sys: 0 — the sandbox's own figures, never the host's)."""
+    import dataclasses
+    import time as _time
+    start, cpu = _time.monotonic(), _time.process_time()
+    status = 0
+    if node.commands:
+        status = sh.run_pipeline(dataclasses.replace(node, timed=None), io_)
+    else:
+        sh.status = 0
+    real, user = _time.monotonic() - start, _time.process_time() - cpu
+    fmt = _TIME_POSIX if node.timed == "p" else sh.get_var("TIMEFORMAT")
+    if fmt is None:
+        fmt = _TIME_DEFAULT
+    if fmt:
+        try:
+            io_.stderr.write((format_times(fmt, real, user, 0.0) + "\n").encode("utf-8", "surrogateescape"))
+        except OSError:
+            pass
+    return status

@@ -333,6 +333,8 @@ class Pipeline:
     negate: bool = False
     stderr_pipes: list[bool] = field(default_factory=list)
     pos: int = 0
+    #: ``time [-p] pipeline``: "" (bash's format, or $TIMEFORMAT), "p" (POSIX), None.
+    timed: str | None = None
 
 
 @dataclass

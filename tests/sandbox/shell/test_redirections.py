@@ -261,6 +261,47 @@ CASES = [
     'shift 1 2; echo next',
     'return 1 2; echo next',
     'continue 1 2; echo next $?',
+    'rm -f myfile; test -f myfile; echo status=$?; >myfile; test -f myfile; echo status=$?',
+    '>out.txt for i in 1 2; do echo $i; done; echo st=$?',
+    '>out.txt { echo hi; }; echo st=$?',
+    '>out.txt (echo sub); echo st=$?',
+    'FOO=foo >out.txt BAR=bar printenv FOO BAR; cat out.txt',
+    'echo a >out.txt b c; cat out.txt',
+    'FOO=$(echo foo 1>&2); echo "[$FOO]"',
+    'touch 10; exec 10>&1; echo should-not-be-on-disk >& 1*; cat 10 | wc -c',
+    'cat <<EOF | wc -l > count.txt; cat count.txt\na\nb\nEOF',
+    'exec {fd}>&1; echo one >&$fd; exec {fd}>&-; echo "closed $fd"',
+    '( echo sub; echo err >&2 ) 2>&1 > sub.txt; cat sub.txt',
+    'echo hi 1>&2 | wc -c',
+    'echo $(echo a; echo b >&2) 2>/dev/null',
+    'f() { echo fout; }; x=$(f 2>&1 >/dev/null); echo "[$x]"',
+    'echo \'a b\' > "x y.txt"; cat x\\ y.txt',
+    'i=0; while read line; do i=$((i+1)); done < a.txt; echo $i',
+    'cat <&0 <<< abc',
+    'cat 0<&3 3<a.txt',
+    'cat 3<a.txt <&3',
+    'echo hi >&1 >&2 2>/dev/null | wc -c',
+    '{ echo out; echo err >&2; } > both.txt 2>&1; cat both.txt',
+    '{ echo out; echo err >&2; } 2>&1 > one.txt | tr a-z A-Z; cat one.txt',
+    'exec 3>&1; { echo to-stdout >&3; } > /dev/null',
+    'echo x | tee /dev/stderr 2>/dev/null | wc -c',
+    'echo hi > /dev/fd/1',
+    'echo hi 2>/dev/null > /dev/fd/2 | wc -c',
+    'exec 3>x.txt; echo via-devfd > /dev/fd/3; cat x.txt',
+    'time true; echo $?',
+    'time -p false; echo $?',
+    '! time false; echo $?',
+    'time ! true; echo $?',
+    'set -e; time { false; echo hi; }; echo after',
+    'time seq 3 | wc -l',
+    'time; echo st=$?',
+    'x=$(time echo a 2>/dev/null); echo "[$x]"',
+    'time=3; echo $time; echo time',
+    'f() { time echo f; }; f 2>/dev/null',
+    'TIMEFORMAT=; time true 2>&1',
+    'TIMEFORMAT="%%"; { time true; } 2>&1',
+    'if time true; then echo y; fi 2>/dev/null',
+    'type time; type -t time',
 ]
 
 
@@ -449,3 +490,10 @@ def test_output_procsubs_each_get_everything(tmp_path: Path) -> None:
     r = box.run("printf 'a1\\nb2\\na3\\n' | tee >(grep a > a.txt) >(grep b > b.txt) >/dev/null;"
                 " cat a.txt b.txt; echo data > >(wc -c); echo after")
     assert r.stdout == b"a1\na3\nb2\n5\nafter\n"
+
+
+def test_time_reports_on_the_shell_stderr() -> None:
+    from sandbox.interpreter.pipes import format_times
+    r = Sandbox({}, policy=Policy(allow=frozenset({"echo"}))).run("time -p echo hi")
+    assert r.stdout == b"hi\n" and re.fullmatch(rb"real \d+\.\d\d\nuser \d+\.\d\d\nsys 0\.00\n", r.stderr)
+    assert format_times("%R|%3lR|%lU|%0S|%1R|%%", 61.5, 0.25, 0.0) == "61.500|1m1.500s|0m0.250s|0|61.5|%"
