@@ -54,6 +54,9 @@ def resolve(sh: "Shell", name: str) -> str:
         target = sh.vars.get(base)
         if not target:
             return base + sub
+        if target.endswith("]"):  # `declare -n r='m[$k]'`: the subscript expands each use
+            from sandbox.interpreter.state import text_subscript
+            target = text_subscript(sh, target)
         tbase, tsep, trest = target.partition("[")
         if tsep and not sub:
             sub = tsep + trest

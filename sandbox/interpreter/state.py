@@ -299,3 +299,63 @@ def special_list(sh: "Shell", base: str) -> list[str] | None:
     if base == "BASH_VERSINFO":
         return list(BASH_VERSINFO)
     return None
+
+
+# -- subscripts given as text ------------------------------------------------------------------
+
+_SUB_VAR_RE = None
+
+
+def _expand_subscript(sh: "Shell", text: str) -> str:
+    """The key a subscript written in a string names (``test -v 'm[$k]'``, ``printf -v
+    'm["K"]'``, a nameref ``'m[$k]'``): bash expands it once more -- quotes removed,
+    ``$name`` / ``${name}`` replaced. Command substitutions stay literal: the guard never
+    saw them, so they never run."""
+    import re
+    global _SUB_VAR_RE
+    if _SUB_VAR_RE is None:
+        _SUB_VAR_RE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+    out: list[str] = []
+    i, n = 0, len(text)
+    quote = ""
+    while i < n:
+        c = text[i]
+        if quote == "'":
+            if c == "'":
+                quote = ""
+            else:
+                out.append(c)
+            i += 1
+            continue
+        if c == "\\" and i + 1 < n and (not quote or text[i + 1] in '$`"\\'):
+            out.append(text[i + 1])
+            i += 2
+            continue
+        if c == "'" and not quote:
+            quote = "'"
+            i += 1
+            continue
+        if c == '"':
+            quote = "" if quote else '"'
+            i += 1
+            continue
+        if c == "$":
+            m = _SUB_VAR_RE.match(text, i)
+            if m:
+                out.append(sh.get_var(m.group(1) or m.group(2)) or "")
+                i = m.end()
+                continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def text_subscript(sh: "Shell", name: str) -> str:
+    """``name[sub]`` as given in a string, with ``sub`` expanded as bash expands it there
+    (see ``_expand_subscript``); other names unchanged."""
+    if not name.endswith("]") or "[" not in name:
+        return name
+    base, _, sub = name[:-1].partition("[")
+    if not any(c in sub for c in "$'\"\\"):
+        return name
+    return f"{base}[{_expand_subscript(sh, sub)}]"

@@ -65,6 +65,17 @@ NAMEREFS = [
     "g() { local v=inner; local -n r=v; echo $r; }; v=outer; g; echo $v",
     "a=(1 2); declare -n r=a; declare -n r2=r; echo ${#r2[@]} ${r2[1]}",
     "declare -n r=x; r=(1 2); declare -p x r",
+    "declare -A A=([K]=val); declare -n ref='A[\"K\"]'; echo $ref; ref=v2; key=K\n"
+    "declare -n r2='A[$key]'; echo $r2; r2=v3; echo ${A[@]}",
+    "declare -A A=([K]=val); ref='A[\"K\"]'; echo ${!ref}; key=K; ref='A[$key]'; echo ${!ref}",
+    "declare -A m=([K]=v); printf -v 'm[\"K\"]' '/%s/' 2; k=K; printf -v 'm[$k]' '<%s>' 3; "
+    "declare -p m",
+    "declare -A m=([e]='' [k]=v); k=e; test -v 'm[$k]'; echo $?; k=z; test -v 'm[$k]'; echo $?",
+    "declare -A m=([K]=v [J]=w); unset -v 'm[\"K\"]'; k=J; unset 'm[$k]'; echo ${#m[@]}",
+    "foo=bar; a=('1 2' foo '2 3'); echo \"${!a[1]}\"; declare -A m=([k]=foo); echo ${!m[k]}",
+    "B=(b   \"c d\"  [k]=v) printenv B; f() { echo \"$B\"; }; B=(1 2) f; B=(x) declare -p B",
+    "declare -A m=(k v k2 v2); declare -p m; declare -A n=(k v k2); declare -p n",
+    "declare -A q=([x]=1 y 2); declare -p q",
 ]
 
 DECLARES = [
