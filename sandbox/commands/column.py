@@ -7,8 +7,8 @@ all-whitespace lines are skipped, widths are display columns (non-printable char
 printed one per line. In table mode blanks (runs of spaces and tabs) separate cells, or each
 character of ``-s`` separates exactly one cell (empty cells kept); every column but the last
 is padded, joined with ``-o`` (two spaces by default). ``-`` is a file name, as in util-linux.
-The other util-linux options (``-J -L -O -H -E -T -W -e -n -r -i -p``) are refused as
-unknown.
+``-J`` prints the table as JSON (names from ``-N``, required; ``-n NAME`` names the table).
+The other util-linux options (``-L -O -H -E -T -W -e -r -i -p``) are refused as unknown.
 """
 
 from __future__ import annotations
@@ -22,12 +22,14 @@ from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command
 from sandbox.fs.base import FSError
 
 SPEC = OptionSpec(
-    short="c:o:s:txhVN:R:l:d",
+    short="c:o:s:txhVN:R:l:dJn:",
     long={
         "table-columns": (REQUIRED, "N"),
         "table-right": (REQUIRED, "R"),
         "table-columns-limit": (REQUIRED, "l"),
         "table-noheadings": (NO_ARG, "d"),
+        "json": (NO_ARG, "J"),
+        "table-name": (REQUIRED, "n"),
         "output-width": (REQUIRED, "c"),
         "columns": (REQUIRED, "c"),
         "output-separator": (REQUIRED, "o"),
@@ -138,6 +140,8 @@ def run(ctx: CommandContext) -> int:
     right: str | None = None
     limit = 0
     headings = True
+    json = False
+    table_name: str | None = None
     for key, value in opts:
         if key == "h":
             ctx.stdout.write(HELP.encode())
@@ -173,10 +177,17 @@ def run(ctx: CommandContext) -> int:
             if limit == 0:
                 ctx.error("columns limit must be greater than zero")
                 return 1
+        elif key == "J":
+            json = table = True
+        elif key == "n":
+            table_name = decode_line((value or "").encode("utf-8", "surrogateescape"))
         elif key == "d":
             headings = False
-    if not table and (names is not None or right is not None):
+    if not table and (names is not None or right is not None or table_name is not None):
         ctx.error("option --table required for all --table-*")
+        return 1
+    if json and names is None:
+        ctx.error("option --table-columns required for --json")
         return 1
     if termwidth is None:
         env = ctx.env.get("COLUMNS", "")
@@ -210,6 +221,14 @@ def run(ctx: CommandContext) -> int:
         except ValueError as err:
             ctx.error(str(err))
             return 1
+        if json:
+            try:
+                ctx.stdout.write(layout.json(entries, table_name or "table").encode(
+                    "utf-8", "surrogateescape"))
+            except ValueError as err:
+                ctx.error(str(err))
+                return 1
+            return 0
         layout.write(ctx, entries)
         return 0
     if not entries:
@@ -285,6 +304,24 @@ def _fill_rows(ctx: CommandContext, entries: list[str], widths: list[int], maxle
     if chcnt:
         out.append("\n")
     ctx.stdout.write("".join(out).encode("utf-8", "surrogateescape"))
+
+
+_JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n",
+                 "\r": "\\r", "\t": "\\t"}
+
+
+def _json_string(text: str) -> str:
+    """A JSON string as libsmartcols writes one: quotes, backslashes and control characters
+    escaped, everything else as it is (UTF-8)."""
+    out = []
+    for ch in text:
+        if ch in _JSON_ESCAPES:
+            out.append(_JSON_ESCAPES[ch])
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
 
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -372,6 +409,29 @@ class Table:
             if 0 <= k < ncols:
                 out.add(k)
         return out
+
+    def json(self, entries: list[str], name: str) -> str:
+        """``-J``: the table as libsmartcols prints JSON (three-space indents, records joined
+        by ``},{``, names with ASCII letters in lower case, every cell a string, an empty or
+        missing cell ``null``); nothing for no input. ``ValueError`` with
+        util-linux's message when a line has more cells than there are names."""
+        if not entries:
+            return ""
+        records = []
+        for k, e in enumerate(entries):
+            cells = (split_cells(e, self.separators or None, self.limit)
+                     if self.separators != "" else [e])
+            if len(cells) > len(self.names):
+                raise ValueError(f"line {k + 2}: for JSON the name of the column "
+                                 f"{len(self.names) + 1} is required")
+            fields = []
+            for i, key in enumerate(self.names):
+                cell = cells[i] if i < len(cells) else ""
+                value = _json_string(cell) if cell else "null"
+                fields.append(f"         {_json_string(_fold(key))}: {value}")
+            records.append("{\n" + ",\n".join(fields) + "\n      }")
+        return ("{\n   " + _json_string(_fold(name)) + ": [\n      " + ",".join(records)
+                + "\n   ]\n}\n")
 
     def write(self, ctx: CommandContext, entries: list[str]) -> None:
         """Print the table of ``entries`` (nothing at all when there are none)."""
