@@ -213,3 +213,16 @@ def test_version_key_matches_gnu() -> None:
         c = sort.filevercmp(a, b)
         ka, kb = sort.version_key(a), sort.version_key(b)
         assert ((c > 0) - (c < 0)) == ((ka > kb) - (ka < kb)), (a, b)
+
+
+def test_plain_field_keys_with_and_without_nul_match_gnu() -> None:
+    """``-t C -kN,N`` sorts "field NUL line" byte strings when no line holds a NUL (fields
+    that are prefixes of others, empty fields, -r), and pairs otherwise."""
+    rng = random.Random(47)
+    for k in range(40):
+        pieces = [b"", b"a", b"ab", b"a\xff", b"b", b"\xc3\xa9", b"1"] + ([b"\0", b"a\0"] if k % 2 else [])
+        lines = [b":".join(rng.choice(pieces) for _ in range(rng.randint(0, 4)))
+                 for _ in range(rng.randint(0, 40))]
+        data = b"\n".join(lines) + b"\n"
+        for args in (["-t:", "-k2,2"], ["-t:", "-k1,1", "-r"], ["-t:", "-k3"], ["-z", "-t:", "-k2,2"]):
+            gts.compare(["sort", *args], stdin=data)
