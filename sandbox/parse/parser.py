@@ -173,8 +173,8 @@ class Parser:
                 j = self.i
                 while j < self.n and self.s[j].isdigit():
                     j += 1
-                if j < self.n and self.s[j] in "<>":
-                    return "FDREDIR"
+                if j < self.n and self.s[j] in "<>" and j - self.i <= 9:
+                    return "FDREDIR"  # (a longer number is a word, as in bash)
             elif c == "{" and _VARFD_RE.match(self.s, self.i):
                 return "FDREDIR"  # {name}>file
             return None
@@ -708,7 +708,7 @@ class Parser:
             j = self.i
             while self.s[j].isdigit():
                 j += 1
-            fd = int(self.s[self.i:j]) if j - self.i < 4 else 9999
+            fd = int(self.s[self.i:j])
             self.i = j
         op = next(o for o in _REDIR_OPS if self.s.startswith(o, self.i))
         self.i += len(op)

@@ -302,6 +302,7 @@ CASES = [
     'TIMEFORMAT="%%"; { time true; } 2>&1',
     'if time true; then echo y; fi 2>/dev/null',
     'type time; type -t time',
+    'echo hi 99999999999999999999>&1; echo st=$?; echo hi >&99999999999999999999; echo st=$?; echo hi 255>&1; echo st=$?; exec 1023>&1; echo st=$?; echo x >&1023; exec 1023>&-; echo hi 0999>&1',
 ]
 
 
