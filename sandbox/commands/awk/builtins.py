@@ -23,7 +23,7 @@ STRING_BUILTINS = frozenset("substr sprintf tolower toupper gensub strftime type
 ARRAY_ARGS = {"split": (1, 3), "asort": (0, 1), "asorti": (0, 1), "match": (2,),
               "patsplit": (1, 3)}
 SPECIAL_VARS = frozenset(["NF", "NR", "FNR", "FS", "OFS", "ORS", "RS", "SUBSEP", "CONVFMT",
-                          "OFMT", "IGNORECASE"])
+                          "OFMT", "IGNORECASE", "FIELDWIDTHS", "FPAT"])
 
 truth = to_bool
 
@@ -164,8 +164,12 @@ def special_setter(rt, name: str):
             rt.icase = to_bool(v) if type(v) is not bytes else bool(str_to_num(v)) or (
                 v != b"" and v != b"0" and strnum_value(StrNum(v)) is None)
             rt.icase = bool(rt.icase)
-            rt.set_fs(rt.fs)
+            rt.refresh_fs()
         return set_icase
+    if name == "FIELDWIDTHS":
+        return lambda v: rt.set_fieldwidths(bytes(rt.S(v)))
+    if name == "FPAT":
+        return lambda v: rt.set_fpat(bytes(rt.S(v)))
     if name == "NF":
         return lambda v: rt.set_nf(v)
     if name == "NR":

@@ -129,6 +129,7 @@ class Runtime:
         self.rs = b"\n"
         self.fs = b" "
         self.fs_split = split_default
+        self.split_by = b"FS"
         self.icase = False
         self.out = bytearray()
         self.outputs: dict[bytes, object] = {}
@@ -201,10 +202,91 @@ class Runtime:
     # ---------------------------------------------------------------- records -----------
 
     def set_fs(self, fs: bytes) -> None:
-        if self.flds is None and self.rec is not None and self.fs_split is not None:
-            self.split()  # the record in hand keeps the FS it was read with
+        self._keep_current_split()
         self.fs = fs
         self.fs_split = self.make_splitter(fs, self.rs == b"")
+        self._split_mode(b"FS")
+
+    def refresh_fs(self) -> None:
+        """Rebuild the FS splitter (IGNORECASE or RS changed) if FS is what splits."""
+        if self.split_by == b"FS":
+            self.set_fs(self.fs)
+
+    def _keep_current_split(self) -> None:
+        if self.flds is None and self.rec is not None and self.fs_split is not None:
+            self.split()  # the record in hand keeps the splitting it was read with
+
+    def _split_mode(self, name: bytes) -> None:
+        self.split_by = name
+        proc = self.G[self.slots["PROCINFO"]] if "PROCINFO" in self.slots else None
+        if type(proc) is AwkArray:
+            proc[b"FS"] = name
+
+    def set_fieldwidths(self, spec: bytes) -> None:
+        """FIELDWIDTHS: fields of so many characters, each optionally after ``skip:``, the
+        last may be ``*`` (the rest); a record runs out of fields where it ends."""
+        widths = []
+        parts = spec.split()
+        for k, part in enumerate(parts, 1):
+            skip, _, width = part.rpartition(b":")
+            ok = (not skip or skip.isdigit()) and (width.isdigit() or (
+                width == b"*" and k == len(parts)))
+            if not ok:
+                bad = part.decode("utf-8", "surrogateescape")
+                raise AwkFatal(f"invalid FIELDWIDTHS value, for field {k}, near `{bad}'",
+                               self.cur_line)
+            widths.append((int(skip) if skip else 0, None if width == b"*" else int(width)))
+        self._keep_current_split()
+
+        def split_widths(rec: bytes) -> list:
+            text = rec.decode("utf-8", "surrogateescape")
+            out = []
+            pos = 0
+            n = len(text)
+            for skip, w in widths:
+                if pos >= n:
+                    break
+                pos += skip
+                end = n if w is None else pos + w
+                out.append(text[pos:end].encode("utf-8", "surrogateescape"))
+                pos = end
+            return out
+        self.fs_split = split_widths
+        self._split_mode(b"FIELDWIDTHS")
+
+    def set_fpat(self, pattern: bytes) -> None:
+        """FPAT: the fields are the matches of the regexp, left to right (an empty match
+        right after a field does not count)."""
+        rx = self.regex(pattern)
+        self._keep_current_split()
+
+        def split_fpat(rec: bytes) -> list:
+            if not rec:
+                return []
+            out = []
+            pos = 0
+            n = len(rec)
+            after_field = -1
+            while pos <= n:
+                m = rx.search(rec, pos, not_bol=pos > 0)
+                if m is None:
+                    break
+                s, e = m.span()
+                if s == e:
+                    if s == after_field:
+                        pos = s + 1
+                        after_field = -1
+                        continue
+                    out.append(b"")
+                    if s >= n:
+                        break
+                    pos = s + 1
+                    continue
+                out.append(rec[s:e])
+                pos = after_field = e
+            return out
+        self.fs_split = split_fpat
+        self._split_mode(b"FPAT")
 
     def make_splitter(self, fs: bytes, para: bool):
         if fs == b" ":
@@ -490,7 +572,7 @@ class Runtime:
     def set_rs(self, rs: bytes) -> None:
         self.rs = rs
         if self.fs_split is not None:
-            self.set_fs(self.fs)
+            self.refresh_fs()
         mi = self.main_input
         if mi is not None and mi.reader is not None:
             mi.reader.set_rs(rs, self.icase)

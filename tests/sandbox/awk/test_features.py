@@ -254,6 +254,17 @@ CASES = [
     (['BEGIN { a = "x"; a = a a a; print a }'], b'', True),
     (['{ sum += $1 } END { print sum, sum / NR }', 'nums'], b'', True),
     (['BEGIN { if (!(3 in a)) print "no"; if (a[3] == "") print "empty"; if (3 in a) print "now yes" }'], b'', True),
+    # FIELDWIDTHS and FPAT
+    (['BEGIN{FIELDWIDTHS="2 3 4"}{print NF; for(i=1;i<=NF;i++) print i, "[" $i "]"}'], 'abcd\nab\n\nhéllo wörld\na,b\n'.encode(), True),
+    (['BEGIN{FIELDWIDTHS="2 3 *"}{print NF, $3}'], 'abcd\nhéllo wörld\n'.encode(), True),
+    (['BEGIN{FIELDWIDTHS="1:2 2:3"}{print $1 "|" $2, NF}'], b'abcd\nab\n\n', True),
+    (['BEGIN{FIELDWIDTHS="2 2"}{$1 = "X"; print; print NF}'], b'abcd\nab\n', True),
+    (['BEGIN{FIELDWIDTHS="2 -1"}'], b'', True),
+    (['BEGIN{FIELDWIDTHS="2 3"; FS=","}{print $1}'], b'abcd\na,b\n', True),
+    (['BEGIN{FIELDWIDTHS="2 3"; print PROCINFO["FS"]; FPAT="x"; print PROCINFO["FS"]; FS=" "; print PROCINFO["FS"]}'], b'', True),
+    (['BEGIN{FPAT="([^,]*)|(\\"[^\\"]+\\")"}{print NF; for (i=1;i<=NF;i++) print i, "<" $i ">"}'], b'a,b,"c,d",e\n,,x,\n\n', True),
+    (['BEGIN{FPAT="[0-9]+"}{print NF; for (i=1;i<=NF;i++) print i, "<" $i ">"}'], b'12ab345c6\nnone\n', True),
+    (['BEGIN{FPAT="x*"}{print NF; $1 = "Q"; print}'], b'xxaxbx\n12ab\n', True),
 ]
 
 
