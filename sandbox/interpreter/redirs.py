@@ -177,17 +177,6 @@ class Applied:
         self.untouched: tuple[int, ...] = ()
 
 
-def lookup(sh: "Shell", io_: "IO", fd: int) -> object | None:
-    """The stream open on descriptor ``fd`` (None when it is not open)."""
-    if fd == 0:
-        return io_.stdin
-    if fd == 1:
-        return io_.stdout
-    if fd == 2:
-        return io_.stderr
-    return sh.fdmap.get(fd)
-
-
 def _ctx(sh: "Shell", io_: "IO") -> CommandContext:
     return CommandContext(argv=["bash"], stdin=io_.stdin, stdout=io_.stdout,
                           stderr=io_.stderr, fs=sh.fs, cwd=sh.cwd, budget=sh.budget,
