@@ -303,6 +303,17 @@ CASES = [
     'if time true; then echo y; fi 2>/dev/null',
     'type time; type -t time',
     'echo hi 99999999999999999999>&1; echo st=$?; echo hi >&99999999999999999999; echo st=$?; echo hi 255>&1; echo st=$?; exec 1023>&1; echo st=$?; echo x >&1023; exec 1023>&-; echo hi 0999>&1',
+    'exec {fd}<<<"text"; cat <&$fd',
+    'exec {fd}<<EOF\nheredoc via fd\nEOF\ncat <&$fd',
+    'exec 3>&1; ls dir | grep x >&3',
+    'exec 3>out.txt; ( echo sub >&3 ); { echo grp >&3; }; echo pipe | cat >&3; cat out.txt',
+    'f() { echo "$1" >&3; }; exec 3>f.txt; f a; f b; exec 3>&-; cat f.txt',
+    'exec 3>&1 4>&2 >log.txt 2>&1; echo hidden; ls nope; exec 1>&3 2>&4 3>&- 4>&-; echo visible; cat log.txt',
+    'exec 6<&0 <a.txt; read l; exec 0<&6 6<&-; echo "$l"; cat <<< restored',
+    'while read -r -u 9 line; do echo "$line"; done 9< a.txt',
+    '{ read -r a; read -r b; } < a.txt; echo "$a/$b"',
+    'exec 3<a.txt; { read -r x <&3; read -r y <&3; }; echo "$x $y"',
+    'cat <<EOF 3>&1 >&2 2>&3 | wc -l\nswap\nEOF',
 ]
 
 
