@@ -15,9 +15,11 @@ from __future__ import annotations
 import errno
 import io
 import itertools
+import random
 import time
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Callable, Union
+from typing import Any, BinaryIO, Callable, Iterator, Union
 
 from sandbox.fs.base import DIR, FILE, FileStat, FileSystem, FSError
 
@@ -80,6 +82,12 @@ def denial(answer: object) -> str | None:
 
 _clock = itertools.count(1)
 
+#: Files up to this size are read whole from the base (see ``OverlayStore.open_read``).
+WHOLE_READ = 1 << 20
+
+#: ``OverlayStore.seen`` of a path that did not exist in the base.
+ABSENT = object()
+
 
 def _parent(path: str) -> str:
     return path.rpartition("/")[0]
@@ -95,6 +103,19 @@ class OverlayStore(FileSystem):
         self.dirs: dict[str, bool] = {}  # True: created here, False: removed
         self._versions: dict[str, int] = {}
         self._order: list[str] = []
+        #: path -> the base's ``stat().version`` when the layer first read or wrote it
+        #: (``ABSENT``: it did not exist), so ``apply`` can tell a change made meanwhile.
+        self.seen: dict[str, object] = {}
+
+    def _note(self, path: str) -> None:
+        """Remember the base's version of ``path`` the first time the layer touches it (taken
+        before the read, so a change racing the read shows as a change, never the reverse)."""
+        if path in self.seen or path in self.files:
+            return
+        try:
+            self.seen[path] = self.base.stat(path).version
+        except FSError:
+            self.seen[path] = ABSENT
 
     # -- the view -------------------------------------------------------------------------
 
@@ -128,6 +149,11 @@ class OverlayStore(FileSystem):
             raise FSError(errno.EISDIR, path)
         if self._gone(path):
             raise FSError(errno.ENOENT, path)
+        self._note(path)
+        st = self.base.stat(path)
+        if not st.is_dir and st.size <= WHOLE_READ:
+            # whole: a store retries a read that a concurrent replace interrupted (ESTALE)
+            return io.BytesIO(self.base.read_bytes(path))
         return self.base.open_read(path)
 
     def read_bytes(self, path: str) -> bytes:
@@ -159,6 +185,7 @@ class OverlayStore(FileSystem):
             raise FSError(errno.ENOTDIR, path)
 
     def _set(self, path: str, data: bytes | None) -> None:
+        self._note(path)
         if path not in self._order:
             self._order.append(path)
         self.files[path] = data
@@ -287,29 +314,105 @@ class ApprovalConflict(Exception):
     """A file changed while its change waited for approval."""
 
 
+def _lock_order(path: str) -> tuple[str, str]:
+    """Locks are taken in this order (directory, then name), so callers holding several never
+    wait on each other (a local store's lock is its directory's)."""
+    head, _, name = path.rpartition("/")
+    return head, name
+
+
+@contextmanager
+def locked_paths(target: FileSystem, paths: "list[str]") -> Iterator[None]:
+    """Hold ``target``'s lock of every path (a path whose directory does not exist yet is not
+    lockable and needs none: nobody else can have written it through a lock either)."""
+    with ExitStack() as stack:
+        for path in sorted(set(paths), key=_lock_order):
+            try:
+                stack.enter_context(target.lock(path))
+            except FSError:
+                continue
+        yield
+
+
+def _unchanged(overlay: OverlayStore, target: FileSystem, c: FileChange) -> bool:
+    """Whether ``c.path`` in ``target`` is as the layer found it: same version when the store
+    has versions, else same content as ``before``."""
+    seen = overlay.seen.get(c.path)
+    try:
+        st = target.stat(c.path)
+    except FSError:
+        st = None
+    if seen is ABSENT:
+        return st is None
+    if seen is not None and st is not None and st.version is not None:
+        return st.version == seen
+    try:
+        now = target.read_bytes(c.path)
+    except FSError:
+        now = None
+    return now == c.before
+
+
 def apply(overlay: OverlayStore, target: FileSystem, changes: list[FileChange]) -> None:
-    """Apply ``changes`` (and the layer's new and removed directories) to ``target``;
-    ``ApprovalConflict`` (nothing applied) when a file no longer holds its ``before``."""
-    for c in changes:
-        try:
-            now = target.read_bytes(c.path)
-        except FSError:
-            now = None
-        if now != c.before:
-            raise ApprovalConflict(c.path)
-    for d in overlay.created_dirs():
-        try:
-            target.mkdir(d)
-        except FSError as e:
-            if e.errno != errno.EEXIST:
-                raise
-    for c in changes:
-        if c.after is None:
-            target.remove(c.path)
-        else:
-            target.write_bytes(c.path, c.after)
-    for d in overlay.removed_dirs():
-        try:
-            target.rmdir(d)
-        except FSError:
-            pass
+    """Apply ``changes`` (and the layer's new and removed directories) to ``target``, holding
+    the lock of every changed file; ``ApprovalConflict`` (nothing applied) when a file was
+    changed by someone else since the layer first read or wrote it."""
+    with locked_paths(target, [c.path for c in changes]):
+        for c in changes:
+            if not _unchanged(overlay, target, c):
+                raise ApprovalConflict(c.path)
+        for d in overlay.created_dirs():
+            try:
+                target.mkdir(d)
+            except FSError as e:
+                if e.errno != errno.EEXIST:
+                    raise
+        for c in changes:
+            if c.after is None:
+                target.remove(c.path)
+            elif c.before and c.after.startswith(c.before):
+                target.append_bytes(c.path, c.after[len(c.before):])  # `>>`: an append, as it was
+            else:
+                target.write_bytes(c.path, c.after)
+        for d in overlay.removed_dirs():
+            try:
+                target.rmdir(d)
+            except FSError:
+                pass
+
+
+#: How many times ``run_atomically`` runs a call whose files keep changing under it.
+ATTEMPTS = 8
+#: ... of which the first ones hold no lock while the call runs (optimistic).
+OPTIMISTIC = 2
+
+
+def run_atomically(dry_run: Callable[[], tuple[OverlayStore, Any, "ApprovalRequest | None"]],
+                   target: FileSystem, failed: Callable[[str], Any] = str) -> Any:
+    """Run a call on an overlay (``dry_run()``) and apply what it changed to ``target`` under
+    the changed files' locks, only if none of them changed since the call read or wrote it;
+    otherwise run the call again (it changed nothing: its writes were in the layer). After
+    ``OPTIMISTIC`` tries the call runs holding the locks of the files it changed last time,
+    so a busy file cannot starve it. A ``sed -i`` racing an append so never drops the
+    appended line, and every change of the call is a version. Returns the applied run's
+    result, or ``failed(message)`` when the files kept changing for ``ATTEMPTS`` tries or a
+    change could not be made (``path: reason``; the files changed before it stay changed,
+    each with its version)."""
+    conflict = ""
+    paths: list[str] = []
+    for attempt in range(ATTEMPTS):
+        with locked_paths(target, paths if attempt >= OPTIMISTIC else []):
+            overlay, result, request = dry_run()
+            if request is None:
+                return result  # a read, or a refused write: nothing to apply
+            try:
+                apply(overlay, target, request.changes)
+                return result
+            except ApprovalConflict as e:
+                conflict = str(e)
+                paths = sorted(set(paths) | {c.path for c in request.changes})
+            except FSError as e:
+                return failed(f"{e.filename or ''}: {e.strerror or 'Input/output error'}".lstrip(": "))
+        time.sleep(random.uniform(0, 0.001 * (attempt + 1)))
+    return failed(f"{conflict}: kept changing while this command ran ({ATTEMPTS} tries); nothing "
+                  f"was changed. Run it again.")

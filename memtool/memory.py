@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from sandbox.fs.base import FileSystem
 from sandbox.limits import Limits
@@ -293,6 +293,8 @@ class Memory:
         with acting(str(name)[:20], _detail(name, arguments)):
             if self.approve is not None and not approved:
                 return self._call_approved(name, arguments, self.tools.offered)
+            if name == "bash" and "bash" in self.tools.offered:
+                return self._bash_atomic(lambda: self._dry_run(name, arguments, self.tools.offered))
             return self.tools.call(name, arguments)
 
     def bash(self, command: str) -> str:
@@ -303,7 +305,7 @@ class Memory:
         with acting("bash", command):
             if self.approve is not None:
                 return self._call_approved("bash", {"command": command}, ("bash",))
-            return self.bash_tool.run(command)
+            return self._bash_atomic(lambda: self._dry_run("bash", {"command": command}, ("bash",)))
 
     def shell(self, command: str) -> tuple[str, str, int]:
         """Run a shell command as the bash tool does, with stdout, stderr and the exit status
@@ -329,7 +331,8 @@ class Memory:
                         return "", f"Error: {e} changed while this call waited for approval; nothing was changed.\n", 1
                     # the dry run's own output is what the model sees
                     return _split_result(_result)
-            return self.bash_tool.run_parts(command)
+            return self._bash_atomic(lambda: self._dry_bash_parts(command),
+                                     lambda message: ("", f"bash: {message}\n", 1))
 
     def _dry_run(self, name: str, arguments: Any, offered: tuple[str, ...]) -> tuple[Any, str, Any]:
         """(overlay, result, ApprovalRequest or None): the call run on an overlay that keeps
@@ -347,6 +350,30 @@ class Memory:
             return overlay, result, None
         return overlay, result, ApprovalRequest(str(name), _arguments(arguments), _detail(name, arguments),
                                                 changes, dirs)
+
+    def _dry_bash_parts(self, command: str) -> tuple[Any, Any, Any]:
+        """``_dry_run`` of a bash command, its result as (stdout, stderr, status)."""
+        from memtool.approval import ApprovalRequest, OverlayStore
+
+        overlay = OverlayStore(self.tool_store)
+        tool = BashTool(overlay, CoreMemory(overlay, budget=self.core.budget), self.scanner, self.bash_tool.config)
+        result = tool.run_parts(command)
+        changes, dirs = overlay.changes(), overlay.created_dirs() + overlay.removed_dirs()
+        if not changes and not dirs:
+            return overlay, result, None
+        return overlay, result, ApprovalRequest("bash", {"command": command}, str(command), changes, dirs)
+
+    def _bash_atomic(self, dry_run: Callable[[], tuple[Any, Any, Any]],
+                     failed: Callable[[str], Any] | None = None) -> Any:
+        """A bash call whose writes are applied together under the files' locks, never over a
+        change made meanwhile by someone else (then it runs again): ``approval.run_atomically``.
+        A change that cannot be applied is ``failed(message)`` (default: the bash tool's text)."""
+        if self.tool_store.read_only:
+            return dry_run()[1]
+        from memtool.approval import run_atomically
+
+        return run_atomically(dry_run, self.tool_store,
+                              failed or (lambda message: f"bash: {message}\n[exit code 1]"))
 
     def preview(self, name: str, arguments: Mapping[str, Any] | str | bytes | None) -> Any:
         """What the call would change, as an ``ApprovalRequest`` (None: it changes nothing),

@@ -29,15 +29,16 @@ __all__ = [
 def open_log(base: FileSystem, versions: "bool | VersionLog", retention: Retention | None = None,
              fsync: bool = False) -> VersionLog | None:
     """The version log of store ``base``: ``versions`` itself if it is a log; for True, the
-    local directory's log (a read-only directory only if it already has one) or the in-memory
-    store's; None when off or for other stores (PostgreSQL: pass
-    ``versions=StoreVersionLog(store)``, kept in the store itself)."""
+    local directory's log (a read-only directory only if it already has one), the in-memory
+    store's, or a PostgreSQL namespace's (its ``versions`` table); None when off or for other
+    stores (pass ``versions=StoreVersionLog(store)`` to keep a log inside any store)."""
     if isinstance(versions, VersionLog):
         return versions
     if not versions:
         return None
     from memtool.stores.local import LocalStore
     from memtool.stores.memory import MemoryStore
+    from memtool.stores.postgres.store import PostgresStore
 
     if isinstance(base, LocalStore):
         if base.read_only and not os.path.isdir(os.path.join(base.path, ".memtool", "versions")):
@@ -49,4 +50,8 @@ def open_log(base: FileSystem, versions: "bool | VersionLog", retention: Retenti
             log = MemoryVersionLog(retention)
             base._memtool_versions = log  # type: ignore[attr-defined]
         return log
+    if isinstance(base, PostgresStore):
+        from memtool.stores.postgres.versions import postgres_log
+
+        return postgres_log(base, retention)
     return None

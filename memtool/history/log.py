@@ -72,10 +72,17 @@ class Version:
         return "modified"
 
     def to_json(self) -> str:
-        """The log line (without its newline)."""
-        return json.dumps({"id": self.id, "time": self.time, "actor": self.actor, "detail": self.detail,
-                           "path": self.path, "before": self.before, "after": self.after,
-                           "call": self.call}, ensure_ascii=False, separators=(",", ":"))
+        """The log line (without its newline): UTF-8 text as it is, or ``\\u`` escapes when a
+        name or command holds an undecodable byte (kept as a surrogate), so the line is
+        always valid UTF-8 and parses back to the same version."""
+        fields = {"id": self.id, "time": self.time, "actor": self.actor, "detail": self.detail,
+                  "path": self.path, "before": self.before, "after": self.after, "call": self.call}
+        line = json.dumps(fields, ensure_ascii=False, separators=(",", ":"))
+        try:
+            line.encode("utf-8")
+        except UnicodeEncodeError:
+            line = json.dumps(fields, separators=(",", ":"))
+        return line
 
     @classmethod
     def from_json(cls, line: str | bytes) -> "Version":

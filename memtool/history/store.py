@@ -1,9 +1,10 @@
 """``VersionedStore``: a store whose every change becomes a version in a ``VersionLog``.
 
-It wraps the store both tools (and the CLI) write through. Each change runs under the log's
-exclusive lock: the content before is read, the new content is stored in the log first, the
-change is applied, then the version is appended; if the version cannot be appended the change
-is undone and the caller gets an error, so no change is ever applied without its version.
+It wraps the store both tools (and the CLI) write through. Each change runs under the store's
+lock of the file: the content before is read, the change is applied, then, under the log's
+exclusive lock, both contents are stored and the version is appended; if the version cannot
+be appended the change is undone and the caller gets an error, so no change is ever applied
+without its version (on PostgreSQL the change and its version are one transaction).
 Changes made behind its back (a person in an editor, another program) are found by
 ``scan()``, by content hash, and recorded with the actor ``person``; a change through the
 store also records such an edit first if it finds one on the file it is about to change.
@@ -18,10 +19,10 @@ from __future__ import annotations
 import errno
 import re
 import secrets
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import BinaryIO, Iterator
+from typing import BinaryIO, Callable, Iterator
 
 from sandbox.fs.base import FileStat, FileSystem, FSError
 
@@ -180,27 +181,42 @@ class VersionedStore(FileSystem):
             return []
         return [self._pending(path, known, before, Actor("person", "edited outside the tools"))]
 
-    def _commit(self, path: str, pending: list[PendingVersion], undo) -> None:
+    def _commit(self, path: str, pending: "list[PendingVersion] | Callable[[], list[PendingVersion]]",
+                undo: Callable[[], None]) -> None:
+        """Append ``pending`` (or what the callable returns, computed under the log's lock)
+        to the log; if that fails, ``undo()`` the change and refuse it."""
         try:
-            self.log.append(pending)
-        except Exception:
+            with self.log.locked():
+                self.log.append(pending() if callable(pending) else pending)
+        except Exception as e:
             undo()
+            if isinstance(e, OSError) and not isinstance(e, FSError):  # the log's directory, a full disk
+                raise FSError(errno.EIO, path, "the version history cannot be written, "
+                                               "so nothing was changed") from None
             raise FSError(errno.EIO, path, "the change could not be recorded as a version, "
                                            "so it was undone") from None
 
-    def _apply_file_change(self, path: str, new: bytes | None, apply) -> None:
+    def _apply_file_change(self, path: str, new: bytes | None, apply: Callable[[], None]) -> None:
         """Record ``path`` going from its current content to ``new`` around ``apply()``.
 
-        Lock order: the store's lock of ``path`` first, then the log's (as the tools do:
-        they change files under ``store.lock``), so two processes never wait on each other."""
-        with self._log_guard(path), self.inner.lock(path), self.log.locked():
+        Lock order: the store's lock of ``path`` for the whole change, then the log's only to
+        store the contents and append the version (as short as it can be: on PostgreSQL the
+        log's lock is held until the change commits), so two processes never wait on each
+        other and writers of different files wait for each other only that long."""
+        with self._log_guard(path), self.inner.lock(path):
             old = self._read_or_none(path)
-            old_hash = self.log.put_blob(old) if old is not None else None
-            new_hash = self.log.put_blob(new) if new is not None else None
+            old_hash = content_hash(old) if old is not None else None
+            new_hash = content_hash(new) if new is not None else None
             apply()
-            pending = self._unrecorded_edit(path, old_hash)
-            if old_hash != new_hash:
-                pending.append(self._pending(path, old_hash, new_hash))
+
+            def record() -> list[PendingVersion]:
+                for data in (old, new):
+                    if data is not None:
+                        self.log.put_blob(data)
+                pending = self._unrecorded_edit(path, old_hash)
+                if old_hash != new_hash:
+                    pending.append(self._pending(path, old_hash, new_hash))
+                return pending
 
             def undo() -> None:
                 if old is None:
@@ -211,8 +227,17 @@ class VersionedStore(FileSystem):
                 else:
                     self.inner.write_bytes(path, old)
 
-            self._commit(path, pending, undo)
+            self._commit(path, record, undo)
             self._remember(path, new_hash)
+
+    @contextmanager
+    def _locks(self, *paths: str) -> Iterator[None]:
+        """The store's locks of ``paths`` (in sorted order, so two callers never wait on each
+        other), taken before the log's as every change does."""
+        with ExitStack() as stack:
+            for p in sorted(set(paths)):
+                stack.enter_context(self.inner.lock(p))
+            yield
 
     @contextmanager
     def _log_guard(self, path: str) -> Iterator[None]:
@@ -242,7 +267,7 @@ class VersionedStore(FileSystem):
         if self._excluded(path):
             self.inner.append_bytes(path, data)
             return
-        with self._log_guard(path), self.inner.lock(path), self.log.locked():
+        with self._log_guard(path), self.inner.lock(path):
             old = self._read_or_none(path)
             new = (old or b"") + bytes(data)
             self._apply_file_change(path, new, lambda: self.inner.append_bytes(path, data))
@@ -285,7 +310,7 @@ class VersionedStore(FileSystem):
         """Move ``src`` to ``dst``, recording every file that leaves or arrives."""
         self._hidden(src)
         self._hidden(dst, change=True)
-        with self._log_guard(src), self.log.locked():
+        with self._log_guard(src), self._locks(src, dst), self.log.locked():
             moved = self._files_under(src)
             contents: dict[str, bytes] = {}
             for f in moved:
@@ -319,42 +344,66 @@ class VersionedStore(FileSystem):
 
     def scan(self, actor: Actor | None = None) -> list:
         """Record every file whose content differs from its newest version (a person's
-        edit, creation or deletion), by content hash; returns the new versions."""
+        edit, creation or deletion), by content hash; returns the new versions.
+
+        The files are compared without holding the log; each one found changed is then read
+        again and recorded under its own lock and then the log's (the order every change
+        takes), so a scan never waits on the log while holding it (on PostgreSQL, reading a
+        file with unsealed appends takes the file's lock)."""
         who = actor or Actor("person", "edited outside the tools")
         with self.log.locked():
-            found = self._files_under("")
-            pending: list[PendingVersion] = []
-            present: set[str] = set()
-            for rel in found:
-                if self._excluded(rel):
-                    continue
-                full = _join(self.prefix, rel)
-                present.add(full)
+            known = self.log.tracked(self.prefix)  # caught up with every process
+        head = self.prefix + "/" if self.prefix else ""
+        suspects: list[str] = []
+        present: set[str] = set()
+        for rel in self._files_under(""):
+            if self._excluded(rel):
+                continue
+            full = _join(self.prefix, rel)
+            present.add(full)
+            try:
+                version = self.inner.stat(rel).version
+            except FSError:
+                continue
+            seen = self._seen.get(rel)
+            if seen is not None and seen[0] == version and version is not None:
+                digest = seen[1]
+            else:
                 try:
-                    version = self.inner.stat(rel).version
+                    data = self._read_or_none(rel)
                 except FSError:
+                    continue  # a link or special file: no content to keep (the tools refuse it)
+                if data is None:
                     continue
-                seen = self._seen.get(rel)
-                if seen is not None and seen[0] == version and version is not None:
-                    digest = seen[1]
-                else:
-                    try:
-                        data = self._read_or_none(rel)
-                    except FSError:
-                        continue  # a link or special file: no content to keep (the tools refuse it)
-                    if data is None:
-                        continue
-                    digest = content_hash(data)
-                    if self.log.state(full) != digest:
-                        self.log.put_blob(data)
-                    self._seen[rel] = (version, digest)
+                digest = content_hash(data)
+                self._seen[rel] = (version, digest)
+            if known.get(full) != digest:
+                suspects.append(rel)
+        for full in known:
+            rel = full[len(head):]
+            if full not in present and not self._excluded(rel):
+                suspects.append(rel)
+        made: list = []
+        for rel in sorted(set(suspects)):
+            made += self._record_edit(rel, who)
+        return made
+
+    def _record_edit(self, rel: str, who: Actor) -> list:
+        """Record ``rel``'s current content (or its absence) if it differs from its newest
+        version, under the file's lock and the log's."""
+        full = _join(self.prefix, rel)
+        with self.inner.lock(rel):
+            try:
+                data = self._read_or_none(rel)
+            except FSError:
+                return []
+            digest = content_hash(data) if data is not None else None
+            with self.log.locked():
                 known = self.log.state(full)
-                if known != digest:
-                    pending.append(PendingVersion(full, known, digest, who.name, who.detail, who.call))
-            head = self.prefix + "/" if self.prefix else ""
-            for full, digest in self.log.tracked(self.prefix).items():
-                rel = full[len(head):]
-                if full not in present and not self._excluded(rel):
-                    pending.append(PendingVersion(full, digest, None, who.name, who.detail, who.call))
-                    self._seen.pop(rel, None)
-            return self.log.append(pending)
+                if known == digest:
+                    return []
+                if data is not None:
+                    self.log.put_blob(data)
+                made = self.log.append([PendingVersion(full, known, digest, who.name, who.detail, who.call)])
+            self._remember(rel, digest)
+            return made

@@ -19,6 +19,8 @@ Data model (tables in the PostgreSQL schema ``memtool`` by default, created on f
   so a ``substring`` reads only the TOAST slices it needs. Reading a range is an index range
   scan on ``(cid, off)``: ``tail -n 40`` on a 1 GB history reads kilobytes.
 - ``pending``: appends not yet sealed, ``(cid, seq) -> data``.
+- ``versions``, ``version_contents``, ``version_generation``: the version log of each
+  namespace (``versions.py``: ``PostgresVersionLog``, on by default for ``Memory``).
 - ``schema_version`` and ``MIGRATIONS``: an older layout is upgraded in place, under an
   advisory lock, on first use (or by ``memtool init --dsn``); a newer one is refused.
 
@@ -79,6 +81,10 @@ Durability: by default an append is acknowledged after its WAL is flushed. With
 ``durable=False`` it is acknowledged at commit, before the flush (a server crash may lose
 the last fraction of a second of appends, never tear one).
 
+Modules: ``schema`` (tables, migrations), ``pool`` (connections), ``combiner`` (group
+commit), ``store`` (``PostgresStore``), ``reader`` (streaming reads), ``versions`` (the
+version log), ``common`` (limits, messages, path helpers).
+
 Namespaces isolate: every query is bound to this store's namespace; there is no path syntax
 that reaches another namespace (paths are relative and normalised, ``..`` is refused).
 """
@@ -92,9 +98,10 @@ from memtool.stores.postgres.common import (
 from memtool.stores.postgres.pool import _pools, close_all_pools  # noqa: F401 (_pools: tests)
 from memtool.stores.postgres.schema import MIGRATIONS, SCHEMA_VERSION, SchemaTooNew
 from memtool.stores.postgres.store import PostgresStore
+from memtool.stores.postgres.versions import PostgresVersionLog
 
 __all__ = [
     "CHUNK_BYTES", "DB_BUSY", "DB_DOWN", "DB_LOST", "DIR_SIZE", "INLINE_READ", "MIGRATIONS", "READ_WINDOW",
-    "SCHEMA_VERSION", "SEAL_EVERY", "SMALL_CHUNK", "STALE", "STALE_RETRIES", "PostgresStore", "SchemaTooNew",
+    "SCHEMA_VERSION", "SEAL_EVERY", "SMALL_CHUNK", "STALE", "STALE_RETRIES", "PostgresStore", "PostgresVersionLog", "SchemaTooNew",
     "close_all_pools",
 ]

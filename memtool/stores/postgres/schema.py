@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import psycopg
 
 #: Version of the table layout this code writes; see ``MIGRATIONS``.
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 
 class SchemaTooNew(RuntimeError):
@@ -332,6 +332,32 @@ def _migrations(schema: str) -> dict[int, list[str]]:
                     WHERE ns = p_ns AND path = p_path;
             END
             $fn$""",
+        ],
+        8: [
+            # The version log of each namespace (``memtool.stores.postgres.versions``): one row
+            # per change of one file, ids consecutive per namespace in the order of the changes.
+            f"""CREATE TABLE IF NOT EXISTS {s}.versions (
+                ns text NOT NULL,
+                id bigint NOT NULL,
+                at double precision NOT NULL,
+                actor text NOT NULL,
+                detail text NOT NULL DEFAULT '',
+                path bytea NOT NULL,
+                before text,
+                after text,
+                call text NOT NULL DEFAULT '',
+                PRIMARY KEY (ns, id))""",
+            # Each content a version names, once per namespace, by its SHA-256.
+            f"""CREATE TABLE IF NOT EXISTS {s}.version_contents (
+                ns text NOT NULL,
+                digest text NOT NULL,
+                data bytea NOT NULL,
+                PRIMARY KEY (ns, digest))""",
+            f"ALTER TABLE {s}.version_contents ALTER COLUMN data SET STORAGE EXTERNAL",
+            # Changes when retention or an import rewrites a namespace's log (readers reread).
+            f"""CREATE TABLE IF NOT EXISTS {s}.version_generation (
+                ns text PRIMARY KEY,
+                generation bigint NOT NULL)""",
         ],
     }
 

@@ -852,7 +852,8 @@ class PostgresStore(FileSystem):
     # -- housekeeping ----------------------------------------------------------------------------
 
     def drop_namespace(self) -> None:
-        """Delete every file and directory of this namespace (tests, ``memtool migrate``)."""
+        """Delete every file and directory of this namespace, and its version history (tests,
+        ``memtool migrate``)."""
         s = self.schema
 
         def go(conn: "psycopg.Connection") -> None:
@@ -865,5 +866,11 @@ class PostgresStore(FileSystem):
                         [self.namespace],
                     )
                 conn.execute(f"DELETE FROM {s}.nodes WHERE ns = %s", [self.namespace])
+                # ... and its history: a reader's copy is reread (the generation changes).
+                conn.execute(f"DELETE FROM {s}.versions WHERE ns = %s", [self.namespace])
+                conn.execute(f"DELETE FROM {s}.version_contents WHERE ns = %s", [self.namespace])
+                conn.execute(
+                    f"INSERT INTO {s}.version_generation (ns, generation) VALUES (%s, 1) ON CONFLICT (ns) "
+                    f"DO UPDATE SET generation = {s}.version_generation.generation + 1", [self.namespace])
 
         self._run("", go)
