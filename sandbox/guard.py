@@ -49,7 +49,6 @@ FORBIDDEN: dict[str, str] = {
     "dirs": "use pwd instead",
     "compgen": "completion is not supported",
     "complete": "completion is not supported",
-    "caller": "caller is not supported",
     "logout": "use exit instead",
     "suspend": "job control is not supported",
 }

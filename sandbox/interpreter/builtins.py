@@ -349,6 +349,7 @@ from sandbox.interpreter.shopt import b_shopt  # noqa: E402
 from sandbox.interpreter.testcmd import b_test  # noqa: E402
 from sandbox.interpreter.typecmd import b_command, b_hash, b_type  # noqa: E402
 from sandbox.interpreter.procbuiltins import b_times, b_umask, b_wait  # noqa: E402
+from sandbox.interpreter.callstack import b_caller  # noqa: E402
 
 TABLE: dict[str, Callable[["Shell", list[str], "IO"], int]] = {
     "cd": b_cd, "pwd": b_pwd, "test": b_test, "[": b_test, "true": b_true, ":": b_true,
@@ -359,6 +360,7 @@ TABLE: dict[str, Callable[["Shell", list[str], "IO"], int]] = {
     "readonly": b_readonly, "mapfile": b_mapfile, "readarray": b_mapfile,
     "type": b_type, "command": b_command, "getopts": b_getopts,
     "hash": b_hash, "wait": b_wait, "times": b_times, "umask": b_umask,
+    "caller": b_caller,
 }
 
 

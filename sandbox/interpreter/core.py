@@ -26,6 +26,7 @@ from sandbox.interpreter.procsub import FdView
 from sandbox.interpreter.arith import ArithError, ArithUnbound, evaluate
 from sandbox.interpreter.expand import ArithExpansionError, ExpansionError, Expander
 from sandbox.interpreter.toplevel import AbortLine, AssignFailed
+from sandbox.interpreter import callstack
 from sandbox.interpreter import pipes
 from sandbox.interpreter.pipes import FileWriter, NullWriter, Pipe, RunBudget, pipe_reader
 from sandbox.limits import Limits
@@ -39,7 +40,7 @@ from sandbox.policy import Policy
 BUILTINS = frozenset(
     "cd pwd echo printf test [ true false export unset local read shift set return exit "
     "break continue : let shopt declare typeset readonly mapfile readarray type command getopts"
-    " hash wait times umask".split()
+    " hash wait times umask caller".split()
 )
 #: Builtins that are commands in the registry too (we run the registry module).
 _REGISTRY_BUILTINS = frozenset({"echo", "printf"})
@@ -210,6 +211,16 @@ class Shell:
         self.nounset = False
         self.errexit_off = 0  # >0 inside if/while conditions and && || left sides
         self.locals: list[dict[str, str | None]] = []
+        #: ``$LINENO`` and ``caller`` (``sandbox.interpreter.callstack``): the text running,
+        #: its newline offsets, the line it starts after, the running command's offset, and
+        #: the line each running function was called from.
+        self.source = ""
+        self.source_lines: list[int] | None = None
+        self.line_base = 0
+        self.cur_pos = 0
+        self.call_lines: list[int] = []
+        #: Special variables (``RANDOM``, ``SECONDS``...) unset by the script: plain now.
+        self.unset_specials: set[str] = set()
         #: The saved values of the temporary bindings of the functions running (``A=1 f``).
         self.temp_frames: list[dict[str, str | None]] = []
         self.loop_depth = 0
@@ -249,6 +260,10 @@ class Shell:
         sub.funcstack = list(self.funcstack)
         sub.locals = [dict(f) for f in self.locals]
         sub.temp_frames = [dict(f) for f in self.temp_frames]
+        sub.call_lines = list(self.call_lines)
+        sub.unset_specials = set(self.unset_specials)
+        sub.rand_seed = (int(time.time() * 1000) ^ id(sub)) & 0xFFFFFFFF  # bash reseeds $RANDOM
+        sub.rand_last = 0
         sub.loop_depth = 0
         sub.expander = Expander(sub)
         return sub
@@ -289,7 +304,7 @@ class Shell:
         if name in self.arrays:
             arr = self.arrays[name]
             return arr.get("0" if name in self.assoc else 0)
-        if name in state.SPECIALS:
+        if name in state.SPECIALS and name not in self.unset_specials:
             return state.special(self, name)
         if name.endswith("]"):
             base, idx = state.split_name(name)
@@ -323,7 +338,8 @@ class Shell:
                 return [str(s) for s in self.pipestatus]
             if base == "BASH_REMATCH":
                 return list(self.rematch)
-            if base in state.SPECIALS and base not in self.arrays and base not in self.vars:
+            if base in state.SPECIALS and base not in self.arrays and base not in self.vars \
+                    and base not in self.unset_specials:
                 special = state.special_list(self, base)
                 if special is not None:
                     return special
@@ -352,7 +368,7 @@ class Shell:
             return
         if self.attrs and name in self.attrs:
             value = self._with_attrs(name, value)
-        if name in state.SPECIALS:
+        if name in state.SPECIALS and name not in self.unset_specials:
             if name == "RANDOM":
                 state.seed_random(self, value)
                 return
@@ -399,6 +415,8 @@ class Shell:
                 return
         if self.attrs:  # the attributes go with the variable (a nameref's own `n` too)
             self.attrs.pop(name, None)
+        if name in state.SPECIALS:  # `unset RANDOM`: a plain variable from now on, as in bash
+            self.unset_specials.add(name)
         self.declared.discard(name)
         self.vars.pop(name, None)
         self.arrays.pop(name, None)
@@ -850,6 +868,7 @@ class Shell:
         self.budget.check_time()
         self.status_before = self.status
         self._sub_status = None
+        self.cur_pos = cmd.pos
         self._current_stdin = io_.stdin
         self._current_stderr = io_.stderr
         if cmd.words and cmd.words[0] is _CAT_WORD:  # $(< file): the file to stdout
@@ -1152,6 +1171,7 @@ class Shell:
         self.positional = list(argv[1:])
         self.call_depth += 1
         self.funcstack.append(func.name)
+        self.call_lines.append(callstack.lineno(self))
         self.locals.append({})
         try:
             status = self.run_command(func.body, io_)
@@ -1170,6 +1190,7 @@ class Shell:
                     self.attrs[k] = at
             self.call_depth -= 1
             self.funcstack.pop()
+            self.call_lines.pop()
             self.positional = saved_pos
         self.status = status
         return status

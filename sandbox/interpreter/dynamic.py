@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sandbox.errors import UnsupportedSyntax
-from sandbox.interpreter import toplevel
+from sandbox.interpreter import callstack, toplevel
 from sandbox.interpreter.toplevel import AbortLine
 
 if TYPE_CHECKING:
@@ -55,11 +55,14 @@ def b_eval(sh: "Shell", argv: list[str], io_: "IO") -> int:
     tree = _guarded(sh, text, io_, "eval")
     if tree is None:
         return sh.status
+    old = callstack.set_source(sh, text, callstack.lineno(sh) - 1)
     try:
         return sh.run_script(tree, io_)
     except AbortLine as exc:  # an assignment error ends the eval'd string, not the line
         sh.status = exc.status
         return exc.status
+    finally:
+        callstack.restore_source(sh, old)
 
 
 def b_source(sh: "Shell", argv: list[str], io_: "IO") -> int:
@@ -83,6 +86,7 @@ def b_source(sh: "Shell", argv: list[str], io_: "IO") -> int:
     saved = sh.positional
     if len(argv) > 2:
         sh.positional = list(argv[2:])
+    old = callstack.set_source(sh, text)
     try:
         return sh.run_script(tree, io_)
     except ReturnFromFunction as r:
@@ -92,6 +96,7 @@ def b_source(sh: "Shell", argv: list[str], io_: "IO") -> int:
         sh.status = exc.status
         return exc.status
     finally:
+        callstack.restore_source(sh, old)
         if len(argv) > 2:
             sh.positional = saved
 

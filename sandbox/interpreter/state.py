@@ -100,6 +100,8 @@ def values(sh: "Shell", base: str) -> list[str] | None:
     arr = sh.arrays.get(base)
     if arr is None:
         v = sh.vars.get(base)
+        if v is None and base in SPECIALS and base not in sh.unset_specials:
+            return special_list(sh, base)  # ${BASH_VERSINFO[@]:0:2}
         return None if v is None else [v]
     if base in sh.assoc:
         return [arr[k] for k in assoc_order(list(arr))]
@@ -230,7 +232,7 @@ def unset_element(sh: "Shell", base: str, sub: str) -> None:
 #: Variables the shell computes (unless the script assigned them: then they are plain).
 SPECIALS = frozenset({"RANDOM", "SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "BASH_VERSION",
                       "BASHPID", "PPID", "UID", "EUID", "HOSTNAME", "FUNCNAME",
-                      "BASH_VERSINFO"})
+                      "BASH_VERSINFO", "LINENO", "BASH_LINENO", "BASH_SOURCE"})
 BASH_VERSION = "5.2.15(1)-release"
 BASH_VERSINFO = ["5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"]
 
@@ -289,6 +291,12 @@ def special(sh: "Shell", name: str) -> str | None:
         return "sandbox"
     if name == "FUNCNAME":
         return sh.funcstack[-1] if sh.funcstack else None
+    if name == "LINENO":
+        from sandbox.interpreter import callstack
+        return str(callstack.lineno(sh))
+    if name in ("BASH_LINENO", "BASH_SOURCE"):
+        values = special_list(sh, name)
+        return values[0] if values else None
     return None
 
 
@@ -298,6 +306,9 @@ def special_list(sh: "Shell", base: str) -> list[str] | None:
         return list(reversed(sh.funcstack))
     if base == "BASH_VERSINFO":
         return list(BASH_VERSINFO)
+    if base in ("BASH_LINENO", "BASH_SOURCE"):
+        from sandbox.interpreter import callstack
+        return (callstack.bash_lineno if base == "BASH_LINENO" else callstack.bash_source)(sh)
     return None
 
 

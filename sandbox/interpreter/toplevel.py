@@ -53,6 +53,9 @@ def units(tree: "Script", source: str | None) -> list[list["AndOr"]]:
 
 def run(sh: "Shell", tree: "Script", io_: "IO", source: str | None) -> int:
     """Run a whole script (the top level, or ``bash -c``'s string), line by line."""
+    if source is not None:
+        from sandbox.interpreter import callstack
+        callstack.set_source(sh, source)
     for unit in units(tree, source):
         try:
             for item in unit:

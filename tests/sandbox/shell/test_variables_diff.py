@@ -100,6 +100,20 @@ DECLARES = [
     "for 1 in a; do echo no; done; echo st=$?\nfor a-b in x; do :; done\necho $?",
 ]
 
+SPECIALS = [
+    "RANDOM=42; echo $RANDOM $RANDOM $RANDOM; RANDOM=0; echo $RANDOM; RANDOM=12345; echo $RANDOM",
+    "echo $LINENO\necho $LINENO\nf() {\n  echo $LINENO\n}\nf\nx=$LINENO; echo $x",
+    "f() { echo ${FUNCNAME[@]} ${#FUNCNAME[@]}; g; }\ng() { echo ${FUNCNAME[@]} ${BASH_LINENO[@]}; }\nf",
+    "f() { caller; echo st=$?; caller 0; echo st=$?; caller 1; echo st=$?; }\nf\ng() { f; }\ng",
+    "caller; echo $?; f() { caller x; echo $?; caller 1 2; echo $?; caller -1; echo $?; }; f",
+    "echo ${FUNCNAME-unset} ${#FUNCNAME[@]}; SECONDS=10; echo $SECONDS",
+    "echo $BASH_VERSION ${BASH_VERSINFO[0]} ${BASH_VERSINFO[@]:0:2} ${#BASH_VERSINFO[@]}",
+    "for i in 1 2; do\n echo $LINENO\ndone\ncat <<EOF\n$LINENO\nEOF\necho $(echo $LINENO)",
+    "[[ $BASHPID == $$ ]] && echo same; (( UID == EUID )) && echo ids",
+    "unset RANDOM; echo ${RANDOM-unset}; RANDOM=5; echo $RANDOM; unset SECONDS; echo ${SECONDS-u}",
+    "x=1\ny=$((LINENO + 1))\necho $y",
+]
+
 ERREXIT = [
     "set -e; { false && true; }; echo survived $?",
     "set -e; f() { false && true; }; f; echo no",
@@ -128,6 +142,11 @@ def test_namerefs(script: str) -> None:
 
 @pytest.mark.parametrize("script", DECLARES)
 def test_declare_and_bindings(script: str) -> None:
+    check(script)
+
+
+@pytest.mark.parametrize("script", SPECIALS)
+def test_special_variables(script: str) -> None:
     check(script)
 
 
@@ -241,6 +260,8 @@ DYNAMIC = [
     "eval 'x=1; echo $x'; readonly r=1; eval 'r=2; echo no'; echo after $?",
     "bash -c 'echo $0 $1 $#' name one two; sh -c 'exit 7'; echo $?",
     "bash -c 'readonly r=1; r=2; echo no\necho next'; echo $?",
+    "eval 'echo $LINENO'\necho $LINENO\neval $'echo $LINENO\\necho $LINENO'",
+    "bash -c 'echo $LINENO\necho $LINENO'; echo $LINENO",
 ]
 
 
