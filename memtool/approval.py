@@ -24,6 +24,7 @@ from typing import Any, BinaryIO, Callable, Iterator, Union
 from sandbox.fs.base import DIR, FILE, FileStat, FileSystem, FSError
 
 from memtool.history.api import unified
+from memtool.history.store import lock_order
 
 
 @dataclass(frozen=True)
@@ -314,19 +315,12 @@ class ApprovalConflict(Exception):
     """A file changed while its change waited for approval."""
 
 
-def _lock_order(path: str) -> tuple[str, str]:
-    """Locks are taken in this order (directory, then name), so callers holding several never
-    wait on each other (a local store's lock is its directory's)."""
-    head, _, name = path.rpartition("/")
-    return head, name
-
-
 @contextmanager
 def locked_paths(target: FileSystem, paths: "list[str]") -> Iterator[None]:
     """Hold ``target``'s lock of every path (a path whose directory does not exist yet is not
     lockable and needs none: nobody else can have written it through a lock either)."""
     with ExitStack() as stack:
-        for path in sorted(set(paths), key=_lock_order):
+        for path in sorted(set(paths), key=lock_order):
             try:
                 stack.enter_context(target.lock(path))
             except FSError:

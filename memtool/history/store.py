@@ -65,6 +65,14 @@ _RESERVED = ".memtool"
 _TEMP = re.compile(r"^\.[0-9a-f]{16}\.tmp$")
 
 
+def lock_order(path: str) -> tuple[str, str]:
+    """The order in which a caller takes the locks of several paths (directory, then name):
+    all callers agree on it, so none waits on another (a local store's lock is the
+    directory's)."""
+    head, _, name = path.rpartition("/")
+    return head, name
+
+
 def _join(prefix: str, path: str) -> str:
     return f"{prefix}/{path}" if prefix and path else (prefix or path)
 
@@ -235,7 +243,7 @@ class VersionedStore(FileSystem):
         """The store's locks of ``paths`` (in sorted order, so two callers never wait on each
         other), taken before the log's as every change does."""
         with ExitStack() as stack:
-            for p in sorted(set(paths)):
+            for p in sorted(set(paths), key=lock_order):
                 stack.enter_context(self.inner.lock(p))
             yield
 
