@@ -126,6 +126,82 @@ def _binary(op: str, a: int, b: int) -> int:
     raise AssertionError(op)  # pragma: no cover
 
 
+def _subscript_failed(exc: ArithError) -> Exception:
+    """An error evaluating an array subscript inside arithmetic: fatal in bash (a ``bash -c``
+    script ends, status 1), unlike an error in the expression itself."""
+    if isinstance(exc, ArithUnbound):
+        return exc
+    from sandbox.interpreter.expand import ExpansionError
+    return ExpansionError(str(exc), fatal=True, status=1)
+
+
+def subscript_quotes_removed(parts: list) -> list | None:
+    """bash's ``expand_arith_string``: when the expression has an expansion (``$x``,
+    ``$(...)``, even a ``~``), its single quotes inside ``[...]`` are removed with the rest of the quoting
+    (``a['1'] + $n`` is ``a[1] + N``); without one the text is left alone. Returns the new
+    parts of the expression's word, or None when nothing changes."""
+    from sandbox.parse.ast import DQ, Quoted
+
+    def expands(ps: list) -> bool:  # bash's EXP_CHAR: `$`, a backquote or `~` (not expanded)
+        return any((not isinstance(p, Quoted) and (not isinstance(p, DQ) or expands(p.parts)))
+                   or (isinstance(p, Quoted) and "~" in p.text) for p in ps)
+
+    if not expands(parts) or not any(isinstance(p, Quoted) and "'" in p.text for p in parts):
+        return None
+    out: list = []
+    depth = 0
+    for p in parts:
+        if not isinstance(p, Quoted):
+            out.append(p)
+            continue
+        text: list[str] = []
+        i, n = 0, len(p.text)
+        while i < n:
+            c = p.text[i]
+            if c == "[":
+                depth += 1
+            elif c == "]" and depth:
+                depth -= 1
+            elif c == "'" and depth:
+                j = p.text.find("'", i + 1)
+                if j > 0:
+                    text.append(p.text[i + 1:j])
+                    i = j + 1
+                    continue
+            text.append(c)
+            i += 1
+        out.append(Quoted("".join(text)))
+    return out
+
+
+def remove_quotes(text: str) -> str:
+    """Shell quote removal: ``'...'`` literal, ``"..."`` with its backslash escapes, ``\\x``."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "'":
+            j = text.find("'", i + 1)
+            j = n if j < 0 else j
+            out.append(text[i + 1:j])
+            i = j + 1
+        elif c == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                if text[i] == "\\" and i + 1 < n and text[i + 1] in '$`"\\\n':
+                    i += 1
+                out.append(text[i])
+                i += 1
+            i += 1
+        elif c == "\\" and i + 1 < n:
+            out.append(text[i + 1])
+            i += 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
 class _Evaluator:
     """The state of one evaluation (bash's globals in expr.c), with a context stack."""
 
@@ -333,11 +409,24 @@ class _Evaluator:
             value = wrap(value * base + digit)
         return value
 
+    def key_name(self, name: str) -> str:
+        """``A['k']`` of an associative array names key ``k``: bash removes the quotes of an
+        associative subscript in arithmetic (nothing is expanded)."""
+        if name.endswith("]") and ("'" in name or '"' in name or "\\" in name):
+            base, _, sub = name[:-1].partition("[")
+            if base in getattr(self.vars, "assoc", ()):
+                return f"{base}[{remove_quotes(sub)}]"
+        return name
+
     def streval(self, name: str) -> int:
         """A variable's value as a number (its text evaluated as an expression)."""
         if self.noeval:
             return 0
-        value = self.vars.get_var(name)
+        name = self.key_name(name)
+        try:
+            value = self.vars.get_var(name)
+        except ArithError as exc:
+            raise _subscript_failed(exc) from None
         if value is None and self.nounset:
             raise ArithUnbound(f"{name}: unbound variable", status=127)
         if not value:
@@ -348,7 +437,10 @@ class _Evaluator:
     def bind(self, name: str | None, value: int) -> None:
         """Assign a variable (unless evaluation is suppressed)."""
         if self.noeval == 0 and name:
-            self.vars.set_var(name, str(value))
+            try:
+                self.vars.set_var(self.key_name(name), str(value))
+            except ArithError as exc:
+                raise _subscript_failed(exc) from None
 
     # -- grammar ------------------------------------------------------------------------------
 
@@ -395,11 +487,11 @@ class _Evaluator:
         cval = self.binary(1)
         if self.curtok != "?":
             return cval
+        if cval == 0:  # before the next token is read: it may be a variable not to evaluate
+            self.noeval += 1
         self.readtok()
         if self.curtok in (EOF, ":"):
             raise self.error("expression expected")
-        if cval == 0:
-            self.noeval += 1
         self._enter()
         val1 = self.expcomma()
         if cval == 0:

@@ -328,3 +328,76 @@ echo ${x:1/0}; x=abc; echo ${x:1/0}; echo same-line
 echo "next $?"
 [ 083 -eq 83 ] && echo dec
 """)
+
+
+# -- arithmetic -----------------------------------------------------------------------------------
+
+_ARITH_ATOMS = ["0", "1", "7", "42", "-3", "010", "08", "0x1F", "0X1f", "2#101", "16#ff",
+                "64#@_", "36#Z", "37#Z", "1#0", "9223372036854775807", "9223372036854775808",
+                "x", "y", "s", "e", "u", "arr[1]", "arr[-1]", "arr[9]", "m[k]", "m['k']",
+                "m[\"k k\"]", "'1'", "1.5", "$x", "${#s}", "a b", "@", "0x", "3#"]
+_ARITH_BIN = ["+", "-", "*", "/", "%", "**", "<<", ">>", "<", ">", "<=", ">=", "==", "!=",
+              "&", "|", "^", "&&", "||", ","]
+_ARITH_ASSIGN = ["=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^="]
+
+
+def _arith_expr(rng: random.Random, depth: int = 0) -> str:
+    k = rng.random()
+    if depth >= 3 or k < 0.3:
+        return rng.choice(_ARITH_ATOMS)
+    if k < 0.55:
+        return f"{_arith_expr(rng, depth + 1)} {rng.choice(_ARITH_BIN)} {_arith_expr(rng, depth + 1)}"
+    if k < 0.65:
+        return f"{rng.choice(['!', '~', '-', '+', '- -'])}{_arith_expr(rng, depth + 1)}"
+    if k < 0.75:
+        return f"({_arith_expr(rng, depth + 1)})"
+    if k < 0.82:
+        return (f"{_arith_expr(rng, depth + 1)} ? {_arith_expr(rng, depth + 1)} : "
+                f"{_arith_expr(rng, depth + 1)}")
+    if k < 0.92:
+        target = rng.choice(["x", "y", "arr[2]", "m[k]", "z", "1", "s"])
+        return f"{target} {rng.choice(_ARITH_ASSIGN)} {_arith_expr(rng, depth + 1)}"
+    return rng.choice(["x++", "++x", "y--", "--y", "arr[1]++", "++m[k]", "1++", "++1", "x+++y",
+                       "x---y", "-- x"])
+
+
+def _arith_case(rng: random.Random) -> str:
+    e = _arith_expr(rng)
+    form = rng.random()
+    if form < 0.5:
+        run = f"echo \"r=$(( {e} ))\""
+    elif form < 0.8:
+        run = f"(( {e} )); echo \"s=$?\""
+    else:
+        run = f"let {sq(e)}; echo \"s=$?\""
+    return run + '\necho "v=$x,$y,$z,${arr[*]},${m[k]},$s"'
+
+
+_ARITH_PRE = ("x=5; y=-2; s='x+1'; e='1 +'; arr=(10 20 30); declare -A m=([k]=3 ['k k']=4); ")
+
+
+@pytest.mark.parametrize("seed", range(5 * SCALE))
+def test_arith_generated(seed: int) -> None:
+    rng = random.Random(6300 + seed)
+    lines = [_ARITH_PRE + _arith_case(rng) for _ in range(40)]
+    check(cases(lines), stderr=True)
+
+
+def test_arith_by_hand() -> None:
+    check(r"""
+echo $(( 1 +
+  2 ))
+echo $(( 2#1010 + 8#17 + 16#fF + 36#z + 64#_ )) $(( 9223372036854775807 + 1 )) $(( -9223372036854775808 / -1 ))
+echo $(( 2**63 )) $(( 2**64 )) $(( 7 % -3 )) $(( -7 / 2 )) $(( 1 << 64 )) $(( 1 << 63 >> 63 ))
+s='12 34'; echo $(( s[0] ))
+echo next $?
+x='y'; y='z'; z=7; echo $(( x + 1 ))
+r='r'; echo $(( r ))
+echo after $?
+declare -A A=(['foo']=bar ['spam']=42); (( x = A['spam'] )); echo $x
+(( 1 + )); echo "s=$?"
+let 'a = 5, b = a * 2' c=b+1; echo $a $b $c
+echo $(( 0x )); echo done
+echo $(( 10#08 )) $(( 010 )) $(( 1e3 ))
+echo last
+""", stderr=True)
