@@ -9,7 +9,9 @@ or from a shell: ``memtool mcp --path .memory [--scope KEY] [--read-only] [--too
 
 Works with the SDK's v2 (``mcp.server.mcpserver.MCPServer``) and v1 (``mcp.server.fastmcp.
 FastMCP``, ``mcp>=1.10``). Each tool returns exactly the string ``Memory.call`` returns, as text
-content; a refusal or failure (``tool_error``) is flagged ``isError: true``.
+content; a refusal or failure (``tool_error``) is flagged ``isError: true``. The memory tool
+also has structured output: its ``outputSchema`` is ``{"result": string}`` and a success
+carries ``structuredContent: {"result": <the same text>}`` (an error carries none).
 
 ``build_server(mem, elicit=True)`` (``memtool mcp --approve``) asks the person at the client
 before any change: a call that would change a file (a dry run, ``Memory.preview``) sends an
@@ -173,9 +175,11 @@ def bash_tool_function(mem: Any):  # type: ignore[no-untyped-def]
     return bash
 
 
-def _add_tool(server: Any, fn: Any, name: str, description: str) -> None:
+def _add_tool(server: Any, fn: Any, name: str, description: str, structured: bool = False) -> None:
+    """Register ``fn``; ``structured``: publish an ``outputSchema`` (``{"result": string}``) and
+    send each success as ``structuredContent`` too (SDKs that support structured output)."""
     try:
-        server.add_tool(fn, name=name, description=description, structured_output=False)
+        server.add_tool(fn, name=name, description=description, structured_output=structured)
     except TypeError:  # older 1.x without structured_output
         server.add_tool(fn, name=name, description=description)
 
@@ -201,7 +205,7 @@ def build_server(mem: Any, *, name: str = "memtool", resource: bool = True,
             fn = asking[definition.name]
         else:
             fn = memory_tool_function(mem) if definition.name == "memory" else bash_tool_function(mem)
-        _add_tool(server, fn, definition.name, definition.description)
+        _add_tool(server, fn, definition.name, definition.description, structured=definition.name == "memory")
     if resource:
         def core_memory() -> str:
             return mem.core_text()

@@ -42,3 +42,32 @@ def test_tool_error_rules():
     assert tool_error("bash", "\nError: core.md would exceed its budget. The change to core.md was undone.\n[core.md: 1/2 chars]")
     assert tool_error("memory", "Error: this change was not approved: no. Nothing was changed.")
     assert not tool_error("memory", "File created successfully at: /memories/a.md")
+
+
+def _structured(result):  # type: ignore[no-untyped-def]
+    return getattr(result, "structured_content", getattr(result, "structuredContent", None))
+
+
+def test_memory_tool_structured_output_through_the_sdk_client(tmp_path):
+    """The memory tool publishes an outputSchema; a success carries the text as
+    structuredContent too (validated by the SDK's client against the schema), an error
+    carries none and is flagged; the bash tool stays unstructured."""
+    memdir = tmp_path / "mem"
+
+    async def body(session) -> None:  # type: ignore[no-untyped-def]
+        tools = {t.name: t for t in (await session.list_tools()).tools}
+        schema = getattr(tools["memory"], "output_schema", getattr(tools["memory"], "outputSchema", None))
+        assert schema["type"] == "object" and schema["required"] == ["result"]
+        assert schema["properties"]["result"]["type"] == "string"
+        assert getattr(tools["bash"], "output_schema", getattr(tools["bash"], "outputSchema", None)) is None
+        for args in ({"command": "create", "path": "/memories/a.md", "file_text": "x\n"},
+                     {"command": "view", "path": "/memories/a.md"},
+                     {"command": "search", "query": "x"}):
+            result = await session.call_tool("memory", args)
+            assert _structured(result) == {"result": _text(result)}, args
+        result = await session.call_tool("memory", {"command": "view", "path": "/memories/missing.md"})
+        assert _text(result, error=True).startswith("The path") and _structured(result) is None
+        result = await session.call_tool("bash", {"command": "cat a.md"})
+        assert _text(result) == "x\n" and _structured(result) is None
+
+    run(["--path", str(memdir)], body)
