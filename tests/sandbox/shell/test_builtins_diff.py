@@ -83,7 +83,7 @@ def _read_case(rng: random.Random) -> str:
             "unset IFS; printf 'rest<%s>\\n' \"$(cat | tr '\\0\\1\\177' 'NCD')\"; }")
 
 
-@pytest.mark.parametrize("seed", range(8 * SCALE))
+@pytest.mark.parametrize("seed", range(16 * SCALE))
 def test_read_generated(seed: int) -> None:
     rng = random.Random(1300 + seed)
     check(cases([_read_case(rng) for _ in range(40)]))
@@ -151,7 +151,7 @@ def _mapfile_case(rng: random.Random) -> str:
             "printf '<%s>' \"${!arr[@]}\" ; printf '[%s]' \"${arr[@]}\"; echo \" s=$s\"")
 
 
-@pytest.mark.parametrize("seed", range(3 * SCALE))
+@pytest.mark.parametrize("seed", range(6 * SCALE))
 def test_mapfile_generated(seed: int) -> None:
     rng = random.Random(2300 + seed)
     check(cases([_mapfile_case(rng) for _ in range(40)]))
@@ -211,7 +211,7 @@ def _printf_case(rng: random.Random) -> str:
             "echo \" s=$?\"")
 
 
-@pytest.mark.parametrize("seed", range(4 * SCALE))
+@pytest.mark.parametrize("seed", range(8 * SCALE))
 def test_printf_echo_generated(seed: int) -> None:
     rng = random.Random(3300 + seed)
     check(cases([_printf_case(rng) for _ in range(50)]), stderr=True)
@@ -265,7 +265,7 @@ def _test_case(rng: random.Random) -> str:
     return f"[ {words}; echo \"s=$?\""
 
 
-@pytest.mark.parametrize("seed", range(4 * SCALE))
+@pytest.mark.parametrize("seed", range(8 * SCALE))
 def test_test_builtin_generated(seed: int) -> None:
     rng = random.Random(4300 + seed)
     check("set -o noglob; " + cases([_test_case(rng) for _ in range(60)]), stderr=True)
@@ -304,7 +304,7 @@ def _db_expr(rng: random.Random, depth: int = 0) -> str:
     return w()
 
 
-@pytest.mark.parametrize("seed", range(4 * SCALE))
+@pytest.mark.parametrize("seed", range(8 * SCALE))
 def test_dbracket_generated(seed: int) -> None:
     rng = random.Random(5300 + seed)
     pre = "shopt -s extglob; x=abc; y=3; arr=('a b' c); set -- 'a b' c; HOME=/home/u; "
@@ -376,7 +376,7 @@ def _arith_case(rng: random.Random) -> str:
 _ARITH_PRE = ("x=5; y=-2; s='x+1'; e='1 +'; arr=(10 20 30); declare -A m=([k]=3 ['k k']=4); ")
 
 
-@pytest.mark.parametrize("seed", range(5 * SCALE))
+@pytest.mark.parametrize("seed", range(10 * SCALE))
 def test_arith_generated(seed: int) -> None:
     rng = random.Random(6300 + seed)
     lines = [_ARITH_PRE + _arith_case(rng) for _ in range(40)]
