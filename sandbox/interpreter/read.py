@@ -17,6 +17,7 @@ input as available (in-memory streams always are); another timeout never expires
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -42,10 +43,17 @@ class BuiltinUsage(Exception):
     """A bad option for a builtin: ``str(exc)`` is bash's message without the name."""
 
 
+@functools.lru_cache(maxsize=None)
+def _option_table(spec: str) -> dict[str, bool]:
+    return {c: spec[i + 1:i + 2] == ":" for i, c in enumerate(spec) if c != ":"}
+
+
 def getopt(args: list[str], spec: str) -> tuple[list[tuple[str, str]], list[str]]:
     """bash's ``internal_getopt``: ``-abc`` clusters, ``-dX`` / ``-d X``, ``--`` ends."""
-    takes = {c: spec[i + 1:i + 2] == ":" for i, c in enumerate(spec) if c != ":"}
+    takes = _option_table(spec)
     opts: list[tuple[str, str]] = []
+    if not args or not args[0].startswith("-"):
+        return opts, args
     i = 0
     while i < len(args):
         arg = args[i]
@@ -163,6 +171,22 @@ class _Gather:
         self.count += 1
         return False
 
+    def take_plain(self, chunk: bytes, delim: bytes) -> bool:
+        """``feed`` for a whole chunk without backslashes to interpret (the fast path of
+        ``read -r``); True when it ended with the delimiter."""
+        ended = bool(delim) and chunk.endswith(delim)
+        text = (chunk[:-1] if ended else chunk).decode("utf-8", "surrogateescape")
+        if "\x00" in text and delim != b"\x00":
+            text = text.replace("\x00", "")
+        for ctl, skip in ((CTLESC, self.skip_ctlesc), (CTLNUL, self.skip_ctlnul)):
+            if not skip and ctl in text:
+                text = text.replace(ctl, CTLESC + ctl) if ctl == CTLNUL else \
+                    text.replace(CTLESC, CTLESC + CTLESC)
+                self.saw_escape = True
+        self.out.append(text)
+        self.count += len(text)
+        return ended
+
     def text(self) -> str:
         """The gathered string, cut at a NUL as bash's C string is."""
         s = "".join(self.out)
@@ -210,9 +234,13 @@ def gather(sh: "Shell", stream: Any, g: _Gather, delim: str | None, nchars: int)
         chunk = read_until(stream, dbytes or b"\n", limit)
         if not chunk:
             return True
-        for c in _decode(chunk):
-            if g.feed(c, delim):
+        if (g.raw or b"\\" not in chunk) and not g.pass_next:
+            if g.take_plain(chunk, dbytes):
                 return False
+        else:
+            for c in _decode(chunk):
+                if g.feed(c, delim):
+                    return False
         if len(g.out) > limit:
             sh.budget.check_string(len(g.out))
         if not chunk.endswith(dbytes or b"\n"):

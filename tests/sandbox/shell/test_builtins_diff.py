@@ -133,6 +133,10 @@ printf 'k1=v1\nk2=v2\n' | while IFS== read -r k v; do echo "$k -> $v"; done
 printf 'r1\0r2\0' | while IFS= read -r -d '' rec; do echo "<$rec>"; done
 while read -r line; do echo "L:$line"; done < a.txt
 while IFS=: read -ra parts; do echo "${#parts[@]} ${parts[-1]}"; done <<< 'a:b:c'
+exec 3<a.txt; read -u 3 x; read -u 3 y; echo "$x/$y"; exec 3<&-; read -u 3 z; echo $?
+while read -u 4 line; do echo "[$line]"; done 4< nums.txt
+exec {fd}<b.txt; read -u $fd l; echo "$l"; mapfile -u $fd rest; echo ${#rest[@]}
+read -r -d '' all < b.txt; printf '%q\n' "$all"; IFS= read -r -N 4 four < b.txt; printf '%q\n' "$four"
 """)
 
 
