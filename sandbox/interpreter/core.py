@@ -221,6 +221,8 @@ class Shell:
         self.call_lines: list[int] = []
         #: Special variables (``RANDOM``, ``SECONDS``...) unset by the script: plain now.
         self.unset_specials: set[str] = set()
+        #: ``local -`` in the function at each depth: the set options to put back.
+        self.local_opts: dict[int, dict[str, object]] = {}
         #: The saved values of the temporary bindings of the functions running (``A=1 f``).
         self.temp_frames: list[dict[str, str | None]] = []
         self.loop_depth = 0
@@ -262,6 +264,7 @@ class Shell:
         sub.temp_frames = [dict(f) for f in self.temp_frames]
         sub.call_lines = list(self.call_lines)
         sub.unset_specials = set(self.unset_specials)
+        sub.local_opts = dict(self.local_opts)
         sub.rand_seed = (int(time.time() * 1000) ^ id(sub)) & 0xFFFFFFFF  # bash reseeds $RANDOM
         sub.rand_last = 0
         sub.loop_depth = 0
@@ -292,8 +295,10 @@ class Shell:
                 return "1000"
             if name == "!":
                 return None
-            if name == "-":
-                return "h" + ("e" if self.errexit else "") + ("u" if self.nounset else "") + "B"
+            if name == "-":  # bash's flag order; `c`: the script runs as `bash -c` does
+                return "".join(c for c, on in (
+                    ("e", self.errexit), ("f", self.noglob), ("h", True), ("u", self.nounset),
+                    ("x", self.xtrace), ("B", True), ("C", self.noclobber), ("c", True)) if on)
         if name.isdigit():
             k = int(name)
             return self.positional[k - 1] if 0 < k <= len(self.positional) else None
@@ -1053,9 +1058,9 @@ class Shell:
     def printf_to_var(self, argv: list[str], io_: IO) -> int:
         """``printf -v NAME FORMAT ARGS``: the output assigned to ``NAME`` (or ``a[i]``)."""
         rest = argv[1:]
-        var = rest[0][2:] or (rest[1] if len(rest) > 1 else "")
+        var: str | None = rest[0][2:] if rest[0] != "-v" else (rest[1] if len(rest) > 1 else None)
         rest = rest[1:] if rest[0] != "-v" else rest[2:]
-        if not var:
+        if var is None:
             self.diag(io_, "printf: -v: option requires an argument")
             io_.stderr.write(b"printf: usage: printf [-v var] format [arguments]\n")
             return 2
@@ -1068,7 +1073,8 @@ class Shell:
         try:
             self.set_var(var, bytes(out.buf).decode("utf-8", "surrogateescape"))
         except (ExpansionError, state.SubscriptError) as exc:
-            self.diag(io_, f"printf: {exc}")
+            readonly = str(exc).endswith(": readonly variable")  # bash: err_readonly, no prefix
+            self.diag(io_, str(exc) if readonly else f"printf: {exc}")
             return 1
         return status
 
@@ -1179,6 +1185,10 @@ class Shell:
             status = r.status
         finally:
             hidden = self.local_attrs.pop(len(self.locals), {})
+            opts = self.local_opts.pop(len(self.locals), None)
+            if opts is not None:  # `local -`: the function's set options end with it
+                from sandbox.interpreter.declare import restore_options
+                restore_options(self, opts)
             frame = self.locals.pop()
             for k, old in frame.items():
                 self.restore_var(k, old)

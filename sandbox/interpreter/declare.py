@@ -1,13 +1,15 @@
 """``declare`` / ``typeset`` / ``local`` / ``readonly``: variables with attributes.
 
 Attributes: ``-a`` indexed array, ``-A`` associative array, ``-i`` integer (assignments are
-evaluated as arithmetic), ``-l`` / ``-u`` lower / upper case on assignment, ``-r`` read-only,
-``-x`` exported; ``-g`` global inside a function; ``-p`` prints variables the way bash does
-(``declare -a a=([0]="x")``); ``-F`` lists function names. ``-n`` (namerefs) and ``-f``
-(function bodies) are refused with a one-line message. Inside a function ``declare`` and
-``local`` make the variable local (``restore_var`` puts the old one back on return).
-Array literals reach the builtin through ``Shell.decl_arrays`` (the parser keeps
-``declare a=(...)`` as an assignment, never as a word to split).
+evaluated as arithmetic), ``-l`` / ``-u`` lower / upper case on assignment, ``-n`` nameref
+(``sandbox.interpreter.namerefs``), ``-r`` read-only, ``-x`` exported; ``-g`` global inside a
+function; ``-p`` prints variables the way bash does (``declare -a a=([0]="x")``, an array
+declared without a value as ``declare -a a``); ``-F`` lists function names (``-f``, function
+bodies, is refused with a one-line message). ``local -`` saves the ``set`` options until the
+function returns. Inside a function ``declare`` and ``local`` make the variable local
+(``restore_var`` puts the old one back on return). Array literals reach the builtin through
+``Shell.decl_arrays`` (the parser keeps ``declare a=(...)`` as an assignment, never as a word
+to split).
 """
 
 from __future__ import annotations
@@ -68,6 +70,22 @@ def print_var(sh: "Shell", name: str) -> str | None:
     return f"declare -{flags} {name}={strops.dquote(value)}"
 
 
+#: The ``set`` options ``local -`` saves (attributes of ``Shell``).
+_SET_OPTIONS = ("errexit", "nounset", "xtrace", "noglob", "noclobber", "pipefail", "verbose",
+                "allexport", "noexec", "braceexpand")
+
+
+def options(sh: "Shell") -> dict[str, object]:
+    """The ``set`` options as ``local -`` saves them."""
+    return {k: getattr(sh, k) for k in _SET_OPTIONS if hasattr(sh, k)}
+
+
+def restore_options(sh: "Shell", saved: dict[str, object]) -> None:
+    """Put back what ``options`` saved (a function with ``local -`` returns)."""
+    for k, v in saved.items():
+        setattr(sh, k, v)
+
+
 def _nameref_ok(io_: "IO", prog: str, name: str, value: str) -> bool:
     """``declare -n name=value``: bash's checks of the name referred to."""
     if not namerefs.valid_target(value):
@@ -115,16 +133,20 @@ def b_declare(sh: "Shell", argv: list[str], io_: "IO") -> int:
             return 1
         status = 0
         for n in names or sorted(sh.functions):
-            if n in sh.functions:
-                io_.stdout.write(f"declare -f {n}\n".encode("utf-8", "surrogateescape"))
+            if n in sh.functions:  # `declare -F f` prints the name, `declare -F` all, as bash
+                line = n if names else f"declare -f {n}"
+                io_.stdout.write(f"{line}\n".encode("utf-8", "surrogateescape"))
             else:
                 status = 1
         return status
-    if "p" in opts or (not names and not on and not off):
+    if "p" in opts or not names:
         return _print(sh, names, on, io_, prog)
     local = bool(sh.locals) and "g" not in opts and prog != "readonly"
     status = 0
     for arg in names:
+        if arg == "-" and prog == "local" and sh.locals:  # `local -`: set options come back
+            sh.local_opts.setdefault(len(sh.locals), options(sh))
+            continue
         name, eq, value = arg.partition("=")
         append = name.endswith("+")
         if append:
@@ -164,6 +186,10 @@ def b_declare(sh: "Shell", argv: list[str], io_: "IO") -> int:
                 _err(io_, prog, f"{base}: readonly variable")
                 status = 1
                 continue
+        if "a" in on and base in sh.assoc:
+            _err(io_, prog, f"{base}: cannot convert associative to indexed array")
+            status = 1
+            continue
         if "A" in on and base in sh.arrays and base not in sh.assoc and sh.arrays[base]:
             _err(io_, prog, f"{base}: cannot convert indexed to associative array")
             status = 1
@@ -224,6 +250,8 @@ def _print(sh: "Shell", names: list[str], on: set[str], io_: "IO", prog: str) ->
     lines: list[str] = []
     if not names:
         every = sorted(set(sh.vars) | set(sh.arrays))
+        if prog == "local" and sh.locals:  # `local -p`: this function's variables
+            every = [n for n in every if n in sh.locals[-1]]
         for n in every:
             if on and not all(c in flags_of(sh, n) for c in on):
                 continue

@@ -76,6 +76,16 @@ NAMEREFS = [
     "B=(b   \"c d\"  [k]=v) printenv B; f() { echo \"$B\"; }; B=(1 2) f; B=(x) declare -p B",
     "declare -A m=(k v k2 v2); declare -p m; declare -A n=(k v k2); declare -p n",
     "declare -A q=([x]=1 y 2); declare -p q",
+    "f() { local -; set -e; set -u; echo $-; }; f; echo $-",
+    "f() { local - ; set -o pipefail; shopt -o pipefail; }; f; shopt -o pipefail",
+    "echo $-; set -efuC; echo $-; set +efuC; echo $-",
+    "f() { echo a; }; declare -F; declare -F f; declare -F nope; echo $?",
+    "f() { local x=1; local -p; }; f; declare -A m; declare -a m; echo $?; declare -p m",
+    "declare -ai a=(1+1 3); declare -p a; declare -ax b=(1); declare -p b; declare -ar c=(x)\n"
+    "declare -p c; f() { declare -g G=1; local L=2; }; f; declare -p G; declare -p L",
+    "x=$'a\\nb\\tc\"d$e`f\\\\g'; declare -p x; declare -a a=([5]=x [2]='y z'); a+=([1]=w)\n"
+    "declare -p a; declare -i i=5; i=i+1; declare -p i",
+    "declare -l L=HeLLo; L+=ABC; echo $L; declare -u U; U=abc; echo $U; declare -p L U",
 ]
 
 DECLARES = [
