@@ -28,6 +28,7 @@ colour, ``-z`` anchors, ``-q``, ``-l``/``-L`` and binary input (those stop at th
 from __future__ import annotations
 
 import operator
+import time
 from itertools import compress, repeat
 from typing import TYPE_CHECKING, Iterable
 
@@ -271,6 +272,8 @@ _DENSE_BYTES_HEADS = 3000
 #: adjacent matching lines (``_matched_runs_dense``, about 1.5 ms per MiB), a sparse one by
 #: one call per matching line (about 2 us each).
 _DENSE_BYTES_REGEX = 1400
+#: Blocks at least this large time their RE2 search (see ``grepbuf_regex``).
+_TIMED_BLOCK = 1 << 16
 
 
 def _join_checked(g: "Grep", chosen: list[bytes]) -> bytes | None:
@@ -447,16 +450,23 @@ def grepbuf_regex(g: "Grep", st: "_FileState", beg: int, lim: int) -> int | None
     cfg = g.cfg
     most = (1 << 62) if cfg.invert else st.outleft
     buf = st.buf
-    runs_re2 = _runs_re2(g) if g.dense else None
+    # The two searches' cost per byte so far ([one call per line, one call per run]): the
+    # run program of a large alternation can be slower than its matches one by one, so once
+    # both were timed a dense block takes the cheaper (the output is the same either way).
+    costs = g.search_costs
+    runs_re2 = _runs_re2(g) if g.dense and not (0 < costs[0] < costs[1]) else None
     if runs_re2 is not None and not buf.isascii():
         try:
             buf[beg:lim].decode("utf-8")  # RE2 steps over no invalid byte: only valid text
         except UnicodeDecodeError:
             runs_re2 = None
+    started = time.perf_counter()
     if runs_re2 is not None:
         n, runs = _matched_runs_dense(g, runs_re2, buf, beg, lim, most)
     else:
         n, runs = _matched_runs_regex(g, buf, beg, lim, most)
+    if lim - beg >= _TIMED_BLOCK:
+        costs[runs_re2 is not None] = (time.perf_counter() - started) / (lim - beg)
     g.dense = n * _DENSE_BYTES_REGEX > lim - beg
     return _write_runs(g, st, beg, lim, buf[beg : lim - 1] if cfg.invert else b"", n, runs)
 

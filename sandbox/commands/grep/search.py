@@ -52,6 +52,8 @@ class Grep:
         #: The block path for other RE2 patterns (plain, -c, -v): see ``fast.regex_plain``.
         self.regex_plain = (self.literal is None and not self.per_line
                             and regex_plain(cfg, regex, self.branches))
+        #: Seconds per byte of the RE2 block searches, [per line, per run] (``fast.py``).
+        self.search_costs = [0.0, 0.0]
 
     # -- matching -------------------------------------------------------------------------
 
