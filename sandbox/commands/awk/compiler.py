@@ -736,14 +736,17 @@ class Compiler:
                 return test(x, y)
             return str_cmp
         # a field against a number constant: the common `$3 > 10`
-        if a[0] == "field" and a[1][0] == "num" and a[1][1] != 0 and b[0] == "num":
-            getf = self.field_str(a)
+        if a[0] == "field" and a[1][0] == "num" and a[1][1] >= 1 and b[0] == "num":
+            idx = int(a[1][1]) - 1
             n = b[1]
             sn = num_to_str(n, b"%.6g")
 
             def field_num():
-                v = getf()
-                if type(v) is bytes:
+                fl = rt.flds
+                if fl is None:
+                    fl = rt.split()
+                v = fl[idx] if idx < len(fl) else b""
+                if type(v) is bytes:  # as read: a strnum
                     x = strnum_value(v)
                     if x is not None:
                         return test(x, n) if x == x else test(1, 0)  # see compare_values
