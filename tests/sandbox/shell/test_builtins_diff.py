@@ -238,6 +238,9 @@ printf '%q\n' '' "a'b" $'\t' '~x' '#y' é $'\xff'
 printf -v 'arr[3]' '%s-%s' x y; echo "${arr[3]}"
 declare -A m; printf -v 'm[k k]' %d 42; echo "${m[k k]}"
 printf -v out '%s\n' a b; echo "[$out]"
+printf -v 'x[' %s a; echo $?; printf -v '' %s a; echo $?; printf -v x; echo $?
+printf -v x -- '%s' y; echo $? $x; printf -v -- z; echo $?
+readonly r; printf -v r %s 1; echo $?; printf -v y '%d' abc; echo $? "[$y]"
 """, stderr=True)
 
 
