@@ -265,8 +265,10 @@ class _Walker:
                 targets = list(cmd.writes(args))
             except Exception:  # a writes() bug must not make the guard crash
                 targets = [a for a in args if not a.startswith("-")]
+            pipes = {w.text for w in node.words[1:] if _is_procsub(w)}
             for t in targets:
-                self.write_target(t, head.pos, name, literal=True)
+                if t not in pipes:  # `tee >(cmd)`: writes into the internal pipe only
+                    self.write_target(t, head.pos, name, literal=True)
         if cmd.runs is not None:
             self.runs_check(name, cmd, [_run_arg(w) for w in node.words[1:]], head.pos, 0)
 
@@ -320,6 +322,8 @@ class _Walker:
             self.word(r.target)
         if r.heredoc is not None:
             self.word(r.heredoc)
+        if r.target is not None and _is_procsub(r.target):
+            return  # `> >(cmd)`: an internal pipe (its body was checked above)
         if r.op in _WRITE_OPS or (r.op == ">&" and r.target is not None):
             assert r.target is not None
             lit = r.target.literal()
@@ -381,6 +385,11 @@ def _run_arg(w: Word) -> str:
                                ("{" in w.text and ("," in w.text or ".." in w.text))):
         return DYNAMIC + w.text
     return lit
+
+
+def _is_procsub(w: Word) -> bool:
+    """A word that is one process substitution (``>(cmd)``): writing to it writes a pipe."""
+    return len(w.parts) == 1 and isinstance(w.parts[0], ProcSub)
 
 
 def _all_quoted(w: Word) -> bool:

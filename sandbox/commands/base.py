@@ -137,8 +137,8 @@ class CommandContext:
 
     def _check_write(self, operand: str) -> str:
         vpath = self.path(operand)
-        if vpath in ("/dev/null", "/dev/stdout", "/dev/stderr"):
-            return vpath
+        if vpath in ("/dev/null", "/dev/stdout", "/dev/stderr") or vpath.startswith("/dev/fd/"):
+            return vpath  # (/dev/fd/N: a process substitution's pipe, or nothing at all)
         if self.policy.read_only:
             raise FSError(errno.EROFS, vpath)
         if self.policy.is_protected(vpath):

@@ -509,3 +509,13 @@ def test_time_reports_on_the_shell_stderr() -> None:
     r = Sandbox({}, policy=Policy(allow=frozenset({"echo"}))).run("time -p echo hi")
     assert r.stdout == b"hi\n" and re.fullmatch(rb"real \d+\.\d\d\nuser \d+\.\d\d\nsys 0\.00\n", r.stderr)
     assert format_times("%R|%3lR|%lU|%0S|%1R|%%", 61.5, 0.25, 0.0) == "61.500|1m1.500s|0m0.250s|0|61.5|%"
+
+
+def test_output_procsub_is_no_write_in_read_only_mode(tmp_path: Path) -> None:
+    box = _box(tmp_path, read_only=True)
+    r = box.run("echo abc | tee >(wc -c) >/dev/null; echo hi > >(cat)")
+    assert (r.stdout, r.exit_code) == (b"4\nhi\n", 0)
+    for script in ("echo a | tee >(cat > f)", "echo hi | tee /dev/fd/5", "echo hi > /dev/fd/9"):
+        r = box.run(script)
+        assert r.exit_code == 126 and b"read-only" in r.stderr, script
+    assert list(tmp_path.iterdir()) == []
