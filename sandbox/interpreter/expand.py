@@ -812,7 +812,7 @@ def _plain(word: Word) -> str | None:
         p = parts[0]
         if isinstance(p, Quoted):
             return p.text
-        if isinstance(p, Lit) and not any(c in p.text for c in "*?[{~"):
+        if isinstance(p, Lit) and not any(c in p.text for c in "*?[{~("):
             return p.text
     return None
 

@@ -133,7 +133,7 @@ class _Globber:
         if self.nocase:
             rx = re.compile(rx.pattern, re.DOTALL | re.IGNORECASE)
         extglob = patterns.has_extglob(tcomp)
-        dot = name_text.startswith(".")
+        dot = patterns.leads_with_dot(patterns.joined(tcomp))
         dot_ok = dot or self.dotglob
         out: list[tuple[str, str]] = []
         for d, v in cands:

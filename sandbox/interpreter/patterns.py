@@ -20,8 +20,25 @@ _CLASSES = {
 
 
 def has_glob(chunks: Chunks) -> bool:
-    """True if an unquoted chunk holds a glob character."""
-    return any(not q and ("*" in t or "?" in t or "[" in t) for t, q in chunks)
+    """True if an unquoted chunk holds a glob character (or an extglob group ``@(...)``)."""
+    return any(not q and ("*" in t or "?" in t or "[" in t) for t, q in chunks) or \
+        has_extglob(chunks)
+
+
+def leads_with_dot(text: str) -> bool:
+    """True if a pattern (as ``joined`` gives it) can match a leading ``.`` with a literal
+    ``.``: only then does it match a hidden name (bash's rule, also through extglob groups:
+    ``?(a|.c).txt`` and ``*(x).*`` match ``.c.txt``, ``!(r)`` never does)."""
+    if text.startswith((".", "\\.")):
+        return True
+    if text[:1] in ("?", "*", "+", "@") and text[1:2] == "(":
+        end = _group_end(text, 1)
+        if end > 0:
+            rest = text[end + 1:]
+            if any(leads_with_dot(_unquote_alt(a) + rest) for a in _alternatives(text[2:end])):
+                return True
+            return text[0] in "?*" and leads_with_dot(rest)
+    return False
 
 
 def _bracket(text: str, i: int) -> tuple[str, int] | None:

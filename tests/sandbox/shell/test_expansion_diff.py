@@ -96,6 +96,10 @@ HAND: list[str] = [
     "touch '[' ']' _G; echo [\\[z] [\\]z] [[z] []z] _[^\\[z] _[^[z]",
     "shopt -s failglob; echo nope*\necho after $?",
     "shopt -s extglob\ntouch a.txt b.md c.py; echo @(a|b).* !(a).* *.+(md|py)",
+    "shopt -s extglob\ntouch a.txt b.md .c.txt .d; mkdir r; echo !(r) !(r)x; echo !(a*) @(*); "
+    "echo .!(r) ?(a|.c).txt +(.)* @(.d|a*) [.]* *(.)c* *(a|b).*; shopt -s dotglob; echo !(r)",
+    "shopt -s globstar; mkdir -p q/r/s; touch q/a q/r/b q/r/s/c; echo q/**/; echo **/s; "
+    "echo q/**/*; cd q; for f in **; do echo \"[$f]\"; done",
     "shopt -s failglob; f() { echo nope*; echo in; }; f; echo same line\necho next $?",
     # -- quoting inside ${...}, backquotes, here-documents, bad substitutions
     "echo \"${var-}}\" \"${var-\\}}\" \"${var-'}'}\" \"${var-\"}\"}\"; x='a b'; echo \"${u:-'$x'}\"",
@@ -142,7 +146,27 @@ def _generated(count: int, seed: int = 1313) -> list[str]:
     return out
 
 
-GENERATED = _generated(int(os.environ.get("EXPANSION_CASES", "160")))
+def _generated_words(count: int, seed: int = 2024) -> list[str]:
+    """Scripts of words mixing globs, braces, tildes and quoted or unquoted expansions, under
+    a random pair of globbing options (dotglob, nullglob, nocaseglob, globstar, GLOBIGNORE,
+    set -f, IFS)."""
+    rng = random.Random(seed)
+    setup = ("mkdir -p d/s .h; touch d/a.txt d/B.md d/s/c.txt d/.e.txt a1 a2 b1 'sp ace' .h/x; "
+             "HOME=/h/me; v='a*'; w='d/*.txt'; e=; s='x y'; ")
+    opts = ["", "shopt -s dotglob; ", "shopt -s nullglob; ", "shopt -s nocaseglob; ",
+            "shopt -s globstar; ", "GLOBIGNORE='*.md'; ", "set -f; ", "IFS=:; ", "IFS=; "]
+    atoms = ["*", "?", "[ab]", "[!a]*", "d/*", "d/**", "**/*.txt", "$v", '"$v"', "$w", "{a,b}*",
+             "{1..3}", "~", "~/x", "x=~", "$s", '"$s"', "$e", '"$e"', "'*'", "\\*", "a{1,2}",
+             "{d,x}/*", "*.{txt,md}", "[a-b]?", "d/s/../*", "./a*", "nope*", "${v%\\*}*"]
+    out = []
+    for _ in range(count):
+        words = " ".join(rng.choice(atoms) for _ in range(rng.randint(1, 4)))
+        out.append(P + setup + rng.choice(opts) + rng.choice(opts) + f"p {words}")
+    return out
+
+
+GENERATED = _generated(int(os.environ.get("EXPANSION_CASES", "160"))) + \
+    _generated_words(int(os.environ.get("EXPANSION_CASES", "160")) // 2)
 
 
 @pytest.mark.parametrize("script", HAND, ids=[f"h{i:02d}" for i in range(len(HAND))])
