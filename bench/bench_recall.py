@@ -64,6 +64,34 @@ def memory_over(log: Path, root: str) -> Memory:
     return Memory(LocalStore(root), versions=False, gitignore=False)
 
 
+def postgres_rows(log: Path, runs: int) -> list[tuple[str, float]]:
+    """``system_prompt(query=)`` medians on a PostgreSQL store holding ``log``, and after one
+    ``record()`` each (the tests' throw-away server, ``tests/memtool/postgres/pgserver.py``)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "pgserver", HERE.parent / "tests" / "memtool" / "postgres" / "pgserver.py")
+    pgserver = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(pgserver)
+    pgserver.server_dsn()
+    store = pgserver.fresh_store()
+    store.write_bytes("conversations.jsonl", log.read_bytes())
+    mem = Memory(store, versions=False)
+    t = time.perf_counter()
+    mem.system_prompt("Be brief.", query="warm up")
+    rows = [("first call (the index built from the database)", (time.perf_counter() - t) * 1000)]
+    for q in QUERIES:
+        rows.append((f"`system_prompt(query={q!r})`",
+                     median_ms(lambda: mem.system_prompt("Be brief.", query=q), runs)))
+
+        def after_a_turn() -> None:
+            mem.record("user", "a new message about the charter and the budget")
+            mem.system_prompt("Be brief.", query=q)
+
+        rows.append((f"`record()`, then `system_prompt(query={q!r})`", median_ms(after_a_turn, runs)))
+    return rows
+
+
 def median_ms(fn, runs: int) -> float:
     fn()
     times = []
@@ -80,6 +108,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--mb", type=float, default=100)
     ap.add_argument("--small-mb", type=float, default=10)
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--postgres", action="store_true",
+                    help="also time system_prompt(query=) on PostgreSQL (the tests' throw-away server)")
     args = ap.parse_args(argv)
     tmp = tempfile.mkdtemp(dir=HERE / "data")
     try:
@@ -121,6 +151,7 @@ def main(argv: list[str]) -> int:
             small.system_prompt("Be brief.", query=q)
 
         append_rows = [(q, median_ms(lambda: after_a_turn(q), args.runs)) for q in QUERIES]
+        pg_rows = postgres_rows(history(args.small_mb), args.runs) if args.postgres else []
         ev = evaluate(example_fixture())
     finally:
         shutil.rmtree(tmp)
@@ -148,6 +179,10 @@ def main(argv: list[str]) -> int:
     out += [f"| `system_prompt(instructions, query={q!r})` | {ms:.1f} ms |" for q, ms in prompt_rows]
     out += [f"| `record()` of one turn, then `system_prompt(query={q!r})` | {ms:.1f} ms |"
             for q, ms in append_rows]
+    if pg_rows:
+        out += ["", f"## `system_prompt(query=)` on PostgreSQL ({args.small_mb:g} MB history, "
+                "server on this machine)", "", "| call | time |", "|---|---:|"]
+        out += [f"| {label} | {ms:.1f} ms |" for label, ms in pg_rows]
     out += ["", "## Example fixture (`memtool eval example`)", "", "```", ev.table(), "```", ""]
     text = "\n".join(out)
     RESULTS.parent.mkdir(exist_ok=True)
