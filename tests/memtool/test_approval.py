@@ -190,3 +190,47 @@ def test_overlay_view():
     assert not o.exists("a") and base.exists("a/x.md")
     assert [(c.path, c.kind) for c in o.changes()] == [("a/x.md", "deleted"), ("c/x.md", "created"),
                                                        ("d/e.md", "created"), ("b.md", "deleted")]
+
+
+# -- a bash call's writes applied atomically (``approval.run_atomically``) ----------------------
+
+def _racing(mem: Memory, command: str, races: int):
+    """A dry run of ``command`` after which another writer appends a line to notes.md (the
+    first ``races`` times), as a concurrent process would between the call's read and its
+    apply; returns the dry-run function and the lines appended."""
+    appended: list[str] = []
+
+    def dry_run():  # type: ignore[no-untyped-def]
+        got = mem._dry_run("bash", {"command": command}, ("bash",))
+        if len(appended) < races:
+            line = f"racer {len(appended)}\n"
+            mem.tool_store.append_bytes("notes.md", line.encode())
+            appended.append(line)
+        return got
+
+    return dry_run, appended
+
+
+@pytest.mark.parametrize("races", [1, 2, 5])
+def test_a_racing_append_is_never_lost(tmp_path, races):
+    from memtool.approval import run_atomically
+
+    mem = Memory(str(tmp_path / "mem"), gitignore=False)
+    dry_run, appended = _racing(mem, "sed -i 's/^# Notes/# NOTES/' notes.md", races)
+    out = run_atomically(dry_run, mem.tool_store)
+    text = (tmp_path / "mem" / "notes.md").read_text()
+    assert "exit code" not in out and text.startswith("# NOTES")
+    assert all(line in text for line in appended) and len(appended) == races
+    sed = [v for v in mem.versions.entries() if v.path == "notes.md"][-1]
+    assert mem.versions.get_blob(sed.after).decode() == text  # the sed's version is the file
+
+
+def test_a_file_that_never_stops_changing_gives_up_cleanly(tmp_path):
+    from memtool.approval import ATTEMPTS, run_atomically
+
+    mem = Memory(str(tmp_path / "mem"), gitignore=False)
+    dry_run, appended = _racing(mem, "sed -i 's/^# Notes/# NOTES/' notes.md", 10 ** 6)
+    out = run_atomically(dry_run, mem.tool_store, lambda message: f"Error: {message}")
+    assert out.startswith("Error: notes.md: kept changing") and len(appended) == ATTEMPTS
+    text = (tmp_path / "mem" / "notes.md").read_text()
+    assert text.startswith("# Notes") and all(line in text for line in appended)
