@@ -704,6 +704,23 @@ class Compiler:
             return S(v)
         return cmp_str
 
+    def _fixtyping(self, node, f):
+        """A comparison operand ``$k``: once compared in a record, a NaN field compares as
+        the number it is (see ``Runtime.fixtyped``)."""
+        if node[0] != "field" or node[1][0] != "num" or node[1][1] < 1:
+            return f
+        k = int(node[1][1])
+        rt = self.rt
+
+        def field_operand():
+            v = f()
+            if type(v) is StrNum and b"nan" in v:
+                x = strnum_value(v)
+                if x is not None and x != x and rt.fixtyped(k):
+                    return x
+            return v
+        return field_operand
+
     def compare(self, node):
         op, a, b = node[1], node[2], node[3]
         ka, kb = _static_kind(a), _static_kind(b)
@@ -749,12 +766,15 @@ class Compiler:
                 if type(v) is bytes:  # as read: a strnum
                     x = strnum_value(v)
                     if x is not None:
-                        return test(x, n) if x == x else test(1, 0)  # see compare_values
+                        if x == x or rt.fixtyped(idx + 1):
+                            return test(x, n)
+                        return test(1, 0)  # see compare_values
                     return test(v, sn if rt.convfmt == b"%.6g" else num_to_str(n, rt.convfmt))
                 return B.compare_values(test, v, n, rt)
             return field_num
         fa = self.cval(a) if ka != "num" else self.cnum(a)
         fb = self.cval(b) if kb != "num" else self.cnum(b)
+        fa, fb = self._fixtyping(a, fa), self._fixtyping(b, fb)
         cv = B.compare_values
 
         def generic():
@@ -1245,8 +1265,9 @@ class Compiler:
 
         def print_redir():
             rt.cur_line = line
+            where = tf()  # gawk evaluates the target before the items
             data = rt.ofs.join([p() for p in parts]) + rt.ors
-            stream(redir, tf()).write(data)
+            stream(redir, where).write(data)
         return print_redir
 
     def s_printf(self, node):
@@ -1273,8 +1294,9 @@ class Compiler:
 
         def printf_redir():
             rt.cur_line = line
+            where = tf()
             data = render()
-            rt.stream(redir, tf()).write(data)
+            rt.stream(redir, where).write(data)
         return printf_redir
 
     def s_if(self, node):

@@ -116,6 +116,8 @@ class Runtime:
         self.rec = b""
         #: $0 when it is a string, not a strnum (assigned a string, or rebuilt from fields)
         self.str_rec = None
+        self.fix_flds = None
+        self.fix_set: set = set()
         #: the number $0 was assigned (when ``str_rec`` is the record), else None
         self.rec_num = None
         self.flds: list | None = []
@@ -462,8 +464,21 @@ class Runtime:
         if i > n:
             if i > 10_000_000:
                 raise LimitExceeded("string_length", "awk: field index too large")
-            self.get0()
             fl.extend([b""] * (i - n))
+
+    def fixtyped(self, i: int) -> bool:
+        """Whether $i (an input field holding NaN) was already compared in this record, and
+        mark it: gawk converts a strnum in place on its first comparison, after which it
+        compares by C's NaN rules (before, by cmp_nodes' order)."""
+        fl = self.flds
+        if self.fix_flds is not fl:
+            self.fix_flds = fl
+            self.fix_set = {i}
+            return False
+        if i in self.fix_set:
+            return True
+        self.fix_set.add(i)
+        return False
 
     def field_index(self, v, line) -> int:
         n = self.N(v)
