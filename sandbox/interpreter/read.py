@@ -197,10 +197,11 @@ def _decode(data: bytes) -> list[str]:
     return list(data.decode("utf-8", "surrogateescape"))
 
 
-def _read_char(stream: Any) -> bytes:
-    """One character: a byte, or a whole UTF-8 sequence as bash's ``read_mbchar`` takes it."""
+def _read_char(stream: Any, delim: bytes = b"") -> bytes:
+    """One character: a byte, or a whole UTF-8 sequence as bash's ``read_mbchar`` takes it
+    (a lead byte that is the delimiter stays alone: bash compares it first)."""
     b = stream.read(1)
-    if not b or b[0] < 0xC0:
+    if not b or b[0] < 0xC0 or b == delim:
         return b
     need = 1 if b[0] < 0xE0 else 2 if b[0] < 0xF0 else 3 if b[0] < 0xF8 else 0
     out = bytearray(b)
@@ -218,8 +219,9 @@ def gather(sh: "Shell", stream: Any, g: _Gather, delim: str | None, nchars: int)
     """Read into ``g`` until the delimiter, ``nchars`` characters or the end; True at EOF."""
     limit = sh.limits.string_length
     if nchars > 0:
+        dbyte = delim.encode("utf-8", "surrogateescape") if delim else b""
         while g.count < nchars:
-            b = _read_char(stream)
+            b = _read_char(stream, b"" if g.pass_next else dbyte)
             if not b:
                 return True
             for c in _decode(b):
@@ -379,7 +381,9 @@ def b_read(sh: "Shell", argv: list[str], io_: "IO") -> int:
         elif key == "a":
             array = value
         elif key == "d":
-            delim = value[:1] if value else "\x00"
+            # bash compares bytes with the first byte of the argument (`-d é`: 0xC3)
+            delim = value.encode("utf-8", "surrogateescape")[:1].decode(
+                "utf-8", "surrogateescape") if value else "\x00"
         elif key == "t":
             m = _TIMEOUT_RE.match(value)
             if not value or not m or (not m.group(1) and not m.group(2)):
