@@ -255,7 +255,7 @@ class VersionedStore(FileSystem):
             yield
         except FSError:
             raise
-        except OSError as e:
+        except OSError:
             raise FSError(errno.EIO, path,  # EIO: not the file's own permissions
                           "the version history cannot be written, so nothing was changed") from None
 
