@@ -141,11 +141,18 @@ def sprintf(fmt: bytes, args: list, tonum, tostr) -> bytes:
                     i += 1
                 prec = int(fmt[k:i]) if i > k else 0
         # length modifiers are accepted and ignored
-        while i < n and fmt[i] in b"hlLqjzt":
+        mods = b""
+        while i < n and fmt[i] in b"hlLjzt":
+            mods += fmt[i:i + 1]
             i += 1
         if i >= n:
             out += fmt[start:]
             break
+        if len(set(mods)) < len(mods):
+            # gawk: the same modifier twice (%lld, %hhd) makes the spec plain text
+            out += fmt[start:i + 1]
+            i += 1
+            continue
         conv = chr(fmt[i])
         i += 1
         if conv == "%":

@@ -265,6 +265,10 @@ CASES = [
     (['BEGIN{FPAT="([^,]*)|(\\"[^\\"]+\\")"}{print NF; for (i=1;i<=NF;i++) print i, "<" $i ">"}'], b'a,b,"c,d",e\n,,x,\n\n', True),
     (['BEGIN{FPAT="[0-9]+"}{print NF; for (i=1;i<=NF;i++) print i, "<" $i ">"}'], b'12ab345c6\nnone\n', True),
     (['BEGIN{FPAT="x*"}{print NF; $1 = "Q"; print}'], b'xxaxbx\n12ab\n', True),
+    # printf length modifiers, print's redirection target evaluated first
+    (['BEGIN{printf "%hhd|%LLd|%lLd|%ld|%Ld|%jd|%qd|%td|%zzd|%lhd|%lld %d|\\n", 1, 2, 3, 4, 5, 6, 7, 8}'], b'', True),
+    (['BEGIN { print (x = 1) > (x == 1 ? "/dev/stdout" : "/dev/stderr"); printf "%s\\n", (y = 1) > (y == 1 ? "/dev/stdout" : "/dev/stderr") }'], b'', True),
+    (['{ print a[$1] > "out"; a[1]; for (k in a) print k }'], b'x\ny\n', True),
 ]
 
 
