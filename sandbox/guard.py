@@ -59,6 +59,7 @@ DYNAMIC_BUILTINS = frozenset({"eval", "source", ".", "bash", "sh"})
 #: Builtins that are always available (whatever the allowlist says).
 from sandbox.interpreter.core import _PROGRAM_BUILTINS, BUILTINS  # noqa: E402
 from sandbox.commands.base import DYNAMIC, NEVER_RUN  # noqa: E402
+from sandbox.interpreter.cmdpath import standard_name  # noqa: E402
 
 _WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
 _HARMLESS_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr"})
@@ -215,6 +216,8 @@ class _Walker:
             self.add(head.pos, f"command name `{head.text}` is not a literal word; write the "
                      "command name out (variables and substitutions can't name commands)")
             return
+        if name.startswith("/"):  # `/bin/true` is `true`, checked as such
+            name = standard_name(name)
         if self.policy.dynamic and name in DYNAMIC_BUILTINS:
             if name in ("bash", "sh") and (len(node.words) < 2 or node.words[1].literal() != "-c"):
                 self.add(head.pos, f"`{name}` runs only as `{name} -c STRING` in the sandbox")

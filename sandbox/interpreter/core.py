@@ -26,7 +26,7 @@ from sandbox.interpreter.procsub import FdView
 from sandbox.interpreter.arith import ArithError, ArithUnbound, evaluate
 from sandbox.interpreter.expand import ArithExpansionError, ExpansionError, Expander
 from sandbox.interpreter.toplevel import AbortLine, AssignFailed
-from sandbox.interpreter import callstack
+from sandbox.interpreter import callstack, cmdpath
 from sandbox.interpreter import pipes
 from sandbox.interpreter.pipes import FileWriter, NullWriter, Pipe, RunBudget, pipe_reader
 from sandbox.limits import Limits
@@ -1004,6 +1004,10 @@ class Shell:
         """Run a function, builtin or registered command (allowlist re-checked here)."""
         self.budget.count_command()
         name = argv[0]
+        by_path = name.startswith("/") and name != cmdpath.standard_name(name)
+        if by_path:  # `/bin/true`: the command `true` (never a function of that name)
+            name = cmdpath.standard_name(name)
+            argv = [name, *argv[1:]]
         saved: dict[str, str | None] = {}
         for a, value in assigns:
             saved.setdefault(a.name, self.vars.get(a.name))
@@ -1013,7 +1017,7 @@ class Shell:
         if added:
             self.exported |= added
         try:
-            func = self.functions.get(name)
+            func = None if by_path else self.functions.get(name)
             if func is not None:
                 if not saved:
                     return self.call_function(func, argv, io_)

@@ -286,3 +286,21 @@ def test_dynamic_policy(script: str) -> None:
 def test_dynamic_command_still_checks_the_allowlist() -> None:
     out = _run_dynamic("command rm -f x; builtin echo no", allow=frozenset({"echo"}))
     assert out.status == 126 and out.stdout == b"" and b"`rm` is not an allowed" in out.stderr
+
+
+@pytest.mark.parametrize("script", [
+    "/bin/true; echo $?; /bin/false; echo $?; /usr/bin/printf '%s\\n' x",
+    "/usr/bin/env printf 'a\\n'; set -e; /bin/false; echo no",
+])
+def test_command_by_standard_path(script: str) -> None:
+    check(script)
+
+
+def test_standard_path_is_checked_as_its_name(tmp_path: Path) -> None:
+    from sandbox.api import Sandbox
+    from sandbox.policy import Policy
+    sb = Sandbox({"/w": str(tmp_path)}, cwd="/w", policy=Policy(allow=frozenset({"echo"})))
+    r = sb.run("/bin/rm -f x; /bin/echo no")
+    assert r.exit_code == 126 and r.stdout == b"" and b"`rm` is not an allowed" in r.stderr
+    r = sb.run("/home/x/rm -f x")
+    assert r.exit_code == 126 and r.stdout == b""
