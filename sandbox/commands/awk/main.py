@@ -259,6 +259,57 @@ def writes(args: list[str]) -> list[str]:
     return targets
 
 
+_INCLUDE_RE = re.compile(r'^[ \t]*@(include|load)[ \t]+"([^"\n]*)"[ \t]*;?', re.M)
+
+
+def _expand_includes(ctx, src: "Source", seen: set | None = None,
+                     depth: int = 0) -> tuple["Source", str | None]:
+    """gawk's ``@include "file"`` read through the jail (also as ``file.awk``), each file
+    once; the included text comes before the piece that names it. ``@load`` is refused
+    (no extensions). Returns the new source and an error message, if any."""
+    seen = set() if seen is None else seen
+    out = Source()
+    pieces = src.pieces
+    for k, (start, name, _) in enumerate(pieces):
+        end = pieces[k + 1][0] if k + 1 < len(pieces) else len(src.text)
+        text = src.text[start:end]
+        where = f"awk: {name}:"
+        for m in list(_INCLUDE_RE.finditer(text)):
+            line = text.count("\n", 0, m.start()) + 1
+            kind, target = m.group(1), m.group(2)
+            if kind == "load":
+                return out, (f"{where}{line}: error: cannot open shared library `{target}' "
+                             "for reading: No such file or directory\n")
+            data = None
+            for cand in (target, target + ".awk"):
+                try:
+                    if ctx.exists(cand) and not ctx.stat(cand).is_dir:
+                        data = ctx.read_bytes(cand)
+                        target = cand
+                        break
+                except FSError:
+                    continue
+            if data is None:
+                return out, (f"{where}{line}: error: cannot open source file `{target}' for "
+                             "reading: No such file or directory\n")
+            if target in seen:
+                continue
+            seen.add(target)
+            if depth > 20:
+                return out, f"{where}{line}: error: @include nested too deeply\n"
+            inner = Source()
+            inner.add(target, data.decode("utf-8", "surrogateescape"))
+            inner, problem = _expand_includes(ctx, inner, seen, depth + 1)
+            if problem is not None:
+                return out, problem
+            for j, (ist, iname, _) in enumerate(inner.pieces):
+                iend = inner.pieces[j + 1][0] if j + 1 < len(inner.pieces) else len(inner.text)
+                out.add(iname, inner.text[ist:iend])
+        blanked = _INCLUDE_RE.sub("", text)
+        out.add(name, blanked)
+    return out, None
+
+
 def run(ctx) -> int:
     try:
         opts, rest = parse_args(ctx.args)
@@ -300,6 +351,11 @@ def run(ctx) -> int:
             return 1
         src.add("cmd. line", rest[0])
         rest = rest[1:]
+    if "@" in src.text:
+        src, problem = _expand_includes(ctx, src)
+        if problem is not None:
+            ctx.stderr.write(problem.encode("utf-8", "surrogateescape"))
+            return 1
     try:
         parsed = parse(src.text)
     except AwkSyntaxError as err:

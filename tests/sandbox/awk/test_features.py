@@ -269,6 +269,12 @@ CASES = [
     (['BEGIN{printf "%hhd|%LLd|%lLd|%ld|%Ld|%jd|%qd|%td|%zzd|%lhd|%lld %d|\\n", 1, 2, 3, 4, 5, 6, 7, 8}'], b'', True),
     (['BEGIN { print (x = 1) > (x == 1 ? "/dev/stdout" : "/dev/stderr"); printf "%s\\n", (y = 1) > (y == 1 ? "/dev/stdout" : "/dev/stderr") }'], b'', True),
     (['{ print a[$1] > "out"; a[1]; for (k in a) print k }'], b'x\ny\n', True),
+    # @include through the jail, @load refused as gawk refuses a missing library
+    (['@include "lib.awk"\nBEGIN{print dbl(2)}'], b'', True),
+    (['@include "lib"; BEGIN{print dbl(3)}'], b'', True),
+    (['@include "lib.awk"\n@include "lib.awk"\nBEGIN{print dbl(4)}'], b'', True),
+    (['@include "nofile"\nBEGIN{print 1}'], b'', True),
+    (['@load "x"'], b'', True),
 ]
 
 
