@@ -903,22 +903,31 @@ def _sort_by_field(lines: list[bytes], key: Key, tab: int, last_resort: bool) ->
     sep = bytes([tab])
     n = key.sword + (1 if key.eword is not None else 0)  # pieces to split off
     index = key.sword
-    if n == 0:
-        fields = lines  # -k1 without an end: the whole line
-    else:
-        fields = [p[index] if len(p) > index else b""
-                  for p in map(bytes.split, lines, itertools.repeat(sep), itertools.repeat(n))]
+
+    def fields_of(part: list[bytes]) -> list[bytes]:
+        if n == 0:
+            return part  # -k1 without an end: the whole line
+        return [p[index] if len(p) > index else b""
+                for p in map(bytes.split, part, itertools.repeat(sep), itertools.repeat(n))]
+
+    step = 1 << 16
     if last_resort and not any(map(operator.contains, lines, itertools.repeat(b"\0"))):
         # Without NUL bytes, "field NUL line" orders as (field, line) (a field that is a
         # prefix of another meets NUL, below any byte of the other), and bytes sort fast.
-        keys = list(map(b"\0".join, zip(fields, lines)))
-        del fields
-        lines.clear()  # the caller's list: its lines live on in the keys only
+        # Built and decoded a slice at a time, each slice's lines freed as their keys are
+        # made: the lines are never held twice.
+        keys: list[bytes] = []
+        for k in range(0, len(lines), step):
+            part = lines[k : k + step]
+            keys.extend(map(b"\0".join, zip(fields_of(part), part)))
+            lines[k : k + step] = itertools.repeat(None, len(part))  # type: ignore[list-item]
+            del part
+        lines.clear()
         keys.sort(reverse=key.reverse)
-        step = 1 << 16
-        for k in range(0, len(keys), step):  # in place, a slice at a time: no third copy
+        for k in range(0, len(keys), step):
             keys[k : k + step] = [key_line.partition(b"\0")[2] for key_line in keys[k : k + step]]
         return keys
+    fields = fields_of(lines)
     if last_resort:
         pairs = list(zip(fields, lines))
         pairs.sort(reverse=key.reverse)
