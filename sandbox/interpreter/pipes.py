@@ -252,8 +252,10 @@ class FileWriter:
     """Output redirected to a file: buffered, written through the sandbox filesystem.
 
     ``>`` truncates (creates) the file when the redirection is opened, as bash does; data is
-    then appended in pieces. ``>>`` appends. Writes go through ``CommandContext`` so policy
-    (read-only, protected paths) and the write budget apply.
+    then written in pieces at the writer's own offset (appended while nothing else changed the
+    file: the usual case; over what is there when another descriptor wrote it meanwhile, as
+    with two ``open()``s of one file). ``>>`` always appends. Writes go through
+    ``CommandContext`` so policy (read-only, protected paths) and the write budget apply.
     """
 
     FLUSH_AT = 1 << 20
@@ -266,6 +268,9 @@ class FileWriter:
         #: Unbuffered (a descriptor that outlives its command: ``exec 3>f``, ``{fd}>f``):
         #: every write reaches the file at once, so later commands read it.
         self.direct = False
+        self.append = append
+        #: Where the next byte goes (``>``): bytes written since the truncation.
+        self.offset = 0
         if not append:
             ctx.write_bytes(operand, b"")
         else:
@@ -283,7 +288,20 @@ class FileWriter:
         if self.buf:
             data = bytes(self.buf)
             self.buf.clear()
-            self.ctx.fs.append_bytes(self.ctx.path(self.operand), data)
+            fs, vpath = self.ctx.fs, self.ctx.path(self.operand)
+            at, self.offset = self.offset, self.offset + len(data)
+            if not self.append:
+                try:
+                    size = fs.stat(vpath).size
+                except OSError:
+                    size = at
+                if size != at and vpath.startswith("/") and not vpath.startswith("/dev/"):
+                    content = fs.read_bytes(vpath)
+                    new = content[:at].ljust(at, b"\0") + data + content[at + len(data):]
+                    self.ctx.budget.check_string(len(new))
+                    fs.write_bytes(vpath, new)
+                    return
+            fs.append_bytes(vpath, data)
 
     def flush(self) -> None:
         """Push buffered bytes to the file."""

@@ -314,6 +314,8 @@ CASES = [
     '{ read -r a; read -r b; } < a.txt; echo "$a/$b"',
     'exec 3<a.txt; { read -r x <&3; read -r y <&3; }; echo "$x $y"',
     'cat <<EOF 3>&1 >&2 2>&3 | wc -l\nswap\nEOF',
+    'exec 3>f; exec 4>f; echo aaaa >&3; echo b >&4; cat f; echo c >&3; cat f; echo x > g; { echo 12345; echo y > g; echo Z; } > g; cat g; exec 5>h; echo one >&5; : > h; echo two >&5; od -c h',
+    "exec 12>a.txt; exec {v}>a.txt; echo '' >&$v; (exec 12>a.txt; echo sub >&12); echo alpha >&12; cat a.txt",
 ]
 
 
