@@ -46,15 +46,19 @@ def main() -> int:
         f"Input: `{os.path.relpath(opts.data, ROOT)}` ({size_mb:.0f} MB). Command: "
         f"`python bench/bench_sort.py --runs {opts.runs}`. Best of {opts.runs} runs, GNU and "
         "ours alternating; GNU sort uses several threads, so a row meets its target (2x) only "
-        "if both ratios do. Our peak memory: the whole input is held as a list of lines "
-        "(no spill to temporary files in the jail).",
+        "if both ratios do. Our peak memory: the input is held in memory (the jail has no "
+        "scratch directory to spill to); past 128 MiB of lines the sorted runs are packed "
+        "into bytes and merged, so only one run at a time has a Python object and a key "
+        "per line.",
         "",
         HEADER,
         *lines,
         "",
         "Where the time goes: plain `sort` is Python's `list.sort` on bytes (C); a single plain "
-        "field key (`-t: -k2,2`) sorts (field, line) pairs made by `bytes.split`; numeric, "
-        "human and version keys compute a Python key per line, which dominates.",
+        "field key (`-t: -k2,2`) sorts `field NUL line` byte strings made by `map(bytes.split)` "
+        "(pairs when a line holds a NUL); numeric, human and version keys are computed once "
+        "per line (`-V` as a bytes key in filevercmp's order, not a Python comparison per "
+        "pair), and that Python call per line is most of what is left.",
         "",
     ])
     with open(opts.out, "w") as f:
