@@ -55,7 +55,7 @@ def power(a: float, b: float) -> float:
                 return _pow_posint(a, n)
             d = _pow_posint(a, -n)
             if d == 0.0:
-                return math.inf
+                return math.copysign(math.inf, d)  # 1 / -0 is -inf
             return 1.0 / d
         r = a ** b
         if isinstance(r, complex):

@@ -329,12 +329,37 @@ class Compiler:
             return conv(v)
         return typed
 
+    def _field_out(self, node):
+        """$n as print shows it: a number assigned to a field goes out with OFMT."""
+        rt = self.rt
+        e = node[1]
+        if e[0] == "num" and e[1] >= 1:
+            idx = int(e[1]) - 1
+            O = rt.O
+
+            def field_out():
+                fl = rt.flds
+                if fl is None:
+                    fl = rt.split()
+                if idx < len(fl):
+                    v = fl[idx]
+                    return v if type(v) is not float else O(v)
+                return b""
+            return field_out
+        if e[0] == "num":
+            return self.cstr(node)
+        f = self.cval(node)
+        O = rt.O
+        return lambda: O(f())
+
     def cout(self, node):
         """Closure returning the print form (OFMT for numbers)."""
         k = node[0]
         rt = self.rt
-        if k in ("str", "field", "concat"):
+        if k in ("str", "concat"):
             return self.cstr(node)
+        if k == "field":
+            return self._field_out(node)
         if k == "group":
             return self.cout(node[1])
         if k == "index":

@@ -275,6 +275,10 @@ CASES = [
     (['@include "lib.awk"\n@include "lib.awk"\nBEGIN{print dbl(4)}'], b'', True),
     (['@include "nofile"\nBEGIN{print 1}'], b'', True),
     (['@load "x"'], b'', True),
+    # print shows number fields with OFMT; x ^ -n of -0
+    (['-v', 'OFMT=%.3f', '{ $1 += 100; print $1, $NF, $(1), $1 ""; i = 1; print $i; $2 = 3.14159; print $2, $0 }'], b'2.5 x\n', True),
+    (['BEGIN { x = -0; print x ^ -1, (-0) ^ -2, 0 ^ -1, (-0) ^ -3 }'], b'', True),
+    (['{ print $1 ^ -1 }'], b'-0\n0\n', True),
 ]
 
 
