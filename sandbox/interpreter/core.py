@@ -953,6 +953,9 @@ class Shell:
 
     def assign_array(self, a: Assign) -> None:
         """``a=(...)``, ``a+=(...)``, ``a[sub]=v``, ``a[sub]+=v``."""
+        if a.index is not None and a.array is not None:
+            raise state.SubscriptError(f"{a.name}[{self.expander.word(a.index)}]: cannot assign "
+                                       "list to array member")
         if a.index is not None:
             sub = self.expander.word(a.index)
             value = self.expander.word(a.value, assign=True)

@@ -25,6 +25,8 @@ from sandbox.parse.ast import (
 _META = frozenset(" \t\n;&|<>()")
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGN_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
+#: ``a[0]=(...)``: an element assignment (bash's error when it runs), not a function.
+_ELEMENT_ASSIGN_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\[.*\]\+?=\Z", re.S)
 _PLAIN_RE = re.compile(r"[^ \t\n;&|<>()\"'`$\\]+")
 #: ``{name}`` right before a redirection operator: a named descriptor (``exec {fd}>f``).
 _VARFD_RE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}(?=[<>])")
@@ -410,7 +412,7 @@ class Parser:
             if word in _RESERVED_STOP:
                 raise self.syntax_error(word)
             # name ( ) compound  -> function definition (bash accepts any plain word)
-            if not _ASSIGN_RE.match(word):
+            if not _ASSIGN_RE.match(word) and not _ELEMENT_ASSIGN_RE.match(word):
                 save = self.i
                 self.i += len(word)
                 self.skip_ws()
@@ -787,9 +789,9 @@ class Parser:
         if not (append or s.startswith("=", j)):
             return None
         self.i = j + (2 if append else 1)
-        if index is None and s.startswith("(", self.i):
+        if s.startswith("(", self.i):  # `a[0]=(...)` too: bash's error when it runs
             self.i += 1
-            return Assign(m.group(0), Word([], apos), append, apos, None, self._array_elements())
+            return Assign(m.group(0), Word([], apos), append, apos, index, self._array_elements())
         value = self.parse_word(assignment=True)
         return Assign(m.group(0), value, append, apos, index)
 

@@ -104,6 +104,7 @@ DECLARES = [
     "declare -ar A=(1 2); A[0]=1; echo no\nA+=(3); echo no\necho ${A[@]}",
     "declare -Ar B\nB['x']=1\necho status=$?",
     "y=(1 2); y[-9]=1; echo no\necho next\ny[-1]=z; echo ${y[@]}",
+    "a=(1 2)\na[0]=(3 4)\necho \"status=$?\"; declare -p a\na[1]=(5); echo no",
     "FOO=foo BAR=\"[$FOO][$BAZ]\" BAZ=baz printenv FOO BAR BAZ",
     "x=global\nf() { echo x=$x; x=mutated; echo x=$x; unset x; echo x=$x; }\nx=temp f\necho x=$x",
     "g() { printenv F G; }; f() { G=[$F] g; printenv F G; }; F=f f",
