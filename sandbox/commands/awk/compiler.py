@@ -51,6 +51,20 @@ def _same(v):
     return v
 
 
+def _const_field(rt, idx: int, conv):
+    """Closure giving field ``idx + 1`` as text, a number in it through ``conv`` (CONVFMT
+    for values, OFMT for print)."""
+    def const_field():
+        fl = rt.flds
+        if fl is None:
+            fl = rt.split()
+        if idx < len(fl):
+            v = fl[idx]
+            return v if type(v) is not float else conv(v)
+        return b""
+    return const_field
+
+
 def _loop(cond, body, step, tick, test_first: bool):
     """A while (``test_first``), do-while or for loop (``step`` after each pass, also on
     continue); the deadline is checked every 1,024 passes."""
@@ -334,18 +348,7 @@ class Compiler:
         rt = self.rt
         e = node[1]
         if e[0] == "num" and e[1] >= 1:
-            idx = int(e[1]) - 1
-            O = rt.O
-
-            def field_out():
-                fl = rt.flds
-                if fl is None:
-                    fl = rt.split()
-                if idx < len(fl):
-                    v = fl[idx]
-                    return v if type(v) is not float else O(v)
-                return b""
-            return field_out
+            return _const_field(rt, int(e[1]) - 1, rt.O)
         if e[0] == "num":
             return self.cstr(node)
         f = self.cval(node)
@@ -588,18 +591,7 @@ class Compiler:
             n = int(e[1])
             if n == 0:
                 return rt.get0
-            idx = n - 1
-            S = rt.S
-
-            def fconst():
-                fl = rt.flds
-                if fl is None:
-                    fl = rt.split()
-                if idx < len(fl):
-                    v = fl[idx]
-                    return v if type(v) is not float else S(v)
-                return b""
-            return fconst
+            return _const_field(rt, n - 1, rt.S)
         fi = self.cval(e)
         line = self.cur_line
         index = rt.field_index
