@@ -34,7 +34,8 @@ _ISSPACE = " \t\n\v\f\r"
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _ARRAY_REF_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\[.+\]\Z", re.S)
 _TIMEOUT_RE = re.compile(r"(\d*)(?:\.(\d*))?\Z")
-_NUMBER_RE = re.compile(r"\s*[-+]?\d+\s*\Z")
+#: bash's legal_number: strtoimax's leading white space, then only blanks may follow.
+_NUMBER_RE = re.compile(r"[ \t\n\v\f\r]*[-+]?[0-9]+[ \t]*\Z")
 USAGE = ("read: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] "
          "[-p prompt] [-t timeout] [-u fd] [name ...]\n")
 

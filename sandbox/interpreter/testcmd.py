@@ -15,11 +15,11 @@ read-only policy); ``-O -G`` hold for every existing file (the sandbox user owns
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from sandbox.fs.base import FSError
 from sandbox.fs.vfs import DEVICES
+from sandbox.interpreter.read import legal_number
 
 if TYPE_CHECKING:
     from sandbox.interpreter.core import IO, Shell
@@ -30,7 +30,6 @@ _STRING_BINARY = frozenset("= == != < >".split())
 _INT_BINARY = frozenset("-eq -ne -lt -le -gt -ge".split())
 _FILE_BINARY = frozenset("-nt -ot -ef".split())
 BINARY = _STRING_BINARY | _INT_BINARY | _FILE_BINARY
-_LEGAL_NUMBER_RE = re.compile(r"[ \t\n]*[-+]?\d+[ \t\n]*\Z")
 #: ``set -o`` names that are on in a fresh ``bash -c`` and that the sandbox doesn't track.
 _ALWAYS_ON = frozenset({"braceexpand", "hashall", "interactive-comments"})
 _TRACKED = {"errexit": "errexit", "nounset": "nounset", "noglob": "noglob",
@@ -39,14 +38,6 @@ _TRACKED = {"errexit": "errexit", "nounset": "nounset", "noglob": "noglob",
 
 class TestError(Exception):
     """A malformed test expression; ``str()`` is bash's message (status 2)."""
-
-
-def legal_number(text: str) -> int | None:
-    """bash's ``legal_number`` (base 10, blanks around, within intmax_t), else None."""
-    if not _LEGAL_NUMBER_RE.match(text):
-        return None
-    value = int(text)
-    return value if -(1 << 63) <= value < (1 << 63) else None
 
 
 def option_on(sh: "Shell", name: str) -> bool:
