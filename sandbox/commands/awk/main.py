@@ -168,6 +168,8 @@ def _apply(opts: Options, c: str, val) -> None:
         opts.sources.append(("f", val))
     elif c == "l":
         raise UsageError(f"-l (loading extensions) is not supported in the sandbox")
+    elif c == "n":
+        raise UsageError("-n (--non-decimal-data) is not supported in the sandbox")
 
 
 class Source:
