@@ -168,3 +168,24 @@ def runs_command(argv: list[str]) -> bool:
             continue
         return not (a.startswith("-") and a != "--" and len(a) > 1)
     return True
+
+
+def expand_subscript_code(sh: "Shell", text: str) -> str | None:
+    """Under ``Policy(dynamic=True)``: a subscript given as a string that holds a command
+    substitution (``unset 'm[$(echo k)]'``) expands as bash expands it, the substitution
+    checked by the guard first like any dynamic code (None: refused, message printed)."""
+    import io
+    from sandbox.interpreter.core import IO
+    from sandbox.parse.ast import Assign
+    err = sh._current_stderr
+    tree = _guarded(sh, f"_sub_={text}", IO(io.BytesIO(b""), err, err), "bash")
+    if tree is None:
+        return None
+    try:
+        cmd = tree.items[0].first.commands[0]
+        a = cmd.assigns[0]
+    except (IndexError, AttributeError):
+        return None
+    if not isinstance(a, Assign):
+        return None
+    return sh.expander.word(a.value)

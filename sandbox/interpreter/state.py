@@ -367,6 +367,10 @@ def text_subscript(sh: "Shell", name: str) -> str:
     if not name.endswith("]") or "[" not in name:
         return name
     base, _, sub = name[:-1].partition("[")
-    if not any(c in sub for c in "$'\"\\"):
+    if not any(c in sub for c in "$'\"\\`"):
         return name
+    if sh.policy.dynamic and ("$(" in sub or "`" in sub):
+        from sandbox.interpreter import dynamic
+        key = dynamic.expand_subscript_code(sh, sub)
+        return name if key is None else f"{base}[{key}]"
     return f"{base}[{_expand_subscript(sh, sub)}]"

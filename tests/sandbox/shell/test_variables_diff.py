@@ -273,6 +273,8 @@ DYNAMIC = [
     "bash -c 'readonly r=1; r=2; echo no\necho next'; echo $?",
     "eval 'echo $LINENO'\necho $LINENO\neval $'echo $LINENO\\necho $LINENO'",
     "bash -c 'echo $LINENO\necho $LINENO'; echo $LINENO",
+    "declare -A m=([K]=v [J]=w); unset -v 'm[$(echo K)]'; echo ${#m[@]} ${!m[@]}",
+    "declare -A m=([K]=v); test -v 'm[`echo K`]'; echo $?",
 ]
 
 
@@ -305,3 +307,14 @@ def test_standard_path_is_checked_as_its_name(tmp_path: Path) -> None:
     assert r.exit_code == 126 and r.stdout == b"" and b"`rm` is not an allowed" in r.stderr
     r = sb.run("/home/x/rm -f x")
     assert r.exit_code == 126 and r.stdout == b""
+
+
+def test_dynamic_subscript_code_is_guarded() -> None:
+    out = _run_dynamic("declare -A m=([K]=v); unset 'm[$(rm x)]'; echo ${#m[@]}",
+                       allow=frozenset({"echo"}))
+    assert out.stdout == b"1\n" and b"`rm` is not an allowed command" in out.stderr
+
+
+def test_default_policy_never_runs_subscript_code() -> None:
+    out = dt.run_ours("declare -A m=([K]=v); unset 'm[$(echo K)]'; echo ${#m[@]}")
+    assert out.stdout == b"1\n" and out.status == 0
