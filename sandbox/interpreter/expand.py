@@ -812,9 +812,12 @@ def _plain(word: Word) -> str | None:
         p = parts[0]
         if isinstance(p, Quoted):
             return p.text
-        if isinstance(p, Lit) and not any(c in p.text for c in "*?[{~("):
+        if isinstance(p, Lit) and _SPECIAL_IN_PLAIN.search(p.text) is None:
             return p.text
     return None
+
+
+_SPECIAL_IN_PLAIN = re.compile(r"[*?\[{~(]")
 
 
 def glob(sh: "Shell", field: list[Chunk]) -> list[str]:
