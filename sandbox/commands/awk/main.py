@@ -70,6 +70,10 @@ _NOARG = set("bcCgh IMNnOPrsStV".replace(" ", ""))
 _OPTARG_OPTIONAL = set("dDLop")
 
 
+class Unsupported(Exception):
+    """A gawk option this awk does not build: one line, status 2 (no usage text)."""
+
+
 class UsageError(Exception):
     pass
 
@@ -135,6 +139,7 @@ def parse_args(args: list[str]):
                     _apply(opts, c, val)
                     break
                 if c in _OPTARG_OPTIONAL:
+                    _apply(opts, c, a[j + 1:] or None)
                     break
                 if c in _NOARG or c == "h":
                     _apply(opts, c, None)
@@ -170,6 +175,17 @@ def _apply(opts: Options, c: str, val) -> None:
         raise UsageError(f"-l (loading extensions) is not supported in the sandbox")
     elif c == "n":
         raise UsageError("-n (--non-decimal-data) is not supported in the sandbox")
+    elif c in _UNSUPPORTED:
+        raise Unsupported(f"-{c} (--{_UNSUPPORTED[c]}) is not supported in the sandbox; "
+                          "run the program without it")
+
+
+#: gawk options whose effect is not built: refused rather than ignored (``-r``, ``-O`` and
+#: ``-s`` change nothing here and are accepted).
+_UNSUPPORTED = {"c": "traditional", "P": "posix", "L": "lint", "t": "lint-old", "M": "bignum",
+                "N": "use-lc-numeric", "d": "dump-variables", "D": "debug",
+                "o": "pretty-print", "p": "profile", "C": "copyright", "g": "gen-pot",
+                "I": "trace", "S": "sandbox"}
 
 
 class Source:
@@ -225,7 +241,7 @@ def writes(args: list[str]) -> list[str]:
     """Literal redirection targets (``>``/``>>``) of the program in ``args``."""
     try:
         opts, rest = parse_args(list(args))
-    except UsageError:
+    except (UsageError, Unsupported):
         return []
     if opts.sources:
         if any(kind == "f" for kind, _ in opts.sources):
@@ -315,6 +331,9 @@ def _expand_includes(ctx, src: "Source", seen: set | None = None,
 def run(ctx) -> int:
     try:
         opts, rest = parse_args(ctx.args)
+    except Unsupported as err:
+        ctx.stderr.write(f"awk: {err}\n".encode())
+        return 2
     except UsageError as err:
         if not str(err).startswith("invalid option"):
             ctx.stderr.write(f"awk: {err}\n".encode())

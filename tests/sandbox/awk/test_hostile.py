@@ -157,3 +157,25 @@ def test_mutated_programs_never_crash(shard: int) -> None:
         except LimitExceeded:
             continue
         assert b"Traceback" not in err and b"internal error" not in err, (args, err)
+
+
+@pytest.mark.parametrize("option", ["-c", "--traditional", "-P", "--posix", "-L", "--lint=fatal",
+                                    "-t", "-M", "-N", "-d", "-dvars.out", "-D", "-o", "-p",
+                                    "--profile=prof.out", "-C", "-g", "-I", "-S", "--sandbox"])
+def test_options_not_built_are_refused_not_ignored(option: str) -> None:
+    """gawk options whose effect is not built are refused in one line (status 2, nothing
+    run, no file written), never silently ignored."""
+    code, out, err = run_command(["awk", option, "BEGIN { print 1 }"], stdin=b"",
+                                 fs=None)
+    assert code == 2 and out == b""
+    assert err.count(b"\n") == 1 and b"is not supported in the sandbox" in err
+
+
+@pytest.mark.parametrize("option", ["-O", "--optimize", "-s", "-r"])
+def test_options_without_effect_here_are_accepted(option: str) -> None:
+    """-O/-s (optimisation) and -r (intervals are on anyway) print what gawk does."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from awk_support import compare, need_gawk
+
+    need_gawk()
+    compare([option, "{ print $1 + 1 }"], stdin=b"1\n2\n")
