@@ -262,16 +262,22 @@ class RecallIndex:
         path = self._cache_path(fi.rel)
         if path is None:
             return
+        if self.write_cache(path, fi.to_bytes()):
+            fi.saved_end = fi.end
+
+    def write_cache(self, path: str, data: bytes) -> bool:
+        """Write a cache file atomically (temporary file, 0600, renamed over); False when it
+        can't be written (a cache that can't be written is only slower next time)."""
         try:
             self.make_cache_dir()
             tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
             with os.fdopen(fd, "wb") as f:
-                f.write(fi.to_bytes())
+                f.write(data)
             os.replace(tmp, path)
-            fi.saved_end = fi.end
-        except OSError:  # a cache that can't be written is only slower next time
-            pass
+            return True
+        except OSError:
+            return False
 
     def _read_from(self, rel: str, offset: int, size: int) -> bytes:
         with self.store.open_read(rel) as f:

@@ -203,15 +203,8 @@ class SemanticIndex:
         meta = {"rel": fi.rel, "embedder": self.embedder.id, "count": int(mat.shape[0]),
                 "end": fi.end, "lines": fi.lines, "version": fi.version,
                 "last_line": int(fi.line_of[mat.shape[0] - 1]) if mat.shape[0] else 0}
-        try:
-            self.index.make_cache_dir()
-            tmp = f"{path}.{os.getpid()}.{threading.get_ident()}.tmp"
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
-            with os.fdopen(fd, "wb") as f:
-                f.write(VEC_FORMAT + json.dumps(meta).encode() + b"\n\n" + mat.astype("float32").tobytes())
-            os.replace(tmp, path)
-        except OSError:
-            pass
+        self.index.write_cache(path, VEC_FORMAT + json.dumps(meta).encode() + b"\n\n"
+                               + mat.astype("float32").tobytes())
 
     def matrix(self, fi: FileIndex) -> Any:
         """The unit vectors of ``fi`` (embedding the units that have none yet)."""
