@@ -226,6 +226,13 @@ class Memory:
 
             base = self.base_store
             trust = False
+            if type(base).__name__ == "PostgresStore":
+                # kept and answered in the database, shared by every process
+                from memtool.stores.postgres.recall import PgRecallIndex
+
+                prefix = scope_prefix(self.scope) if self.scope is not None else ""
+                index = self._recall_index = PgRecallIndex(base, prefix=prefix)
+                return index
             if isinstance(base, LocalStore):
                 cache = None if base.read_only else os.path.join(base.path, ".memtool", "recall")
             elif (isinstance(base, MemoryStore) or type(base).__name__ == "PostgresStore"):

@@ -327,25 +327,29 @@ def score_candidates(candidates: list[tuple[Unit, list[str], int]], qterms: list
                      idf: dict[str, float], avgdl: float, k: int, total: int) -> SearchResult:
     """The ``k`` best of ``candidates`` (unit, its terms, its place in reading order) by BM25
     with the phrase bonus; ties go to the newer date, then the later unit."""
-    pairs = [(a, b) for a, b in zip(qterms, qterms[1:])]
     scored: list[tuple[float, str, int, Unit, list[str]]] = []
     for unit, uterms, seq in candidates:
-        dl = len(uterms)
-        norm = K1 * (1 - B + B * dl / avgdl)
-        score = 0.0
-        for t in qterms:
-            tf = uterms.count(t)
-            if tf:
-                score += idf[t] * tf * (K1 + 1) / (tf + norm)
-        if pairs:
-            adjacent = set(zip(uterms, uterms[1:]))
-            for a, b in pairs:
-                if (a, b) in adjacent:
-                    score += PHRASE_WEIGHT * (idf[a] + idf[b]) / 2
-        scored.append((round(score, 9), unit.date, seq, unit, uterms))
+        scored.append((unit_score(uterms, qterms, idf, avgdl), unit.date, seq, unit, uterms))
     scored.sort(key=lambda s: (s[0], s[1], s[2]), reverse=True)
     hits = [_hit(unit, score, qterms) for score, _d, _s, unit, _u in scored[:k]]
     return SearchResult(hits, total)
+
+
+def unit_score(uterms: list[str], qterms: list[str], idf: dict[str, float], avgdl: float) -> float:
+    """A unit's score for a query: BM25 of its terms plus the phrase bonus of each adjacent
+    pair of query terms found adjacent in it (rounded to 9 places, so ties are ties)."""
+    norm = K1 * (1 - B + B * len(uterms) / avgdl)
+    score = 0.0
+    for t in qterms:
+        tf = uterms.count(t)
+        if tf:
+            score += idf[t] * tf * (K1 + 1) / (tf + norm)
+    if len(qterms) > 1:
+        adjacent = set(zip(uterms, uterms[1:]))
+        for a, b in zip(qterms, qterms[1:]):
+            if (a, b) in adjacent:
+                score += PHRASE_WEIGHT * (idf[a] + idf[b]) / 2
+    return round(score, 9)
 
 
 def _hit(unit: Unit, score: float, qterms: list[str]) -> Hit:

@@ -99,6 +99,23 @@ def test_index_is_exact_bm25_as_files_change(tmp_path, seed):
     local = seed % 2 == 0
     mem = (Memory(str(tmp_path / "m"), versions=False, gitignore=False) if local
            else Memory(MemoryStore(), versions=False))
+    change_and_check(mem, rng)
+
+
+@pytest.mark.parametrize("store_kind", ["postgres"])
+@pytest.mark.parametrize("seed", range(4))
+def test_postgres_index_is_exact_bm25_as_files_change(store, seed):
+    """The same on PostgreSQL, where the index lives in the database (PgRecallIndex); odd
+    seeds search a scope's files."""
+    scoped = {"scope": f"user:{seed}"} if seed % 2 else {}
+    mem = Memory(store, versions=False, **scoped)
+    assert type(mem.recall_index()).__name__ == "PgRecallIndex"
+    change_and_check(mem, random.Random(100 + seed))
+
+
+def change_and_check(mem: Memory, rng: random.Random) -> None:
+    """Forty random changes of a memory's files, each followed by searches checked against
+    the plain reference."""
     store = mem.store
     index = mem.recall_index()
     day = 0

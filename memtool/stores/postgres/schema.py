@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import psycopg
 
 #: Version of the table layout this code writes; see ``MIGRATIONS``.
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 
 class SchemaTooNew(RuntimeError):
@@ -358,6 +358,47 @@ def _migrations(schema: str) -> dict[int, list[str]]:
             f"""CREATE TABLE IF NOT EXISTS {s}.version_generation (
                 ns text PRIMARY KEY,
                 generation bigint NOT NULL)""",
+        ],
+        # Version 9: ranked recall kept in the database (``memtool.stores.postgres.recall``):
+        # what of each file is indexed (``fid`` numbers that indexing), its units, the
+        # postings (term -> unit, count) and each term's document frequency per file.
+        # Derived data, rebuilt from the files when missing.
+        9: [
+            f"CREATE SEQUENCE IF NOT EXISTS {s}.recall_fid_seq",
+            f"""CREATE TABLE IF NOT EXISTS {s}.recall_files (
+                ns text NOT NULL,
+                path bytea NOT NULL,
+                fid bigint NOT NULL,
+                cid bigint,
+                version bigint,
+                indexed_end bigint NOT NULL,
+                partial boolean NOT NULL,
+                lines bigint NOT NULL,
+                units bigint NOT NULL,
+                total_len bigint NOT NULL,
+                PRIMARY KEY (ns, path))""",
+            f"""CREATE TABLE IF NOT EXISTS {s}.recall_units (
+                fid bigint NOT NULL,
+                uid integer NOT NULL,
+                line bigint NOT NULL,
+                date text NOT NULL,
+                role text NOT NULL,
+                raw text NOT NULL,
+                body text,
+                context text,
+                PRIMARY KEY (fid, uid))""",
+            f"""CREATE TABLE IF NOT EXISTS {s}.recall_postings (
+                fid bigint NOT NULL,
+                term text NOT NULL,
+                uid integer NOT NULL,
+                tf integer NOT NULL,
+                len integer NOT NULL,
+                PRIMARY KEY (fid, term, uid) INCLUDE (tf, len))""",
+            f"""CREATE TABLE IF NOT EXISTS {s}.recall_terms (
+                fid bigint NOT NULL,
+                term text NOT NULL,
+                df integer NOT NULL,
+                PRIMARY KEY (fid, term))""",
         ],
     }
 

@@ -852,8 +852,8 @@ class PostgresStore(FileSystem):
     # -- housekeeping ----------------------------------------------------------------------------
 
     def drop_namespace(self) -> None:
-        """Delete every file and directory of this namespace, and its version history (tests,
-        ``memtool migrate``)."""
+        """Delete every file and directory of this namespace, its version history and its
+        recall index (tests, ``memtool migrate``)."""
         s = self.schema
 
         def go(conn: "psycopg.Connection") -> None:
@@ -869,6 +869,10 @@ class PostgresStore(FileSystem):
                 # ... and its history: a reader's copy is reread (the generation changes).
                 conn.execute(f"DELETE FROM {s}.versions WHERE ns = %s", [self.namespace])
                 conn.execute(f"DELETE FROM {s}.version_contents WHERE ns = %s", [self.namespace])
+                for table in ("recall_units", "recall_postings", "recall_terms"):  # derived
+                    conn.execute(f"DELETE FROM {s}.{table} WHERE fid IN (SELECT fid FROM "
+                                 f"{s}.recall_files WHERE ns = %s)", [self.namespace])
+                conn.execute(f"DELETE FROM {s}.recall_files WHERE ns = %s", [self.namespace])
                 conn.execute(
                     f"INSERT INTO {s}.version_generation (ns, generation) VALUES (%s, 1) ON CONFLICT (ns) "
                     f"DO UPDATE SET generation = {s}.version_generation.generation + 1", [self.namespace])
