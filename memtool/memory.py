@@ -202,23 +202,25 @@ class Memory:
 
     def _ranker(self) -> Any:
         """What searches: the semantic index (BM25 fused with cosine) when an embedder is
-        set, else the BM25 index; None where the files are scanned (PostgreSQL)."""
+        set, else the BM25 index; None where the files are scanned."""
         index = self.recall_index()
         if index is None or self.embedder is None:
             return index
         semantic = getattr(self, "_semantic_index", None)
-        if semantic is None:
-            from memtool.recall.semantic import SemanticIndex
-
-            semantic = self._semantic_index = SemanticIndex(index, self.embedder)
+        if semantic is None or semantic.embedder is not self.embedder:
+            if type(index).__name__ == "PgRecallIndex":
+                from memtool.stores.postgres.vectors import PgSemanticIndex as Semantic
+            else:
+                from memtool.recall.semantic import SemanticIndex as Semantic
+            semantic = self._semantic_index = Semantic(index, self.embedder)
         return semantic
 
     def recall_index(self) -> Any:
-        """The recall index of this memory (``memtool.recall.index.RecallIndex``), made on
-        first use: kept in this object and, for a local directory, saved in its hidden
-        ``.memtool/recall/``; on PostgreSQL kept in this process only (the log's appends by
-        other processes are read on the next search). None on other stores, which are
-        searched by reading the files."""
+        """The recall index of this memory, made on first use: a
+        ``memtool.recall.index.RecallIndex`` kept in this object and, for a local directory,
+        saved in its hidden ``.memtool/recall/``; on PostgreSQL a
+        ``memtool.stores.postgres.recall.PgRecallIndex``, kept and answered in the database.
+        None on other stores, which are searched by reading the files."""
         index = getattr(self, "_recall_index", None)
         if index is None:
             from memtool.recall.index import RecallIndex

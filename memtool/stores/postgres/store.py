@@ -869,7 +869,8 @@ class PostgresStore(FileSystem):
                 # ... and its history: a reader's copy is reread (the generation changes).
                 conn.execute(f"DELETE FROM {s}.versions WHERE ns = %s", [self.namespace])
                 conn.execute(f"DELETE FROM {s}.version_contents WHERE ns = %s", [self.namespace])
-                for table in ("recall_units", "recall_postings", "recall_terms"):  # derived
+                for table in ("recall_units", "recall_postings", "recall_terms", "recall_vectors",
+                              "recall_vector_files"):  # derived
                     conn.execute(f"DELETE FROM {s}.{table} WHERE fid IN (SELECT fid FROM "
                                  f"{s}.recall_files WHERE ns = %s)", [self.namespace])
                 conn.execute(f"DELETE FROM {s}.recall_files WHERE ns = %s", [self.namespace])

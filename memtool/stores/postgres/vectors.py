@@ -1,0 +1,149 @@
+"""Semantic recall on PostgreSQL: ``PgSemanticIndex``, unit vectors kept in the database.
+
+The units are ``PgRecallIndex``'s (``recall_units``). Their vectors live in
+``recall_vectors`` (embedder id, file index ``fid``, unit, float32 vector), and
+``recall_vector_files`` says up to which unit each indexed file has vectors for an embedder:
+a log's appended turns are embedded once, by whichever process searches first, and shared
+with every other process; a file indexed again (a new ``fid``) gets new vectors, and its old
+ones are deleted with its units; another embedder id never mixes with these. Nothing here is
+the source of truth.
+
+PostgreSQL has no vector type without an extension (pgvector is not assumed), so the cosine
+ranking runs in the client: each process keeps the vectors of the files it searched (loaded
+once, then only the rows added since) and multiplies them by the query's vector. The fusion
+with BM25 is ``memtool.recall.semantic.fuse``, as on a local memory.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING, Any, Iterable
+
+from memtool.recall.search import SearchResult, _hit, query_terms
+from memtool.recall.semantic import BATCH, DEPTH, EMBED_CHARS, Embedder, _numpy, fuse
+from memtool.stores.postgres.common import _key
+from memtool.stores.postgres.recall import PgRecallIndex, unit_of
+
+if TYPE_CHECKING:  # pragma: no cover
+    import psycopg
+
+
+class PgSemanticIndex:
+    """Hybrid (BM25 + cosine) search of a PostgreSQL namespace; see the module docstring."""
+
+    def __init__(self, index: PgRecallIndex, embedder: Embedder):
+        if not isinstance(embedder, Embedder):
+            raise TypeError("embedder must have id, dimension and embed(texts)")
+        self.index = index
+        self.embedder = embedder
+        #: fid -> (last uid loaded, uids, matrix of unit vectors)
+        self._cache: dict[int, tuple[int, Any, Any]] = {}
+        self._lock = threading.Lock()
+        store = index.store
+        self._key = _key(b"memtool vectors", store.schema.encode(), store.namespace.encode(),
+                         embedder.id.encode())
+
+    def _embed_missing(self, conn: "psycopg.Connection", fids: list[int]) -> None:
+        """Embed the units of ``fids`` that have no vector for this embedder yet."""
+        np = _numpy()
+        s, eid = self.index.store.schema, self.embedder.id
+        upto = dict(conn.execute(
+            f"SELECT fid, upto FROM {s}.recall_vector_files WHERE embedder = %s AND fid = ANY(%s)",
+            [eid, fids]).fetchall())
+        for fid in fids:
+            rows = conn.execute(
+                f"SELECT uid, line, date, role, raw, body, context FROM {s}.recall_units "
+                f"WHERE fid = %s AND uid > %s ORDER BY uid", [fid, upto.get(fid, 0)]).fetchall()
+            if not rows:
+                continue
+            texts = []
+            for _uid, line, date, role, raw, body, context in rows:
+                unit = unit_of("", line, date, role, raw, body, context)
+                texts.append((unit.text + ("\n" + unit.context if unit.context else ""))[:EMBED_CHARS])
+            vectors = []
+            for i in range(0, len(texts), BATCH):
+                vectors.extend(self.embedder.embed(texts[i:i + BATCH]))
+            mat = np.asarray(vectors, dtype=np.float32).reshape(len(rows), self.embedder.dimension)
+            norms = np.linalg.norm(mat, axis=1, keepdims=True)
+            mat = mat / np.where(norms == 0, 1, norms)
+            uids = [r[0] for r in rows]
+            with conn.transaction():
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", [self._key])
+                # the file may have been indexed again meanwhile: only its current units
+                conn.execute(
+                    f"INSERT INTO {s}.recall_vectors (embedder, fid, uid, vec) SELECT %s, %s, u, v "
+                    f"FROM unnest(%s::integer[], %s::bytea[]) AS x(u, v) WHERE EXISTS (SELECT 1 "
+                    f"FROM {s}.recall_units r WHERE r.fid = %s AND r.uid = x.u) "
+                    f"ON CONFLICT DO NOTHING",
+                    [eid, fid, uids, [row.tobytes() for row in mat], fid])
+                conn.execute(
+                    f"INSERT INTO {s}.recall_vector_files (embedder, fid, upto) SELECT %s, %s, %s "
+                    f"WHERE EXISTS (SELECT 1 FROM {s}.recall_files WHERE fid = %s) "
+                    f"ON CONFLICT (embedder, fid) DO UPDATE SET upto = greatest("
+                    f"{s}.recall_vector_files.upto, EXCLUDED.upto)", [eid, fid, uids[-1], fid])
+
+    def _matrix(self, conn: "psycopg.Connection", fid: int) -> tuple[Any, Any]:
+        """(uids, vectors) of one indexed file, from this process's cache and what was added."""
+        np = _numpy()
+        last, uids, mat = self._cache.get(fid, (0, np.zeros(0, dtype=np.int64),
+                                                np.zeros((0, self.embedder.dimension), dtype=np.float32)))
+        rows = conn.execute(
+            f"SELECT uid, vec FROM {self.index.store.schema}.recall_vectors WHERE embedder = %s "
+            f"AND fid = %s AND uid > %s ORDER BY uid", [self.embedder.id, fid, last]).fetchall()
+        if rows:
+            new = np.frombuffer(b"".join(bytes(v) for _u, v in rows), dtype=np.float32)
+            new = new.reshape(len(rows), self.embedder.dimension)
+            uids = np.concatenate([uids, np.asarray([u for u, _v in rows], dtype=np.int64)])
+            mat = np.vstack([mat, new])
+            last = int(uids[-1])
+        self._cache[fid] = (last, uids, mat)
+        return uids, mat
+
+    def search(self, query: str, k: int = 10, paths: Iterable[str] | None = None,
+               exclude: Iterable[str] = ()) -> SearchResult:
+        """The hybrid ranking: BM25 (answered by the database) and cosine, fused by rank."""
+        np = _numpy()
+        if not query or not query.strip() or k <= 0:
+            return SearchResult([], 0)
+        depth = max(DEPTH, k)
+        lexical = self.index.search(query, k=depth, paths=paths, exclude=exclude)
+        roots, skip = self.index.roots(paths, exclude)
+        qterms = query_terms(query)
+        qv = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
+        qv = qv / (float(np.linalg.norm(qv)) or 1.0)
+
+        def go(conn: "psycopg.Connection") -> list:
+            chosen = self.index.chosen(self.index.refresh(conn), roots, skip)
+            live = {f.fid for f in chosen}
+            for fid in [f for f in self._cache if f not in live]:
+                del self._cache[fid]  # indexed again, or not searched: forget
+            self._embed_missing(conn, [f.fid for f in chosen])
+            scored: list[tuple[float, int, int]] = []
+            for f in chosen:
+                uids, mat = self._matrix(conn, f.fid)
+                if not len(uids):
+                    continue
+                sims = mat @ qv
+                top = np.argsort(-sims, kind="stable")[:depth]
+                scored += [(float(sims[i]), f.fid, int(uids[i])) for i in top]
+            scored.sort(key=lambda x: -x[0])
+            scored = scored[:depth]
+            if not scored:
+                return []
+            names = {f.fid: f.rel for f in chosen}
+            rows = conn.execute(
+                f"SELECT fid, uid, line, date, role, raw, body, context FROM "
+                f"{self.index.store.schema}.recall_units WHERE (fid, uid) IN (SELECT * FROM "
+                f"unnest(%s::bigint[], %s::integer[]))",
+                [[x[1] for x in scored], [x[2] for x in scored]]).fetchall()
+            units = {(fid, uid): unit_of(names[fid], line, date, role, raw, body, context)
+                     for fid, uid, line, date, role, raw, body, context in rows}
+            return [_hit(units[(fid, uid)], sim, qterms) for sim, fid, uid in scored
+                    if (fid, uid) in units]
+
+        with self._lock:
+            semantic = self.index.store._run("", go, retry=True)
+        pre = self.index.prefix
+        for hit in semantic:
+            hit.file = hit.file[len(pre):]
+        return fuse(lexical.hits, semantic, k)
