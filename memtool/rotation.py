@@ -16,7 +16,10 @@ Nothing is lost or duplicated, and appenders are never blocked for more than the
    (``remove_prefix``): a local store takes the log's exclusive ``flock`` (waiting for appends
    in flight), writes the rest to a new file and renames it over the log; an append that was
    waiting on the old file sees it replaced and appends to the new one
-   (``LocalStore.append_line``). An in-memory store does it under its own lock.
+   (``LocalStore.append_line``). An in-memory store does it under its own lock. PostgreSQL
+   (``PostgresStore.remove_prefix``) does it in the transaction of the log's ``lock()``, so
+   the archive's appends and the log's new start commit together; appends wait for that
+   transaction and then go to the new content.
 
 ``recent()``, search and recall read through the archive (``Conversations.recent`` goes on to
 the newest archive files when the log has fewer turns; search covers every file); the bash

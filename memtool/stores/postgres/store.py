@@ -395,19 +395,61 @@ class PostgresStore(FileSystem):
                 elif row[0] == "d":
                     raise FSError(errno.EISDIR, path)
                 else:
-                    conn.execute(f"DELETE FROM {s}.chunks WHERE cid = %s", [row[1]])
-                    conn.execute(f"DELETE FROM {s}.pending WHERE cid = %s", [row[1]])
-                    cid = conn.execute(
-                        f"UPDATE {s}.nodes SET cid = nextval('{s}.content_seq'), size = %s, "
-                        f"tail_off = %s, tail_count = %s, mtime = %s, nl = %s, "
-                        f"version = nextval('{s}.version_seq') WHERE ns = %s AND path = %s "
-                        f"RETURNING cid",
-                        [len(data), *_open_chunk(len(data)), time.time(), _ends_line(data),
-                         self.namespace, raw],
-                    ).fetchone()[0]
-                    self._insert_chunks(conn, cid, data)
+                    self._replace_content(conn, raw, row[1], data)
 
         self._run(path, go)
+
+    def _replace_content(self, conn: "psycopg.Connection", raw: bytes, old_cid: int, data: bytes) -> None:
+        """Give an existing file ``data`` as a new content id (path lock held, in a
+        transaction): readers of the old content see ``ESTALE``, appends that waited for
+        the lock go to the new content."""
+        s = self.schema
+        conn.execute(f"DELETE FROM {s}.chunks WHERE cid = %s", [old_cid])
+        conn.execute(f"DELETE FROM {s}.pending WHERE cid = %s", [old_cid])
+        cid = conn.execute(
+            f"UPDATE {s}.nodes SET cid = nextval('{s}.content_seq'), size = %s, "
+            f"tail_off = %s, tail_count = %s, mtime = %s, nl = %s, "
+            f"version = nextval('{s}.version_seq') WHERE ns = %s AND path = %s "
+            f"RETURNING cid",
+            [len(data), *_open_chunk(len(data)), time.time(), _ends_line(data),
+             self.namespace, raw],
+        ).fetchone()[0]
+        self._insert_chunks(conn, cid, data)
+
+    def remove_prefix(self, path: str, prefix: bytes) -> bool:
+        """Remove the first ``len(prefix)`` bytes of a file if it starts with ``prefix``
+        (False, nothing changed, if not), in one transaction under the path's exclusive lock
+        (which waits for appends in flight; appends that wait for it go to the new content).
+        Rotation (``memtool.rotation``) calls it inside ``lock()``, so the archive's appends
+        and this commit together: a crash leaves both or neither."""
+        self._check_writable(path)
+        raw = _encode_path(path)
+        if raw == b"":
+            raise FSError(errno.EISDIR, path)
+        s = self.schema
+
+        def go(conn: "psycopg.Connection") -> bool:
+            with conn.transaction():
+                self._lock_path(conn, raw)
+                row = conn.execute(
+                    f"SELECT kind, cid FROM {s}.nodes WHERE ns = %s AND path = %s FOR UPDATE",
+                    [self.namespace, raw],
+                ).fetchone()
+                if row is None:
+                    raise self._missing(conn, path, raw)
+                if row[0] == "d":
+                    raise FSError(errno.EISDIR, path)
+                sealed = conn.execute(f"SELECT data FROM {s}.chunks WHERE cid = %s ORDER BY off",
+                                      [row[1]]).fetchall()
+                pending = conn.execute(f"SELECT data FROM {s}.pending WHERE cid = %s ORDER BY seq",
+                                       [row[1]]).fetchall()
+                data = b"".join(bytes(r[0]) for r in sealed) + b"".join(bytes(r[0]) for r in pending)
+                if not data.startswith(prefix):
+                    return False
+                self._replace_content(conn, raw, row[1], data[len(prefix):])
+                return True
+
+        return self._run(path, go)
 
     def append_bytes(self, path: str, data: bytes) -> None:
         """Append ``data`` as one piece: a single ``INSERT`` into ``pending`` under the path's
