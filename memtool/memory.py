@@ -135,6 +135,7 @@ class Memory:
             MemoryToolConfig(read_only=read_only, append_only=append_only,
                              max_file_bytes=max_file_bytes, max_depth=max_depth,
                              search_limit=search_limit),
+            ranker=self._ranker,
         )
         self.bash_tool = BashTool(
             self.tool_store, self.core, self.scanner,

@@ -15,7 +15,7 @@ import errno
 import math
 import re
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Any, Iterator
 
 from sandbox.fs.base import FileSystem, FSError
 
@@ -113,11 +113,14 @@ class MemoryTool:
     """Runs ``memory`` tool commands against one store."""
 
     def __init__(self, store: FileSystem, core: CoreMemory, scanner: SecretScanner,
-                 config: MemoryToolConfig | None = None):
+                 config: MemoryToolConfig | None = None, ranker: Any = None):
         self.store = store
         self.core = core
         self.scanner = scanner
         self.config = config or MemoryToolConfig()
+        #: ``ranker()`` gives the memory's recall index (``Memory._ranker``: kept beside the
+        #: files, or in the database on PostgreSQL) or None; without one, search reads the files.
+        self.ranker = ranker
 
     # -- entry point ----------------------------------------------------------------------
 
@@ -421,7 +424,11 @@ class MemoryTool:
         # Ranked units (memtool.recall): BM25 over stems, phrase bonus, newest first on ties;
         # each hit is shown as its best-matching line.
         limit = max(1, self.config.search_limit)
-        result = search(self.store, a.query, k=limit, paths=[p.rel])
+        index = self.ranker() if self.ranker is not None else None
+        if index is not None:
+            result = index.search(a.query, k=limit, paths=[p.rel])
+        else:
+            result = search(self.store, a.query, k=limit, paths=[p.rel])
         if not result.total:
             return f"No matches for {', '.join(terms)} in {p.display}."
         out = []
