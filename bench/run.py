@@ -16,7 +16,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ORDER = ["shell", "files", "grep", "sed", "sort", "awk", "jq", "text_cmds", "bytes_cmds", "find_diff",
-         "memtool", "recall", "versions", "postgres"]
+         "memtool", "recall", "versions", "postgres", "peers"]
 
 HEADER = """# Benchmarks
 
