@@ -10,6 +10,7 @@ or carriage return are cut with slicing; only the others are scanned byte by byt
 from __future__ import annotations
 
 import re
+from itertools import compress
 
 from sandbox.commands._lineblocks import line_blocks
 from sandbox.commands._quoting import quote, quotef
@@ -160,6 +161,11 @@ class Folder:
         """Fold a block of whole lines (each ending with a newline): only the lines that are
         too wide are looked at, found from their (tab-expanded) lengths in C."""
         width = self.width
+        if (not self.spaces and not self.count_bytes and width % 8 == 0
+                and b"\b" not in block and b"\r" not in block):
+            marker = _absent_byte(block)
+            if marker is not None:
+                return fold_block_aligned(block, width, marker)
         lines = block.split(b"\n")
         lines.pop()
         if self.count_bytes or b"\t" not in block:
@@ -194,6 +200,63 @@ class Folder:
             else:
                 lines[i] = fold_plain(text, width, spaces)
         return b"\n".join(lines) + b"\n"
+
+
+_MARKERS = (1, 2, 3, 4, 5, 6, 7, 0, 0x7F, 0xFF)
+_SPACE_TO: dict[int, bytes] = {}
+
+
+def _absent_byte(block: bytes) -> int | None:
+    """A byte other than space, tab, newline that ``block`` does not hold (or None)."""
+    for b in _MARKERS:
+        if bytes((b,)) not in block:
+            return b
+    present = set(block)
+    return next((b for b in range(256) if b not in present and b not in (9, 10, 32)), None)
+
+
+def fold_block_aligned(block: bytes, width: int, marker: int) -> bytes:
+    """Fold (without ``-s``) a block of whole lines by columns when ``width`` is a multiple of
+    8 and the block holds no backspace or carriage return: every break then falls on a tab
+    stop, so the output lines keep the input's tab stops and each break is a plain cut.
+
+    Spaces are first mapped to ``marker`` (a byte absent from the block), so that in the
+    tab-expanded copy every space is a tab's padding: the byte offset of column ``k * width``
+    (a multiple of 8, never inside a tab) is ``k * width`` less the padding before it plus one
+    per tab, each tab having exactly one padding byte at a column congruent to 7 mod 8. Only
+    the lines wider than ``width`` (found from the expanded lengths, in C) are touched."""
+    table = _SPACE_TO.get(marker)
+    if table is None:
+        table = _SPACE_TO[marker] = bytes.maketrans(b" ", bytes((marker,)))
+    lines = block.split(b"\n")
+    lines.pop()
+    if b"\t" not in block:
+        wide = list(compress(range(len(lines)), map(width.__lt__, map(len, lines))))
+        if not wide:
+            return block
+        for i in wide:
+            lines[i] = fold_plain(lines[i], width, False)
+        return b"\n".join(lines) + b"\n"
+    expanded = block.translate(table).expandtabs(8).split(b"\n")
+    expanded.pop()
+    wide = list(compress(range(len(expanded)), map(width.__lt__, map(len, expanded))))
+    if not wide:
+        return block
+    double = 2 * width
+    for i in wide:
+        e = expanded[i]
+        x = lines[i]
+        if len(e) <= double:
+            pad = e.count(b" ", 0, width)
+            o = width - pad + e[7:width:8].count(b" ") if pad else width
+            lines[i] = x[:o] + b"\n" + x[o:]
+        else:
+            cuts = [0]
+            for col in range(width, len(e), width):
+                cuts.append(col - e.count(b" ", 0, col) + e[7:col:8].count(b" "))
+            cuts.append(len(x))
+            lines[i] = b"\n".join([x[a:b] for a, b in zip(cuts, cuts[1:])])
+    return b"\n".join(lines) + b"\n"
 
 
 def fold_tabs_hard(line: bytes, width: int) -> bytes:

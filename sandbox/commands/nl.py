@@ -202,7 +202,7 @@ class Numberer:
         kind = self.style.kind
         simple = kind in ("t", "n") or (kind == "a" and self.join <= 1)
         if simple and not self.overflow and not (self.delims and self._has_delims(lines)):
-            count = len(lines) if kind == "a" else (0 if kind == "n" else sum(1 for x in lines if x))
+            count = len(lines) if kind == "a" else (0 if kind == "n" else len(lines) - lines.count(b""))
             last = self.line_no + self.incr * count
             if count == 0 or INTMIN <= last - self.incr <= INTMAX:
                 return self._fast(lines, kind, count)
@@ -220,20 +220,25 @@ class Numberer:
         return any(x.startswith(prefix) and x in self.delims for x in lines)
 
     def _fast(self, lines: list[bytes], kind: str, count: int) -> bytes:
-        fmt = self.fmt
+        """A block without section delimiters or overflow, formatted by one ``%`` in C: the
+        format holds ``NUMBER-FORMAT %b\\n`` for each numbered line and the blank prefix for
+        each other one; the arguments are the numbers interleaved with the numbered lines."""
         if kind == "n":
             blank = self.blank
             return blank + (b"\n" + blank).join(lines) + b"\n"
-        numbers = range(self.line_no, self.line_no + self.incr * count, self.incr) if self.incr else itertools.repeat(self.line_no, count)
-        prefixes = map(fmt.__mod__, numbers)
-        self.line_no += self.incr * count
+        start, incr = self.line_no, self.incr
+        numbers = range(start, start + incr * count, incr) if incr else itertools.repeat(start, count)
+        self.line_no += incr * count
         if not INTMIN <= self.line_no <= INTMAX:
             self.overflow = True
+        unit = self.fmt + b"%b\n"
         if kind == "a":
-            return b"".join(itertools.chain.from_iterable(zip(prefixes, lines, itertools.repeat(b"\n"))))
-        blank = self.blank
-        nxt = prefixes.__next__
-        return b"".join([(nxt() if x else blank) + x + b"\n" for x in lines])
+            form = unit * len(lines)
+            numbered = lines
+        else:
+            form = b"".join(map((self.blank + b"\n", unit).__getitem__, map(bool, lines)))
+            numbered = filter(None, lines)
+        return form % tuple(itertools.chain.from_iterable(zip(numbers, numbered)))
 
 
 def _apply(key: str, value: str, styles: dict[str, Style], settings: dict, bad: list[str]) -> None:

@@ -457,7 +457,9 @@ def try_fast_path(ex: Executor, inp: Input) -> bool:
         return True
     rx = _eligible_regex(ex)
     if rx is None:
-        return False
+        from sandbox.commands.sed.ranges import try_range_path
+
+        return try_range_path(ex, inp)
     from sandbox.regex import compile_regex
 
     try:
