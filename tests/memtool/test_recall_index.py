@@ -93,8 +93,13 @@ def check(index: RecallIndex, store, rng: random.Random) -> None:
         assert [round(h.score, 6) for h in got.hits] == [round(s, 6) for _f, _l, s in want], q
 
 
+@pytest.mark.parametrize("use_numpy", [True, False])
 @pytest.mark.parametrize("seed", range(6))
-def test_index_is_exact_bm25_as_files_change(tmp_path, seed):
+def test_index_is_exact_bm25_as_files_change(tmp_path, seed, use_numpy, monkeypatch):
+    """Exact with the postings added up by NumPy and by plain Python."""
+    if use_numpy:
+        pytest.importorskip("numpy", reason="the NumPy way needs numpy (memtool[semantic])")
+    monkeypatch.setattr("memtool.recall.index.USE_NUMPY", use_numpy)
     rng = random.Random(seed)
     local = seed % 2 == 0
     mem = (Memory(str(tmp_path / "m"), versions=False, gitignore=False) if local
