@@ -8,11 +8,15 @@ from sandbox.commands.grep.cli import Config
 from sandbox.commands.grep.color import Colors
 from sandbox.commands.grep.fast import grepbuf as fast_grepbuf
 from sandbox.commands.grep.fast import grepbuf_regex, literal_of, regex_plain
+from sandbox.commands.grep.native import grepbuf as native_grepbuf
+from sandbox.commands.grep.native import plan_of as native_plan_of
 from sandbox.regex import Regex
 from sandbox.regex.charsets import decode_at, decode_before, is_word_char
 
 #: Bytes read per chunk (tests make it small to put chunk edges everywhere).
 CHUNK = 1 << 20
+#: A chunk longer than this is searched in place, its first (partial) line apart.
+_SPLIT_MIN = 0
 
 class _Stop(Exception):
     """-q found a match: stop everything."""
@@ -44,6 +48,9 @@ class Grep:
         self._branch_buf: bytes | None = None
         self._branch_limit = -1
         self._branch_next: list[int] = []
+        #: The C block path (``native.py``), or None (not built, SANDBOX_NATIVE=0, or the
+        #: pattern or options are not of its kind).
+        self.native = None if colors is not None else native_plan_of(cfg, regex)
         #: The block fast path for literal patterns (``fast.py``), or None.
         self.literal = None if colors is not None else literal_of(cfg, regex)
         #: Whether the last block had many matching lines (the literal path then splits
@@ -228,6 +235,7 @@ class Grep:
         base_lines = 0  # lines before buf[0]
         base_offset = 0  # file offset of buf[0]
         finished = False
+        no_context = out_before < 0 and out_after < 0
         reader = _Reader(stream, CHUNK, nul_check)
         while not finished:
             chunk = reader.read()
@@ -242,48 +250,65 @@ class Grep:
                 zap = True
             if zap and chunk:
                 chunk = chunk.replace(b"\0", eol)
-            buf = kept + chunk
-            st.buf = buf
-            st.lastout = 0 if lastout_kept else -1
-            st.counted_at = 0
-            st.counted_lines = base_lines
-            st.base_offset = base_offset
-            beg = kept_ctx
-            if eof:
-                if beg >= len(buf):
-                    break
-                if not buf.endswith(eol):
-                    buf += eol
-                    st.buf = buf
-                lim = len(buf)
+            split = -1
+            if kept and not kept_ctx and no_context and len(chunk) > _SPLIT_MIN:
+                split = chunk.find(eol)
+            if split >= 0:
+                # The line across the chunk edge goes alone, the rest of the chunk is
+                # searched in place: no copy of the whole chunk (a fresh 1 MiB buffer per
+                # chunk costs more in page faults than the search itself).
+                parts = ((kept + chunk[: split + 1], 0), (chunk, split + 1))
             else:
-                cut = buf.rfind(eol, beg)
-                if cut < 0:
-                    kept = buf
-                    continue
-                lim = cut + 1
-            if beg < lim:
-                if st.outleft:
-                    nlines += self._grepbuf(st, beg, lim, done_on_match)
-                if st.pending:
-                    self._prpending(st, lim)
-                if (not st.outleft and not st.pending) or (
-                        done_on_match and max(0, first_null) < nlines):
+                parts = ((kept + chunk, 0),)
+            del chunk
+            for buf, start in parts:
+                # ``start``: where the unsearched data of buf begins (base_* describe it).
+                st.buf = buf
+                st.lastout = start if lastout_kept else -1
+                st.counted_at = start
+                st.counted_lines = base_lines
+                st.base_offset = base_offset - start
+                beg = start + kept_ctx
+                if eof:
+                    if beg >= len(buf):
+                        finished = True
+                        break
+                    if not buf.endswith(eol):
+                        buf += eol
+                        st.buf = buf
+                    lim = len(buf)
+                else:
+                    cut = buf.rfind(eol, beg)
+                    if cut < 0:
+                        kept = buf[start:] if start else buf
+                        continue
+                    lim = cut + 1
+                if beg < lim:
+                    if st.outleft:
+                        nlines += self._grepbuf(st, beg, lim, done_on_match)
+                    if st.pending:
+                        self._prpending(st, lim)
+                    if (not st.outleft and not st.pending) or (
+                            done_on_match and max(0, first_null) < nlines):
+                        finished = True
+                        break
+                if eof:
+                    finished = True
                     break
-            if eof:
-                break
-            # Keep the last out_before lines as possible leading context of the next chunk.
-            b = lim
-            k = 0
-            while k < out_before and b > 0 and b != st.lastout:
-                k += 1
-                b = buf.rfind(eol, 0, b - 1) + 1
-            lastout_kept = b == st.lastout
-            if cfg.line_numbers:
-                base_lines = st.line_count_at(b)
-            base_offset += b
-            kept = buf[b:]
-            kept_ctx = lim - b
+                # Keep the last out_before lines as possible leading context of the next
+                # chunk.
+                b = lim
+                k = 0
+                while k < out_before and b > 0 and b != st.lastout:
+                    k += 1
+                    b = buf.rfind(eol, 0, b - 1) + 1
+                lastout_kept = b == st.lastout
+                if cfg.line_numbers:
+                    base_lines = st.line_count_at(b)
+                base_offset += b - start
+                kept = buf[b:]
+                kept_ctx = lim - b
+            del buf, parts
             budget.check_time()
         if (not out_quiet and cfg.binary_files == "binary"
                 and (st.encoding_error_output or 0 <= first_null < nlines)):
@@ -291,6 +316,10 @@ class Grep:
         return nlines
 
     def _grepbuf(self, st: "_FileState", beg: int, lim: int, done_on_match: bool) -> int:
+        if self.native is not None and not done_on_match and not st.pending:
+            n = native_grepbuf(self, st, beg, lim)
+            if n is not None:
+                return n
         if self.literal is not None and not done_on_match and not st.pending:
             n = fast_grepbuf(self, st, beg, lim)
             if n is not None:

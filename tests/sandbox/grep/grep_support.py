@@ -196,3 +196,29 @@ def gen_input(rng: random.Random, allow_nul: bool = True) -> bytes:
         k = rng.randrange(len(data))
         data = data[:k] + b"\0" + data[k:]
     return data
+
+
+def dense_input(rng: random.Random, words: list[str], seps: tuple[str, ...] = (" ",)) -> bytes:
+    """Up to 14 lines of the given words (most lines hold a pattern's word): empty lines, CRLF,
+    invalid UTF-8, NUL, and no final newline one time in four."""
+    lines = []
+    for _ in range(rng.randint(0, 14)):
+        if rng.random() < 0.08:
+            lines.append(b"")
+            continue
+        sep = rng.choice(seps) if len(seps) > 1 else seps[0]
+        line = sep.join([rng.choice(words) for _ in range(rng.randint(1, 7))]).encode()
+        r = rng.random()
+        if r < 0.08:
+            line += b"\r"
+        elif r < 0.13:
+            k = rng.randrange(len(line) + 1)
+            line = line[:k] + rng.choice([b"\xff", b"\xc3", b"\xe6\x97"]) + line[k:]
+        elif r < 0.16:
+            k = rng.randrange(len(line) + 1)
+            line = line[:k] + b"\0" + line[k:]
+        lines.append(line)
+    data = b"\n".join(lines)
+    if lines and rng.random() < 0.75:
+        data += b"\n"
+    return data

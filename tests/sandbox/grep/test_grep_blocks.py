@@ -39,28 +39,7 @@ OPTIONS = ["-c", "-v", "-n", "-H", "-h", "-i", "-w", "-x", "-o", "-F", "-s", "-a
 
 
 def _input(rng: random.Random) -> bytes:
-    lines = []
-    for _ in range(rng.randint(0, 14)):
-        r = rng.random()
-        if r < 0.08:
-            lines.append(b"")
-            continue
-        words = [rng.choice(WORDS) for _ in range(rng.randint(1, 7))]
-        line = " ".join(words).encode()
-        r = rng.random()
-        if r < 0.08:
-            line += b"\r"
-        elif r < 0.13:
-            k = rng.randrange(len(line) + 1)
-            line = line[:k] + rng.choice([b"\xff", b"\xc3", b"\xe6\x97"]) + line[k:]
-        elif r < 0.16:
-            k = rng.randrange(len(line) + 1)
-            line = line[:k] + b"\0" + line[k:]
-        lines.append(line)
-    data = b"\n".join(lines)
-    if lines and rng.random() < 0.75:
-        data += b"\n"
-    return data
+    return gs.dense_input(rng, WORDS)
 
 
 def _cases(seed: int, count: int) -> list[gs.Case]:
