@@ -149,6 +149,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--data", default=os.path.join(HERE, "data", "conversations.jsonl"))
     parser.add_argument("--out", default=os.path.join(HERE, "results", "sed.md"))
+    parser.add_argument("--only", default="", help="run only the rows whose label holds this (no table written)")
     opts = parser.parse_args()
     sed = shutil.which("sed")
     if sed is None:
@@ -158,6 +159,9 @@ def main() -> int:
         subprocess.run([sys.executable, os.path.join(HERE, "gen_conversations.py"), opts.data],
                        check=True)
     size_mb = os.path.getsize(opts.data) / 1e6
+    if opts.only:
+        bench_rows(TOOL, [r for r in ROWS if opts.only in r[0]], opts.runs, opts.data)
+        return 0
     lines = bench_rows(TOOL, ROWS, opts.runs, opts.data)
     command = "python bench/bench_sed.py --runs %d" % opts.runs
     table = "\n".join([

@@ -17,6 +17,20 @@ def _line(prefix: bytes, line: bytes) -> bytes:
     return prefix + line + b"\n" + NO_NEWLINE
 
 
+def _lines(out: list[bytes], prefix: bytes, lines: list[bytes]) -> None:
+    """Append ``lines``, each after ``prefix``, in one piece (``_line`` for a last line
+    without its newline)."""
+    if not lines:
+        return
+    last = lines[-1]
+    if last.endswith(b"\n"):
+        out.append(prefix + prefix.join(lines))
+        return
+    if len(lines) > 1:
+        out.append(prefix + prefix.join(lines[:-1]))
+    out.append(_line(prefix, last))
+
+
 def _range(a: int, b: int) -> bytes:
     """Normal/context range of 0-based lines [a, b] (b < a: the line before)."""
     ta, tb = a + 1, b + 1
@@ -41,12 +55,10 @@ def normal(changes: list[Change], a: list[bytes], b: list[bytes]) -> bytes:
         kind = b"c" if c.deleted and c.inserted else b"d" if c.deleted else b"a"
         out.append(_range(c.line0, c.line0 + c.deleted - 1) + kind
                    + _range(c.line1, c.line1 + c.inserted - 1) + b"\n")
-        for line in a[c.line0:c.line0 + c.deleted]:
-            out.append(_line(b"< ", line))
+        _lines(out, b"< ", a[c.line0:c.line0 + c.deleted])
         if c.deleted and c.inserted:
             out.append(b"---\n")
-        for line in b[c.line1:c.line1 + c.inserted]:
-            out.append(_line(b"> ", line))
+        _lines(out, b"> ", b[c.line1:c.line1 + c.inserted])
     return b"".join(out)
 
 
@@ -86,15 +98,11 @@ def unified(groups: list[list[Change]], a: list[bytes], b: list[bytes], context:
                    + _unified_range(lo1, hi1 - 1) + b" @@\n")
         i = lo0
         for c in group:
-            for line in a[i:c.line0]:
-                out.append(_line(b" ", line))
-            for line in a[c.line0:c.line0 + c.deleted]:
-                out.append(_line(b"-", line))
-            for line in b[c.line1:c.line1 + c.inserted]:
-                out.append(_line(b"+", line))
+            _lines(out, b" ", a[i:c.line0])
+            _lines(out, b"-", a[c.line0:c.line0 + c.deleted])
+            _lines(out, b"+", b[c.line1:c.line1 + c.inserted])
             i = c.line0 + c.deleted
-        for line in a[i:hi0]:
-            out.append(_line(b" ", line))
+        _lines(out, b" ", a[i:hi0])
     return b"".join(out)
 
 

@@ -18,6 +18,7 @@ therefore exactly those of the slow path.
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from sandbox.commands.sed.execute import Executor
 from sandbox.commands.sed.io import Input
@@ -473,11 +474,143 @@ def try_fast_path(ex: Executor, inp: Input) -> bool:
     ex.input = inp
     ex.line_number = 0
     if not inp.at_end():
-        _scan(ex, inp, block_rx)
+        found = _line_substitution(ex)
+        if found is not None:
+            _substitute_lines(ex, inp, *found)
+        else:
+            _scan(ex, inp, block_rx)
     return True
 
 
+def _line_substitution(ex: Executor):  # type: ignore[no-untyped-def]
+    """For a script that is one ``s/L1|L2|.../REP/g`` (an alternation of plain strings,
+    alone or as group 1, without an address, -n or case changes): a function doing it to one
+    line with Python's ``re``, or None. With the alternatives tried longest first, the
+    leftmost-first match is sed's leftmost-longest one (two different strings of one length
+    cannot both match at one place)."""
+    if ex.quiet or len(ex.cmds) != 1:
+        return None
+    cmd = ex.cmds[0]
+    sub = cmd.subst
+    if (cmd.name != "s" or cmd.a1 is not None or cmd.bang or sub is None or not sub.global_
+            or sub.print_ or sub.occurrence != 1 or sub.wfile is not None):
+        return None
+    rx = sub.regex
+    parsed = getattr(rx.compiled, "parsed", None)
+    if rx.pattern is None or rx.icase or rx.multiline or parsed is None or parsed.has_backrefs:
+        return None
+    ast = parsed.ast
+    grouped = ast[0] == "group" and ast[1] == 1
+    alt = ast[2] if grouped else ast
+    if alt[0] != "alt":
+        return None
+    texts = []
+    for branch in alt[1]:
+        text = _literal_text(_Parsed(branch))
+        if not text or b"\n" in text:
+            return None
+        texts.append(text)
+    texts.sort(key=len, reverse=True)
+    template = []
+    for piece in sub.replacement.pieces:
+        if piece.case:
+            return None
+        template.append(piece.text.replace(b"\\", b"\\\\"))
+        if piece.group >= 0:
+            if piece.group > (1 if grouped else 0):
+                return None
+            template.append(b"\\g<%d>" % piece.group)
+    compiled = re.compile(b"(" + b"|".join(map(re.escape, texts)) + b")")
+    # Each alternative has one replacement: a lookup instead of re's template expansion.
+    table = {t: compiled.sub(b"".join(template), t) for t in texts}
+    if _replace_in_turn_is_exact(texts, [table[t] for t in texts]):
+        pairs = list(table.items())
+
+        def replace_all(line: bytes) -> bytes:
+            for text, rep in pairs:
+                line = line.replace(text, rep)
+            return line
+        return texts, replace_all
+    return texts, partial(compiled.sub, lambda m: table[m.group()])
+
+
+def _overlap(a: bytes, b: bytes) -> bool:
+    """True if ``a`` and ``b`` can share bytes in some text without one holding the other
+    entirely apart: one is inside the other, or a suffix of one is a prefix of the other."""
+    if a in b or b in a:
+        return True
+    return any(a.endswith(b[:k]) or b.endswith(a[:k]) for k in range(1, min(len(a), len(b))))
+
+
+def _replace_in_turn_is_exact(texts: list[bytes], reps: list[bytes]) -> bool:
+    """True if replacing each of ``texts`` by its ``reps`` in turn (``bytes.replace``) is the
+    one leftmost scan for all of them: no two texts can overlap in the input, and no text can
+    meet an earlier text's replacement (a later pass would see it)."""
+    for i, a in enumerate(texts):
+        for j in range(i + 1, len(texts)):
+            if _overlap(a, texts[j]) or _overlap(reps[i], texts[j]):
+                return False
+    return True
+
+
+def _substitute_lines(ex: Executor, inp: Input, texts: list[bytes], line_func) -> None:  # type: ignore[no-untyped-def]
+    """Blocks of whole lines, in which each line holding one of ``texts`` (found with
+    ``bytes.find``) is replaced by ``line_func(line)``; the other lines are copied."""
+    stream = inp.stream
+    assert stream is not None
+    budget = ex.ctx.budget
+    out = ex.out
+    rest = inp.take_buffer()
+    while True:
+        budget.check_time()
+        data = stream.read(BLOCK)
+        if data:
+            buf = rest + data if rest else data
+            cut = buf.rfind(b"\n") + 1
+            if cut == 0:
+                rest = buf
+                continue
+            block, rest = buf[:cut], buf[cut:]
+        else:
+            if not rest:
+                return
+            if any(t in rest for t in texts):
+                rest = line_func(rest)
+            out.line(rest, False)
+            return
+        find = block.find
+        nexts = [find(t) for t in texts]
+        pieces = []
+        pos = 0
+        while True:
+            found = [x for x in nexts if x >= 0]
+            if not found:
+                break
+            start = min(found)
+            line_start = block.rfind(b"\n", pos, start) + 1
+            if line_start < pos:
+                line_start = pos
+            line_end = find(b"\n", start)
+            pieces.append(block[pos:line_start])
+            pieces.append(line_func(block[line_start:line_end]))
+            pos = line_end
+            nexts = [x if x > line_end or x < 0 else find(t, line_end) for x, t in zip(nexts, texts)]
+        pieces.append(block[pos:])
+        out.raw(b"".join(pieces))
+
+
+class _Parsed:
+    """A parsed-regex stand-in holding one sub-tree (for ``_literal_text``)."""
+
+    has_backrefs = False
+
+    def __init__(self, ast):  # type: ignore[no-untyped-def]
+        self.ast = ast
+
+
 def _scan(ex: Executor, inp: Input, block_rx) -> None:
+    """Copy the lines no match of ``block_rx`` touches in bulk and run the script on the
+    others."""
     stream = inp.stream
     assert stream is not None
     budget = ex.ctx.budget

@@ -82,9 +82,12 @@ def test_fast_path_is_taken_for_the_common_scripts(monkeypatch) -> None:
     monkeypatch.setattr(fastpath, "_scan", lambda *a: (calls.append(1), real_scan(*a)))
     monkeypatch.setattr(fastpath, "_scan_blocks",
                         lambda *a: (calls.append(2), real_blocks(*a)))
+    real_lines = fastpath._substitute_lines
+    monkeypatch.setattr(fastpath, "_substitute_lines",
+                        lambda *a: (calls.append(3), real_lines(*a)))
     for argv in (["sed", "-n", "/pricing/p"], ["sed", "s/pricing/X/g"],
                  ["sed", "-E", "s/(budget|deadline)/[\\1]/g"], ["sed", "-n", "/pricing/{p;}"],
                  ["sed", "-n", "$="], ["sed", "y/ab/AB/"], ["sed", "-E", "s/(a)(b)/\\2\\1/g"]):
         code, out, _ = run_command(argv, stdin=b"a pricing budget\nb\n")
         assert code == 0 and out
-    assert calls == [1, 2, 1, 1, 2, 2, 2]
+    assert calls == [1, 2, 3, 1, 2, 2, 2]
