@@ -51,6 +51,7 @@ _UNICODE_SEPARATORS = [
 ] + [chr(cp).encode("utf-8") for cp in (0xA0, 0x2007, 0x202F, 0x2060)]
 _WORD_SHAPE = bytes(0x20 if c in b" \t\n\r\x0b\x0c" else 0x78 for c in range(256))
 _HIGH_TO_X = bytes(c if c < 0x80 else 0x78 for c in range(256))
+_ASCII_BYTES = bytes(range(0x80))
 _SIMPLE_LINE = re.compile(rb"[^\x20-\x7e]")
 
 
@@ -85,14 +86,21 @@ more than one FILE is specified.  With no FILE, or when FILE is -, read standard
   -w, --words            print the word counts
 '''
 
+#: glibc's UTF-8 also decodes the code points past U+10FFFF (4-byte forms from F4 90, and the
+#: 5- and 6-byte forms) that Python refuses: characters to ``-m``, non-printable otherwise.
+_BEYOND = re.compile(rb"\xf4[\x90-\xbf][\x80-\xbf]{2}|[\xf5-\xf7][\x80-\xbf]{3}|\xf8[\x88-\xbf][\x80-\xbf]{3}"
+                     rb"|[\xf9-\xfb][\x80-\xbf]{4}|\xfc[\x84-\xbf][\x80-\xbf]{4}|\xfd[\x80-\xbf]{5}")
+_BEYOND_LEAD = re.compile(rb"[\xf4-\xfd]")
+
+
 def _utf8_tail(data: bytes) -> int:
     """Length of an incomplete UTF-8 sequence at the end of ``data`` (0 if none)."""
-    for back in range(1, min(4, len(data)) + 1):
+    for back in range(1, min(6, len(data)) + 1):
         b = data[-back]
         if b < 0x80:
             return 0
         if b >= 0xC0:
-            need = 2 if b < 0xE0 else 3 if b < 0xF0 else 4
+            need = 2 if b < 0xE0 else 3 if b < 0xF0 else 4 if b < 0xF8 else 5 if b < 0xFC else 6
             return back if need > back else 0
     return 0
 
@@ -127,13 +135,34 @@ class _Counter:
             if self.want_max:
                 self._max_line(data.decode("ascii"))
             return
+        if not self.want_max and self._plain_utf8(data):
+            return
         text = data.decode("utf-8", "ignore")
         if self.want_chars:
             self.counts.chars += len(text)
+            if _BEYOND_LEAD.search(data):
+                self.counts.chars += len(_BEYOND.findall(data))
         if self.want_words:
             self._words_text(text)
         if self.want_max:
             self._max_line(text)
+
+    def _plain_utf8(self, data: bytes) -> bool:
+        """Count words and characters of valid UTF-8 whose non-ASCII characters are all
+        printable and not spaces (Python's ``isprintable``, a subset of glibc's printable
+        non-space characters): each of them is then a word character, like a letter, so
+        the bytes above 0x7F can stand as "x". False (nothing counted) otherwise."""
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return False
+        if not data.translate(None, _ASCII_BYTES).decode("utf-8").isprintable():
+            return False
+        if self.want_chars:
+            self.counts.chars += len(text)
+        if self.want_words:
+            self._words_ascii(data)  # its table maps every byte above 0x7F to "x"
+        return True
 
     def _words_ascii(self, data: bytes) -> None:
         # Drop the bytes that neither start nor end a word, turn every separator into a space
