@@ -4,9 +4,11 @@
  * do not hold) an occurrence of one of a few fixed-length "patterns", each a sequence of byte
  * sets (a literal is a sequence of one-byte sets), and counts them or writes their output
  * (plain lines, "N:" line numbers, a name head, or the occurrences themselves for -o).
- * Plain C99 over the CPython API; works on bytes objects only; every index is checked against
- * the block; allocations: the output and, for -i, one lowered copy of the block. The caller
- * (Python) decides when this is exactly GNU grep's behaviour; see the docstring of scan().
+ * Plain C99 over the CPython API; reads contiguous buffers (bytes, memoryview) and never writes
+ * them; the GIL is held throughout; every index is checked against the block; allocations:
+ * the output under construction and, for -i, one lowered copy of the block (both kept for the
+ * next call up to 8 MiB), then the returned bytes. The caller (Python) decides when this is
+ * exactly GNU grep's behaviour; see the docstring of scan() and sandbox/commands/grep/native.py.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -461,7 +463,8 @@ static PyObject *scan(PyObject *self, PyObject *args) {
     Py_ssize_t n = blk.len;
     unsigned char eol = (unsigned char)eol_int;
     Py_ssize_t na = PyTuple_GET_SIZE(alts);
-    if (eol_int < 0 || eol_int > 255 || na < 1 || na > MAX_ALTS || most < 0) {
+    if (eol_int < 0 || eol_int > 255 || na < 1 || na > MAX_ALTS || most < 0 || lineno < 0
+            || lineno > ((long long)1 << 62)) {
         PyErr_SetString(PyExc_ValueError, "scan: bad arguments");
         goto done;
     }

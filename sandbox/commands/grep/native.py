@@ -52,13 +52,14 @@ _Pos = frozenset  # the bytes allowed at one position (lowered under -i)
 class Plan:
     """What the C scan needs for one grep: its alternatives, flags and the -i guards."""
 
-    __slots__ = ("module", "alts", "flags", "guards")
+    __slots__ = ("module", "alts", "flags", "guards", "longest")
 
     def __init__(self, module: object, alts: tuple, flags: int, guards: tuple[bytes, ...]):
         self.module = module
         self.alts = alts  #: tuple of (sets, key_off, key) as ``_linescan.scan`` takes them
         self.flags = flags  #: the flags every block shares
         self.guards = guards  #: byte strings whose presence leaves a block to the exact paths
+        self.longest = max(len(a[0]) // 32 for a in alts)  #: the longest string's length
 
 
 class _NotPlanned(Exception):
@@ -240,40 +241,63 @@ def _set(node: tuple, icase: bool) -> frozenset:
     return _Pos(members)
 
 
-def grepbuf(g: "Grep", st: "_FileState", beg: int, lim: int) -> int | None:
-    """Select, count and print the lines of ``st.buf[beg:lim]`` (which ends with an eol) as
-    ``Grep._grepbuf`` would; return the number of selected lines, or None to let the other
-    paths do this block (nothing was written then)."""
+#: Most output bytes one C call may build: a block is scanned in pieces small enough for
+#: this (with -n, -H and -o the output can be many times the input).
+OUTPUT_CAP = 32 << 20
+
+
+def grepbuf(g: "Grep", st: "_FileState", beg: int, lim: int) -> tuple[int, int]:
+    """Select, count and print lines of ``st.buf[beg:lim]`` (which ends with an eol) as
+    ``Grep._grepbuf`` would. Returns (selected lines, resume): the lines before ``resume``
+    are done, those from ``resume`` to ``lim`` are left to the other paths (a block holding a
+    -i guard, an answer the C code cannot give, a line too long for one call)."""
     plan = g.native
     assert plan is not None
     buf = st.buf
     if plan.guards and not buf.isascii():
         for guard in plan.guards:
             if buf.find(guard, beg, lim) >= 0:
-                return None
+                return 0, beg
     cfg = g.cfg
+    mod = plan.module
     flags = plan.flags
     quiet = st.out_quiet
     numbers = cfg.line_numbers and not quiet
-    if quiet:
-        flags |= plan.module.F_COUNT  # type: ignore[attr-defined]
-    first = st.line_count_at(beg) + 1 if numbers else 0
     head = b""
-    if g.show_names and not quiet:
+    if quiet:
+        flags |= mod.F_COUNT  # type: ignore[attr-defined]
+    elif g.show_names:
         head = st.name + (b"\0" if cfg.null_after_name else b":")
-    res = plan.module.scan(memoryview(buf)[beg:lim], plan.alts, flags,  # type: ignore
-                           st.outleft, head, first, g.eol[0])
-    if res is None:
-        return None
-    n, out, stop, eols = res
-    if numbers:
-        st.counted_at = beg + stop
-        st.counted_lines = first - 1 + eols
-    if n == 0:
-        return 0
-    if out:
-        g.out.write(out)
-        st.lastout = lim
-    st.outleft -= n
-    g.used = True
-    return n
+    # Output bytes per input byte at most: a head and a number per line (or per occurrence).
+    ratio = 1 if quiet else len(head) + 24 + (plan.longest if cfg.only_matching else 0)
+    step = max(OUTPUT_CAP // ratio, 1)
+    eol = g.eol
+    view = memoryview(buf)
+    total = 0
+    p = beg
+    while p < lim and st.outleft > 0:
+        end = lim
+        if lim - p > step:
+            end = buf.rfind(eol, p, p + step) + 1
+            if end <= p:
+                return total, p  # one line longer than a piece: the other paths
+        first = st.line_count_at(p) + 1 if numbers else 0
+        res = mod.scan(view[p:end], plan.alts, flags, st.outleft, head,  # type: ignore
+                       first, eol[0])
+        if res is None:
+            return total, p
+        n, out, stop, eols = res
+        if numbers:
+            st.counted_at = p + stop
+            st.counted_lines = first - 1 + eols
+        if n:
+            if out:
+                g.out.write(out)
+                st.lastout = end
+            st.outleft -= n
+            g.used = True
+            total += n
+        p = end
+        if p < lim:
+            g.ctx.budget.check_time()
+    return total, lim

@@ -285,7 +285,10 @@ class Grep:
                     lim = cut + 1
                 if beg < lim:
                     if st.outleft:
+                        dense = self.dense
                         nlines += self._grepbuf(st, beg, lim, done_on_match)
+                        if start == 0 and split >= 0:
+                            self.dense = dense  # one line says nothing of the density
                     if st.pending:
                         self._prpending(st, lim)
                     if (not st.outleft and not st.pending) or (
@@ -317,9 +320,16 @@ class Grep:
 
     def _grepbuf(self, st: "_FileState", beg: int, lim: int, done_on_match: bool) -> int:
         if self.native is not None and not done_on_match and not st.pending:
-            n = native_grepbuf(self, st, beg, lim)
-            if n is not None:
+            n, beg = native_grepbuf(self, st, beg, lim)
+            if beg >= lim or not st.outleft:
                 return n
+            return n + self._grepbuf_python(st, beg, lim, done_on_match)
+        return self._grepbuf_python(st, beg, lim, done_on_match)
+
+    def _grepbuf_python(self, st: "_FileState", beg: int, lim: int, done_on_match: bool
+                        ) -> int:
+        """``_grepbuf`` without the C path: the literal and RE2 block paths, else GNU's
+        line-by-line algorithm."""
         if self.literal is not None and not done_on_match and not st.pending:
             n = fast_grepbuf(self, st, beg, lim)
             if n is not None:

@@ -262,6 +262,8 @@ def test_scan_rejects_bad_arguments() -> None:
          b"", 1, 10),  # a set holds the eol
         (b"a\n", (one,), 0, -1, b"", 1, 10),  # negative most
         (b"a\n", (one,), 0, 10, b"", 1, 300),  # eol not a byte
+        (b"a\n", (one,), 0, 10, b"", -1, 10),  # line numbers out of range
+        (b"a\n", (one,), 0, 10, b"", (1 << 62) + 1, 10),
         (b"a\n", ((b"x", 0),), 0, 10, b"", 1, 10),  # alternative of the wrong shape
         (b"a\n", ("abc",), 0, 10, b"", 1, 10),
         ("a\n", (one,), 0, 10, b"", 1, 10),  # str, not bytes
