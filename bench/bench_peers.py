@@ -79,6 +79,9 @@ BIG = [
     "sort -t: -k2,2",
 ]
 
+#: The peers' installed versions, set by main() (shown in the column headers).
+VERSIONS: dict[str, str | None] = {}
+
 BASH_ENV = {"LC_ALL": "C.UTF-8", "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
 
 
@@ -485,7 +488,7 @@ def big_table(data: Path, rows: list[dict], args: argparse.Namespace,
         "bash and its children against this process), which a loaded machine disturbs less "
         "than wall time.", "",
         "| command | GNU (s) | ours (s) | ours ÷ GNU | ours ÷ GNU, CPU | "
-        + " | ".join(f"{n} (s) | {n} ÷ GNU | ours ÷ {n}" for n in names) + " |",
+        + " | ".join(f"{_named(n)} (s) | {n} ÷ GNU | ours ÷ {n}" for n in names) + " |",
         "|---|---:|---:|---:|---:|" + "---:|---:|---:|" * len(names),
     ]
     notes: dict[str, str] = {}
@@ -514,11 +517,17 @@ def big_table(data: Path, rows: list[dict], args: argparse.Namespace,
     return out
 
 
+def _named(peer: str) -> str:
+    """A peer's name with the version measured (column headers)."""
+    version = VERSIONS.get(peer)
+    return f"{peer} {version}" if version else peer
+
+
 def latency_table(lat: list[dict], names: list[str]) -> list[str]:
     """The markdown rows of one latency table."""
     out = [
         "| command | target p50 | ours p50 | ours p90 | "
-        + " | ".join(f"{n} p50 | {n} p90" for n in names)
+        + " | ".join(f"{_named(n)} p50 | {n} p90" for n in names)
         + " | " + " | ".join(f"{n} ÷ ours" for n in names)
         + " | ours meets target | same output as bash (ours"
         + "".join(f" / {n}" for n in names) + ") |",
@@ -602,7 +611,8 @@ def render(args: argparse.Namespace, versions: dict[str, str | None], commit: st
         tools = list(prow[0]["tools"]) if prow else []
         out += [
             "", "### Whole process (one command, one process)", "",
-            f"p50 over {args.proc_runs} runs of `subprocess.run` from this script. "
+            f"p50 over {args.proc_runs} runs of `subprocess.run` from this script (our modules "
+            "byte-compiled beforehand, as an installed package is). "
             "`python -m sandbox --mount /.memory=DIR -c CMD` (its existing CLI, unchanged); "
             "`bash -c` with the real path; the just-bash CLI (`just-bash --allow-write --root "
             "DIR -c CMD`, which mounts DIR at /home/user/project: the path rewritten to it); "
@@ -653,6 +663,9 @@ def committed_tree(dest: Path) -> str:
     archive = subprocess.run(["git", "archive", "HEAD", "sandbox"], cwd=REPO, capture_output=True,
                              check=True).stdout
     subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+    # bytecode ahead, as an installed package has it (PYTHONDONTWRITEBYTECODE may be set here,
+    # and without .pyc files every `python -m sandbox` would compile ~40 modules first)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(dest / "sandbox")], check=True)
     return commit
 
 
@@ -695,6 +708,7 @@ def main() -> int:
     assert Path(sys.modules["sandbox"].__file__ or "").is_relative_to(root)
 
     versions = ensure_peers()
+    VERSIONS.update(versions)
     print(f"peers: {versions}; ours: {root}", flush=True)
     peers = workers(versions)
     names = [w.name for w in peers]
