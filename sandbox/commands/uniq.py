@@ -11,9 +11,10 @@ from __future__ import annotations
 import errno
 import operator
 import re
-from itertools import chain, compress
+from itertools import chain, compress, islice, repeat
 from typing import BinaryIO, Callable, Iterator
 
+from sandbox.commands._lineblocks import line_blocks
 from sandbox.commands._quoting import quote, quoteaf
 from sandbox.commands._textutil import (
     ArgmatchError,
@@ -205,6 +206,8 @@ def run(ctx: CommandContext) -> int:
                 _plain_batches(ctx, stream, key_of, eol, write)
             elif out_unique and out_first and not count and not out_later:
                 _plain(lines, key_of, grouping, eol, write)
+            elif not out_later:
+                _groups(ctx, stream, key_of, count, out_unique, out_first, eol, write)
             else:
                 _general(lines, key_of, count, out_unique, out_first, out_later, delimit, eol, write)
     except FSError as err:
@@ -221,16 +224,91 @@ def run(ctx: CommandContext) -> int:
 
 def _plain_batches(ctx: CommandContext, stream: BinaryIO, key_of: Callable[[bytes], bytes] | None,
                    eol: bytes, write: Callable[[bytes], object]) -> None:
-    """Plain ``uniq`` (first line of each group) a batch of lines at a time: a line is kept
-    when its key differs from the previous line's, found by C-level ``map``/``compress``."""
-    prev: bytes | None = None  # the key of the line before the batch
+    """Plain ``uniq`` (first line of each group) a block of lines at a time: a line is kept
+    when its key differs from the previous line's, found by C-level ``map``/``compress``; a
+    block without two equal neighbours is written as it came."""
+    prev: bytes | None = None  # the key of the line before the block
+    for block, whole in line_blocks(ctx, stream, eol):
+        records = block.split(eol)
+        if whole:
+            records.pop()
+        keys = records if key_of is None else list(map(key_of, records))
+        if keys[0] != prev and not any(map(operator.eq, keys, islice(keys, 1, None))):
+            write(block if whole else block + eol)
+        else:
+            kept = list(compress(records, map(operator.ne, chain((prev,), keys), keys)))
+            if kept:
+                kept.append(b"")
+                write(eol.join(kept))
+        prev = keys[-1]
+
+
+def _groups(ctx: CommandContext, stream: BinaryIO, key_of: Callable[[bytes], bytes] | None, count: bool,
+            out_unique: bool, out_first: bool, eol: bytes, write: Callable[[bytes], object]) -> None:
+    """``-c``, ``-d``, ``-u`` (not ``-D``) a batch of lines at a time. The lines equal to the
+    line before them are found by C-level ``map``/``compress``; only those runs are looked at
+    one by one, the single lines between them are written with one join per stretch (all
+    ``"      1 "``-prefixed under ``-c``). The last group of a batch stays open into the next."""
+    unit = b"%7d %b" + eol
+    between = eol + b"      1 " if count else eol
+    head = b"      1 " if count else b""
+    open_line: bytes | None = None  # the first line of the group still open
+    open_key: bytes | None = None
+    open_count = 0
+    pieces: list[bytes] = []
+
+    def group(size: int, line: bytes) -> None:
+        if size == 1:
+            if out_unique:
+                pieces.append(head + line + eol)
+        elif out_first:
+            pieces.append(unit % (size, line) if count else line + eol)
+
+    def singles(lines: list[bytes]) -> None:
+        if lines and out_unique:
+            pieces.append(head + between.join(lines) + eol)
+
     for records, _ in iter_record_batches(ctx, stream, eol):
         keys = records if key_of is None else list(map(key_of, records))
-        kept = list(compress(records, map(operator.ne, chain((prev,), keys), keys)))
-        prev = keys[-1]
-        if kept:
-            kept.append(b"")
-            write(eol.join(kept))
+        n = len(records)
+        dups = list(compress(range(1, n), map(operator.eq, islice(keys, 1, None), keys)))
+        k = 0  # dups[k:] are still to be read
+        start = 0  # the first line not yet in a group
+        if open_line is not None:
+            if keys[0] == open_key:
+                while k < len(dups) and dups[k] == k + 1:
+                    k += 1
+                start = k + 1
+                open_count += start
+                if start == n:
+                    continue
+            group(open_count, open_line)
+        while k < len(dups):
+            first = dups[k] - 1  # a run of equal lines from ``first``
+            end = dups[k] + 1
+            k += 1
+            while k < len(dups) and dups[k] == end:
+                end += 1
+                k += 1
+            singles(records[start:first])
+            if end == n:
+                start = first
+                break
+            group(end - first, records[first])
+            start = end
+        if start < n:
+            if dups and dups[-1] == n - 1 and start < n - 1:
+                open_line, open_key, open_count = records[start], keys[start], n - start
+            else:
+                singles(records[start:n - 1])
+                open_line, open_key, open_count = records[n - 1], keys[n - 1], 1
+        if pieces:
+            write(b"".join(pieces))
+            pieces.clear()
+    if open_line is not None:
+        group(open_count, open_line)
+        if pieces:
+            write(b"".join(pieces))
 
 
 def _plain(lines: Iterator[bytes], key_of: Callable[[bytes], bytes] | None, grouping: str | None,

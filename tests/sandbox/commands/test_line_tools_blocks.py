@@ -45,3 +45,36 @@ def test_wc_files(monkeypatch: pytest.MonkeyPatch) -> None:
         return ["wc", "a", "b", "-", "a"], fps.gen_text(rng, extra=EXTRA), files
 
     fps.sweep(make, 41, _wc_block, monkeypatch, cases=fps.scaled(4))
+
+
+def _uniq_block(mp: pytest.MonkeyPatch, size: int) -> None:
+    from sandbox.commands import _lineblocks
+
+    mp.setattr(_textutil, "CHUNK", size)
+    mp.setattr(_lineblocks, "BLOCK", size)
+
+
+def _runs(rng: random.Random) -> bytes:
+    """Lines with runs of equal neighbours (and of equal keys under -f/-s/-w/-i)."""
+    pool = [b"a", b"A", b"b", b"", b"x y", b"z y", b"x  y", b"\xc3\xa9", b"\xc3\x89", b"a\x00",
+            b"1 a", b"2 a", b"1 b", b"%d %s", b"      1 x"]
+    lines = []
+    for _ in range(rng.randint(0, 40)):
+        lines += [rng.choice(pool)] * rng.choice([1, 1, 1, 2, 3, 7])
+    data = b"\n".join(lines)
+    if lines and rng.random() < 0.8:
+        data += b"\n"
+    return data
+
+
+@pytest.mark.parametrize("args", [[], ["-c"], ["-d"], ["-u"], ["-cd"], ["-cu"], ["-du"], ["-c", "-f1"],
+                                  ["-d", "-s1"], ["-u", "-w1"], ["-ci"], ["-z", "-c"], ["-D"], ["--group"]],
+                         ids=repr)
+def test_uniq(args: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    def make(rng: random.Random):
+        data = _runs(rng) if rng.random() < 0.7 else fps.gen_text(rng)
+        if "-z" in args:
+            data = data.replace(b"\n", b"\0")
+        return ["uniq", *args], data, None
+
+    fps.sweep(make, len(args) + 60, _uniq_block, monkeypatch, cases=fps.scaled(5))
