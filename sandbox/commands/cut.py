@@ -8,9 +8,12 @@ apart (so ``--output-delimiter`` is printed between them, as GNU does). Input is
 
 from __future__ import annotations
 
+import re
+
 from itertools import repeat
 from typing import BinaryIO, Callable
 
+from sandbox.commands._lineblocks import line_blocks
 from sandbox.commands._quoting import quote
 from sandbox.commands._textutil import file_error, iter_record_batches, open_operand
 from sandbox.commands.base import CommandContext
@@ -259,6 +262,9 @@ def _cut_stream(ctx: CommandContext, stream: BinaryIO, cutter: Callable[[bytes],
                 delim: bytes, only_delimited: bool, eol: bytes) -> None:
     """Cut every record of ``stream`` and write the results."""
     index = getattr(cutter, "field_index", None) if fields else None
+    if index == 1 and not only_delimited:
+        _cut_first_field(ctx, stream, delim, eol)
+        return
     for records, _ in iter_record_batches(ctx, stream, eol):
         if index is not None:
             # One field (-fN): a batch at a time, each line split by C-level map. A line
@@ -283,6 +289,16 @@ def _cut_stream(ctx: CommandContext, stream: BinaryIO, cutter: Callable[[bytes],
             out = [cutter(line) for line in records]
         if out:
             ctx.stdout.write(eol.join(out) + eol)
+
+
+def _cut_first_field(ctx: CommandContext, stream: BinaryIO, delim: bytes, eol: bytes) -> None:
+    """``-f1`` (without ``-s``): each record loses everything from its first delimiter, one
+    ``re.sub`` with an empty replacement per block (a record without the delimiter is
+    field 1 whole, as GNU prints it)."""
+    rest = re.compile(re.escape(delim) + b"[^" + re.escape(eol) + b"]*")
+    for block, whole in line_blocks(ctx, stream, eol):
+        cut = rest.sub(b"", block)
+        ctx.stdout.write(cut if whole else cut + eol)
 
 
 def _cut_one_record(ctx: CommandContext, stream: BinaryIO, cutter: Callable[[bytes], bytes],

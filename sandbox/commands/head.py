@@ -65,6 +65,48 @@ Binary prefixes can be used, too: KiB=K, MiB=M, and so on.
 """
 
 
+#: Read size of the line-counting loop.
+BLOCK = 1 << 16
+
+
+def _first_lines_in_blocks(ctx: CommandContext, stream: BinaryIO, count: int, delim: bytes) -> bool:
+    """The first ``count`` lines, a block at a time (newlines counted in C), consuming
+    exactly those lines as GNU does on seekable input: a seekable stream is read ahead and
+    sought back, a pipe with ``peek`` is consumed only as far as written. False (nothing
+    done) for a stream that offers neither."""
+    try:
+        seekable = stream.seekable()
+    except (AttributeError, OSError, ValueError):
+        seekable = False
+    peek = getattr(stream, "peek", None)
+    if not seekable and peek is None:
+        return False
+    seen = 0
+    while seen < count:
+        block = stream.read(BLOCK) if seekable else peek(BLOCK)[:BLOCK]
+        if not block:
+            break
+        n = block.count(delim)
+        if seen + n < count:
+            if not seekable:
+                stream.read(len(block))
+            ctx.stdout.write(block)
+            seen += n
+            ctx.budget.check_time()
+            continue
+        pos = -1
+        for _ in range(count - seen):
+            pos = block.find(delim, pos + 1)
+        cut = pos + 1
+        if seekable:
+            stream.seek(cut - len(block), 1)
+        else:
+            stream.read(cut)
+        ctx.stdout.write(block[:cut])
+        break
+    return True
+
+
 def _first(ctx: CommandContext, stream: BinaryIO, count: int, lines: bool, delim: bytes) -> None:
     if count == 0:
         return
@@ -77,6 +119,8 @@ def _first(ctx: CommandContext, stream: BinaryIO, count: int, lines: bool, delim
             ctx.stdout.write(block)
             left -= len(block)
             ctx.budget.check_time()
+        return
+    if _first_lines_in_blocks(ctx, stream, count, delim):
         return
     if delim == b"\n" and hasattr(stream, "readline"):
         seen = 0

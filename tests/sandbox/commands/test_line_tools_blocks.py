@@ -78,3 +78,55 @@ def test_uniq(args: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
         return ["uniq", *args], data, None
 
     fps.sweep(make, len(args) + 60, _uniq_block, monkeypatch, cases=fps.scaled(5))
+
+
+def _head_block(mp: pytest.MonkeyPatch, size: int) -> None:
+    from sandbox.commands import head
+
+    mp.setattr(head, "BLOCK", size)
+
+
+@pytest.mark.parametrize("count", ["0", "1", "3", "17", "200", "-z 5"])
+def test_head_lines(count: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    def make(rng: random.Random):
+        data = fps.gen_text(rng)
+        if "-z" in count:
+            data = data.replace(b"\n", b"\0")
+        return ["head", "-n", *count.split()[::-1]], data, {"f": fps.gen_text(rng)}
+
+    fps.sweep(make, len(count) + 80, _head_block, monkeypatch, cases=fps.scaled(3))
+
+
+def test_head_leaves_the_rest_to_the_next_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a seekable input head consumes exactly its lines (GNU seeks back too)."""
+    sys.path.insert(0, str(Path(__file__).parents[1] / "shell"))
+    import shell_difftools as sd
+
+    from sandbox.commands import head
+
+    data = b"".join(b"line %d\n" % i for i in range(3000))
+    for size in fps.BLOCK_SIZES:
+        with monkeypatch.context() as mp:
+            mp.setattr(head, "BLOCK", size)
+            for script in ("{ head -n 3; cat; } < f | wc -l", "{ head -n 2000 >/dev/null; head -n 2; } < f",
+                           "{ head -n 1; head -c 3; head -n 1; } < f"):
+                assert sd.compare(script, b"", {"f": data}) is None, script
+
+
+def _cut_block(mp: pytest.MonkeyPatch, size: int) -> None:
+    from sandbox.commands import _lineblocks
+
+    mp.setattr(_lineblocks, "BLOCK", size)
+    mp.setattr(_textutil, "CHUNK", size)
+
+
+@pytest.mark.parametrize("args", [["-f1"], ["-d", ",", "-f1"], ["-d", ":", "-f1"], ["-d", " ", "-f", "1"],
+                                  ["-z", "-d", ",", "-f1"], ["-s", "-d", ",", "-f1"], ["-d", ",", "-f2"]], ids=repr)
+def test_cut_first_field(args: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    def make(rng: random.Random):
+        data = fps.gen_text(rng)
+        if "-z" in args:
+            data = data.replace(b"\n", b"\0")
+        return ["cut", *args], data, None
+
+    fps.sweep(make, len(args) + 90, _cut_block, monkeypatch, cases=fps.scaled(4))
