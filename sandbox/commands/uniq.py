@@ -266,7 +266,7 @@ def _groups(ctx: CommandContext, stream: BinaryIO, key_of: Callable[[bytes], byt
 
     def singles(lines: list[bytes]) -> None:
         if lines and out_unique:
-            pieces.append(head + between.join(lines) + eol)
+            pieces.extend((head, between.join(lines), eol))
 
     for records, _ in iter_record_batches(ctx, stream, eol):
         keys = records if key_of is None else list(map(key_of, records))
