@@ -22,6 +22,10 @@ from memtool.approval import Approver
 from memtool.history import History, Retention, VersionedStore, VersionLog, acting, open_log
 from memtool.core import DEFAULT_BUDGET, CoreMemory
 from memtool.recall.block import DEFAULT_RECALL_BUDGET
+
+#: The embedder of ``Memory()``'s default ranking: BM25 fused with the word vectors shipped
+#: with memtool (``memtool.recall.semantic.StaticEmbedder``; no model is loaded).
+DEFAULT_EMBEDDER = "static"
 from memtool.rotation import Rotation
 from memtool.layout import bootstrap, ensure_gitignored
 from memtool.scopes import scope_prefix, validate_scope
@@ -62,8 +66,9 @@ class Memory:
     ``approve``: ``callback(ApprovalRequest) -> True | False | "reason"``, asked before either
     tool changes a file (``memtool.approval``); reads never ask, a denied call changes nothing.
     ``recall_budget``: tokens of the recalled block ``system_prompt(query=...)`` adds.
-    ``embedder``: an ``Embedder`` (``memtool.recall.semantic``, ``memtool[semantic]``): search
-    and recall fuse BM25 with cosine similarity of unit vectors.
+    ``embedder``: what search and recall fuse BM25 with (cosine similarity of unit vectors):
+    an ``Embedder`` (``memtool.recall.semantic``) or a spec for ``make_embedder``; the default
+    ``"static"`` is the word vectors shipped with memtool (no model); None: BM25 alone.
     ``rotation``: ``Rotation(older_than=seconds, max_bytes=..., check_every=500)`` makes
     ``record()`` move old turns to ``archive/`` (see ``rotate()``).
     """
@@ -92,7 +97,7 @@ class Memory:
         approve: Approver | None = None,
         recall_budget: int = DEFAULT_RECALL_BUDGET,
         rotation: "Rotation | None" = None,
-        embedder: Any = None,
+        embedder: Any = DEFAULT_EMBEDDER,
     ):
         if path_or_store is not None and store is not None:
             raise TypeError("give either a path/store or store=, not both")
@@ -207,6 +212,10 @@ class Memory:
         index = self.recall_index()
         if index is None or self.embedder is None:
             return index
+        if isinstance(self.embedder, str):
+            from memtool.recall.semantic import make_embedder
+
+            self.embedder = make_embedder(self.embedder)
         semantic = getattr(self, "_semantic_index", None)
         if semantic is None or semantic.embedder is not self.embedder:
             if type(index).__name__ == "PgRecallIndex":

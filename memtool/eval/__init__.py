@@ -177,9 +177,10 @@ def _score(mem: Any, queries: list[tuple[str, str]], budget: int) -> Scores:
 
 
 def evaluate(fixture: Any, recall_budget: int = DEFAULT_RECALL_BUDGET,
-             embedder: Any = None) -> EvalResult:
-    """Score the default ranking on ``fixture`` (a path, JSON text or dict); with
-    ``embedder``, the hybrid ranking of semantic recall."""
+             embedder: Any = "static") -> EvalResult:
+    """Score a ranking on ``fixture`` (a path, JSON text or dict): ``embedder`` as
+    ``Memory(embedder=...)`` takes it (default: memtool's default ranking, BM25 fused with the
+    shipped word vectors; None: BM25 alone)."""
     data = load_fixture(fixture)
     mem = build_memory(data, recall_budget)
     mem.embedder = embedder

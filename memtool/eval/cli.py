@@ -22,8 +22,9 @@ def add_cli(subparsers: argparse._SubParsersAction) -> None:
                    help="token budget of the recalled block (default 800)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.add_argument("--embedder", default=None, metavar="SPEC",
-                   help="also score semantic recall: hash[:DIM], st:MODEL (sentence-transformers) "
-                   "or openai:MODEL:DIM (needs memtool[semantic])")
+                   help="also score semantic recall with another embedder: minilm (local "
+                   "all-MiniLM-L6-v2, memtool[semantic-model]), hash[:DIM], st:MODEL "
+                   "(sentence-transformers) or openai:MODEL:DIM")
     p.set_defaults(func=_handled("eval", cmd_eval))
 
 
@@ -47,19 +48,25 @@ def cmd_eval(args: argparse.Namespace) -> int:
             raise CliError(str(e)) from None
     try:
         result = evaluate(path, recall_budget=budget)
+        plain = evaluate(path, recall_budget=budget, embedder=None)
         hybrid = evaluate(path, recall_budget=budget, embedder=embedder) if embedder else None
     except FixtureError as e:
         raise CliError(str(e)) from None
     if args.json:
         data = {"name": result.name, "recall_budget": result.recall_budget,
                 "asked": asdict(result.asked),
-                "keywords": asdict(result.keywords) if result.keywords is not None else None}
+                "keywords": asdict(result.keywords) if result.keywords is not None else None,
+                "bm25": {"asked": asdict(plain.asked),
+                         "keywords": asdict(plain.keywords) if plain.keywords else None}}
         if hybrid is not None:
             data["semantic"] = {"embedder": embedder.id, "asked": asdict(hybrid.asked),
                                 "keywords": asdict(hybrid.keywords) if hybrid.keywords else None}
         print(json.dumps(data, indent=1))
     else:
-        print(result.table())
+        print(result.table().replace("\n", " (default ranking: BM25 and the shipped word "
+                                     "vectors fused by rank)\n", 1))
+        print("\nBM25 alone:")
+        print(plain.table().split("\n", 1)[1])
         if hybrid is not None:
             print(f"\nwith semantic recall ({embedder.id}, BM25 and cosine fused by rank):")
             print(hybrid.table().split("\n", 1)[1])

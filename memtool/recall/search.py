@@ -354,6 +354,14 @@ def unit_score(uterms: list[str], qterms: list[str], idf: dict[str, float], avgd
 
 def _hit(unit: Unit, score: float, qterms: list[str]) -> Hit:
     """A ranked unit as a hit: its best line and a snippet around the first match."""
+    line, raw = best_line(unit, qterms)
+    return Hit(unit.file, line, unit.date, unit.role, snippet(unit.text, qterms), score,
+               unit.text, raw)
+
+
+def best_line(unit: Unit, qterms: list[str]) -> tuple[int, str]:
+    """The line of a unit that a hit shows (the first with the most query terms), and its
+    text."""
     line, raw = unit.line, unit.lines[0] if unit.lines else unit.text
     if len(unit.lines) > 1:
         best = -1
@@ -361,8 +369,7 @@ def _hit(unit: Unit, score: float, qterms: list[str]) -> Hit:
             found = len(set(terms(text)).intersection(qterms))
             if found > best:
                 best, line, raw = found, unit.line + i, text
-    return Hit(unit.file, line, unit.date, unit.role, snippet(unit.text, qterms), score,
-               unit.text, raw)
+    return line, raw
 
 
 def snippet(text: str, qterms: list[str], width: int = SNIPPET_CHARS) -> str:

@@ -29,13 +29,15 @@ import zlib
 from typing import Any, Iterable, Protocol, Sequence, runtime_checkable
 
 from memtool.recall.index import FileIndex, RecallIndex
-from memtool.recall.search import Hit, SearchResult, _hit, iter_files, query_terms
+from memtool.recall.search import Hit, SearchResult, _hit, best_line, iter_files, query_terms
 from memtool.recall.text import terms
 
 #: Reciprocal-rank constant (Cormack et al.'s k = 60).
 RRF_K = 60
-#: How deep each ranking is read for the fusion.
+#: How deep the cosine ranking is read for the fusion.
 DEPTH = 50
+#: How deep the BM25 ranking is read for the fusion (each of its units is scored exactly).
+LEXICAL_DEPTH = 24
 #: Texts embedded per call.
 BATCH = 64
 #: Characters of a unit embedded (a long turn is cut: models truncate anyway).
@@ -85,6 +87,53 @@ class HashEmbedder:
                     v[h % self.dimension] += (1.0 if j == 0 else 0.5) * (1 if h & 1 << 31 else -1)
             norm = sum(x * x for x in v) ** 0.5
             out.append([x / norm for x in v] if norm else v)
+        return out
+
+
+class StaticEmbedder:
+    """Semantic recall with no model at run time: one vector per word stem, distilled from
+    all-MiniLM-L6-v2 (``tools/build_static_vectors.py``: each word of the model's vocabulary
+    embedded alone, averaged per Snowball stem, projected on 128 principal axes, int8; 1.6 MB
+    shipped with memtool). A text's vector is the normalised sum of its terms' vectors, so
+    ``spouse`` lands near ``wife`` and ``physician`` near ``doctor``; word order and words
+    outside the table are not seen."""
+
+    _TABLE: tuple[dict[str, int], Any] | None = None
+    #: Units less similar than this to the query are not in the cosine ranking: sums of word
+    #: vectors are never far apart (two unrelated notes have about 0.2 on average), so a unit
+    #: must be closer to the query than that, and a query about nothing in the memory (or
+    #: made only of stop words) recalls nothing by meaning.
+    min_similarity = 0.2
+
+    def __init__(self) -> None:
+        index, mat = self._table()
+        self.dimension = int(mat.shape[1])
+        self.id = f"static-minilm-v1-{self.dimension}"
+        self._index, self._mat = index, mat
+
+    @classmethod
+    def _table(cls) -> tuple[dict[str, int], Any]:
+        if cls._TABLE is None:
+            np = _numpy()
+            from importlib.resources import files
+
+            with files("memtool.recall").joinpath("static_vectors.npz").open("rb") as f:
+                data = np.load(f)
+                stems = str(data["stems"]).split("\n")
+                mat = data["vectors"].astype(np.float32) * data["scale"]
+            cls._TABLE = ({s: i for i, s in enumerate(stems)}, mat)
+        return cls._TABLE
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """The vectors of ``texts`` (zero for a text with no known word)."""
+        np = _numpy()
+        index, mat = self._index, self._mat
+        out = []
+        for text in texts:
+            ids = [i for i in map(index.get, terms(text)) if i is not None]
+            v = mat[ids].sum(axis=0) if ids else np.zeros(self.dimension, dtype=np.float32)
+            n = float(np.linalg.norm(v))
+            out.append((v / n if n else v).tolist())
         return out
 
 
@@ -150,12 +199,15 @@ class SentenceTransformerEmbedder:
 
 
 def make_embedder(spec: str) -> Embedder:
-    """An embedder from a short spec: ``hash[:DIM]``, ``minilm`` (all-MiniLM-L6-v2, local),
+    """An embedder from a short spec: ``hash[:DIM]``, ``static`` (word vectors shipped with
+    memtool), ``minilm`` (all-MiniLM-L6-v2, local),
     ``st:MODEL`` (sentence-transformers),
     ``openai:MODEL:DIM`` (base URL from ``$OPENAI_BASE_URL``, key from ``$OPENAI_API_KEY``)."""
     kind, _, rest = spec.partition(":")
     if kind == "hash":
         return HashEmbedder(int(rest) if rest else 256)
+    if kind == "static" and not rest:
+        return StaticEmbedder()
     if kind == "minilm" and not rest:
         return SentenceTransformerEmbedder.minilm()
     if kind == "st" and rest:
@@ -164,7 +216,7 @@ def make_embedder(spec: str) -> Embedder:
         model, _, dim = rest.rpartition(":")
         return OpenAIEmbedder(model, int(dim),
                               base_url=os.environ.get("OPENAI_BASE_URL", "https://api.openai.com/v1"))
-    raise ValueError(f"unknown embedder {spec!r}: use hash[:DIM], minilm, st:MODEL or openai:MODEL:DIM")
+    raise ValueError(f"unknown embedder {spec!r}: use hash[:DIM], static, minilm, st:MODEL or openai:MODEL:DIM")
 
 
 class SemanticIndex:
@@ -257,7 +309,7 @@ class SemanticIndex:
         if not query or not query.strip() or k <= 0:
             return SearchResult([], 0)
         depth = max(DEPTH, k)
-        lexical = self.index.search(query, k=depth, paths=paths, exclude=exclude)
+        lexical = self.index.search(query, k=max(LEXICAL_DEPTH, k), paths=paths, exclude=exclude)
         skip = set(exclude)
         with self.index._lock, self._lock:
             chosen: list[FileIndex] = []
@@ -270,32 +322,55 @@ class SemanticIndex:
                         chosen.append(fi)
             qv = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
             qn = float(np.linalg.norm(qv)) or 1.0
+            floor = float(getattr(self.embedder, "min_similarity", -2.0))
             scored: list[tuple[float, int, int]] = []
             for f, fi in enumerate(chosen):
                 sims = self.matrix(fi) @ (qv / qn)
-                top = np.argsort(-sims, kind="stable")[:depth]
-                scored += [(float(sims[u]), f, int(u)) for u in top]
-            scored.sort(key=lambda s: -s[0])
+                top = (np.argpartition(-sims, depth - 1)[:depth] if len(sims) > depth
+                       else np.arange(len(sims)))
+                top = top[sims[top] >= floor]
+                scored += zip(sims[top].tolist(), [f] * len(top), top.tolist())
+            scored.sort(key=lambda s: (-s[0], s[1], s[2]))
             semantic = scored[:depth]
+            # fuse on (file, line) first; only the semantic hits that make the first k are read
             qterms = query_terms(query)
-            wanted = [(f, u) for _s, f, u in semantic]
-            units = {(f, u): unit for f, u, unit in self.index.units(chosen, wanted)}
-            return fuse(lexical.hits, [_hit(units[(f, u)], sim, qterms) for sim, f, u in semantic], k)
+            keys = [(chosen[f].rel, chosen[f].line_of[u] if chosen[f].log
+                     else best_line(chosen[f].units[u], qterms)[0]) for _s, f, u in semantic]
+            order = rrf([[(h.file, h.line) for h in lexical.hits], keys], k)
+            have = {(h.file, h.line): h for h in lexical.hits}
+            wanted = [(f, u) for (_s, f, u), key in zip(semantic, keys) if key in order and key not in have]
+            sims_of = {(f, u): sim for sim, f, u in semantic}
+            for f, u, unit in self.index.units(chosen, wanted):
+                hit = _hit(unit, sims_of[(f, u)], qterms)
+                have[(hit.file, hit.line)] = hit
+            out = []
+            for key, score in order.items():
+                hit = have[key]
+                hit.score = round(score, 9)
+                out.append(hit)
+            return SearchResult(out, len(set(have) | set(keys)))
+
+
+def rrf(rankings: list[list[tuple[str, int]]], k: int) -> dict[tuple[str, int], float]:
+    """Reciprocal-rank fusion of rankings of keys (each best first): ``1/(RRF_K + rank)``
+    summed; the first ``k`` keys with their fused scores, best first (ties: first seen)."""
+    fused: dict[tuple[str, int], float] = {}
+    for ranking in rankings:
+        for rank, key in enumerate(ranking, 1):
+            fused[key] = fused.get(key, 0.0) + 1 / (RRF_K + rank)
+    return {key: fused[key] for key in sorted(fused, key=lambda key: -fused[key])[:k]}
 
 
 def fuse(lexical: list[Hit], semantic: list[Hit], k: int) -> SearchResult:
-    """Reciprocal-rank fusion of two rankings (each best first): ``1/(RRF_K + rank)`` summed
-    over both; the first ``k``, each with its fused score."""
-    fused: dict[tuple[str, int], float] = {}
+    """Reciprocal-rank fusion of two rankings of hits (``rrf``); the first ``k``, each with
+    its fused score."""
     hits: dict[tuple[str, int], Hit] = {}
-    for ranking in (lexical, semantic):
-        for rank, hit in enumerate(ranking, 1):
-            key = (hit.file, hit.line)
-            fused[key] = fused.get(key, 0.0) + 1 / (RRF_K + rank)
-            hits.setdefault(key, hit)
+    for hit in lexical + semantic:
+        hits.setdefault((hit.file, hit.line), hit)
+    order = rrf([[(h.file, h.line) for h in lexical], [(h.file, h.line) for h in semantic]], k)
     out = []
-    for key in sorted(fused, key=lambda key: -fused[key])[:k]:
+    for key, score in order.items():
         hit = hits[key]
-        hit.score = round(fused[key], 9)
+        hit.score = round(score, 9)
         out.append(hit)
-    return SearchResult(out, len(fused))
+    return SearchResult(out, len(hits))

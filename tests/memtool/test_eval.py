@@ -35,7 +35,7 @@ TINY = {
 
 
 def test_tiny_fixture_by_hand():
-    r = evaluate(TINY)
+    r = evaluate(TINY, embedder=None)
     s = r.asked
     assert s.ranks == [1, 1, 0, 2]
     assert (s.n, s.hit1, s.hit3, s.hit5) == (4, 0.5, 0.75, 0.75)
@@ -61,7 +61,7 @@ def test_fixture_is_loaded_as_given():
 
 
 def test_memory_evaluate_leaves_the_memory_alone(snapshot):
-    mem = Memory(MemoryStore(), versions=False, recall_budget=50)
+    mem = Memory(MemoryStore(), versions=False, recall_budget=50, embedder=None)
     before = snapshot(mem.store)
     r = mem.evaluate(json.dumps(TINY))
     assert r.recall_budget == 50 and r.asked.ranks == [1, 1, 0, 2]
@@ -110,11 +110,15 @@ def test_cli_eval(tmp_path, capsys):
     path.write_text(json.dumps(TINY))
     assert main(["eval", str(path)]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"as asked\s+4\s+0\.500\s+0\.750\s+0\.750\s+0\.625\s+0\.750", out)
-    assert re.search(r"keywords\s+1\s+1\.000", out)
+    default, bm25 = out.split("BM25 alone:")
+    assert "default ranking" in default
+    assert re.search(r"as asked\s+4\s+0\.500\s+0\.750\s+0\.750\s+0\.625\s+0\.750", bm25)
+    assert re.search(r"keywords\s+1\s+1\.000", bm25)
     assert main(["eval", str(path), "--json", "--budget", "40"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["recall_budget"] == 40 and data["asked"]["ranks"] == [1, 1, 0, 2]
+    assert data["recall_budget"] == 40 and data["bm25"]["asked"]["ranks"] == [1, 1, 0, 2]
+    # the default ranking finds at least what BM25 finds
+    assert data["asked"]["ranks"][:2] == [1, 1] and data["asked"]["hit5"] >= data["bm25"]["asked"]["hit5"]
     assert data["asked"]["block_tokens_max"] <= 40
     assert main(["eval", str(tmp_path / "missing.json")]) == 1
     err = capsys.readouterr().err

@@ -264,7 +264,7 @@ def test_rename_formats(mem):
 
 
 def test_search_ranking_format_and_cap(store):
-    mem = Memory(store, search_limit=3)
+    mem = Memory(store, search_limit=3, embedder=None)  # BM25's order
     # Ranked units (memtool.recall): each paragraph is a unit, shown as its best line; the
     # two one-word paragraphs tie on score and the newer (later) one goes first.
     put(mem, "notes.md", "budget only\n\npricing and budget\n\nnothing\n\nPRICING\n")
@@ -368,6 +368,7 @@ def test_missing_parents(mem, args, expected):
 
 
 def test_search_is_case_insensitive_beyond_ascii(mem):
+    mem.embedder = None  # BM25's order
     put(mem, "u.md", "ſecret plan\n\nStraße\n\nKELVIN\n")
     out = call(mem, command="search", query="secret strasse kelvin")
     # one term each: the shorter units score higher, the newer first on a tie

@@ -20,7 +20,7 @@ from sandbox.fs.base import FSError
 @pytest.fixture
 def rmem(store) -> Memory:
     """A Memory over a fresh store of each kind (conftest's ``store``), without versions."""
-    return Memory(store, versions=False)
+    return Memory(store, versions=False, embedder=None)
 
 
 def put(mem: Memory, rel: str, text: str) -> None:
@@ -177,7 +177,7 @@ def test_block_is_escaped(rmem):
 
 
 def test_block_budget(tmp_path):
-    mem = Memory(MemoryStore(), versions=False, recall_budget=120)
+    mem = Memory(MemoryStore(), versions=False, embedder=None, recall_budget=120)
     for i in range(60):
         mem.record("user", f"budget item {i} " + "words " * (i % 7 * 5))
     for budget in (0, 10, 60, 120, 400, 800):
@@ -214,7 +214,7 @@ class FailingStore(MemoryStore):
 @pytest.mark.parametrize("broken", ["read", "list", "search"])
 def test_failed_recall_leaves_the_block_out(monkeypatch, broken):
     store = FailingStore() if broken != "list" else MemoryStore()
-    mem = Memory(store, versions=False)
+    mem = Memory(store, versions=False, embedder=None)
     mem.store.write_bytes("core.md", b"- core fact\n")
     mem.store.write_bytes("notes.md", b"budget\n")
     if broken == "list":
@@ -228,7 +228,7 @@ def test_failed_recall_leaves_the_block_out(monkeypatch, broken):
 
 
 def test_agent_passes_the_last_user_message_and_never_records_the_block():
-    mem = Memory(MemoryStore(), versions=False)
+    mem = Memory(MemoryStore(), versions=False, embedder=None)
     mem.record("user", "My bike is a green Gazelle.")
     seen: list[str] = []
 
@@ -251,7 +251,7 @@ def test_adapter_hooks_pass_the_user_message():
     from memtool.adapters.anthropic_memory import request_params
     from memtool.adapters.langchain import last_human_text, memory_prompt
 
-    mem = Memory(MemoryStore(), versions=False)
+    mem = Memory(MemoryStore(), versions=False, embedder=None)
     mem.record("user", "My bike is a green Gazelle.")
     msgs = [HumanMessage("hello"), AIMessage("hi"), HumanMessage("Which bike do I ride?")]
     assert last_human_text(msgs) == "Which bike do I ride?" and last_human_text([]) is None
@@ -275,7 +275,7 @@ def test_big_log_path_agrees_with_the_exact_one(monkeypatch):
     turns = [("user" if i % 2 else "assistant",
               " ".join(rng.choice(vocab if rng.random() < 0.15 else filler) for _ in range(rng.randint(5, 40))),
               f"2026-01-01T00:00:{i % 60:02d}Z") for i in range(3000)]
-    mem = Memory(MemoryStore(), versions=False)
+    mem = Memory(MemoryStore(), versions=False, embedder=None)
     log(mem, "conversations.jsonl", turns)
     queries = ["budget", "pricing meeting", "tokyo contract proposal", "coffee report deadline"]
     exact = {q: search(mem.store, q, k=10) for q in queries}
@@ -297,7 +297,7 @@ def test_pydantic_ai_instructions_recall_for_the_prompt():
 
     from memtool.adapters.pydantic_ai import memory_instructions
 
-    mem = Memory(MemoryStore(), versions=False)
+    mem = Memory(MemoryStore(), versions=False, embedder=None)
     mem.record("user", "My bike is a green Gazelle.")
     seen: list[str] = []
 

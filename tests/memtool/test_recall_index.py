@@ -102,8 +102,8 @@ def test_index_is_exact_bm25_as_files_change(tmp_path, seed, use_numpy, monkeypa
     monkeypatch.setattr("memtool.recall.index.USE_NUMPY", use_numpy)
     rng = random.Random(seed)
     local = seed % 2 == 0
-    mem = (Memory(str(tmp_path / "m"), versions=False, gitignore=False) if local
-           else Memory(MemoryStore(), versions=False))
+    mem = (Memory(str(tmp_path / "m"), versions=False, gitignore=False, embedder=None) if local
+           else Memory(MemoryStore(), versions=False, embedder=None))
     change_and_check(mem, rng)
 
 
@@ -113,7 +113,7 @@ def test_postgres_index_is_exact_bm25_as_files_change(store, seed):
     """The same on PostgreSQL, where the index lives in the database (PgRecallIndex); odd
     seeds search a scope's files."""
     scoped = {"scope": f"user:{seed}"} if seed % 2 else {}
-    mem = Memory(store, versions=False, **scoped)
+    mem = Memory(store, versions=False, embedder=None, **scoped)
     assert type(mem.recall_index()).__name__ == "PgRecallIndex"
     change_and_check(mem, random.Random(100 + seed))
 
@@ -160,13 +160,13 @@ def change_and_check(mem: Memory, rng: random.Random) -> None:
 def test_a_new_process_reuses_the_saved_index(tmp_path):
     rng = random.Random(7)
     root = str(tmp_path / "m")
-    mem = Memory(root, versions=False, gitignore=False)
+    mem = Memory(root, versions=False, gitignore=False, embedder=None)
     for i in range(300):
         mem.record("user", sentence(rng))
     first = mem.search("budget zeppelin", k=5)
     saved = os.listdir(os.path.join(root, ".memtool", "recall"))
     assert len(saved) == 1 and saved[0].endswith(".idx")
-    again = Memory(root, versions=False, gitignore=False)
+    again = Memory(root, versions=False, gitignore=False, embedder=None)
     index = again.recall_index()
     fi = index._load("conversations.jsonl")
     assert fi is not None and fi.count == 300
@@ -182,7 +182,7 @@ def test_a_new_process_reuses_the_saved_index(tmp_path):
 def test_a_damaged_saved_index_is_rebuilt(tmp_path, damage):
     rng = random.Random(3)
     root = str(tmp_path / "m")
-    mem = Memory(root, versions=False, gitignore=False)
+    mem = Memory(root, versions=False, gitignore=False, embedder=None)
     for _ in range(50):
         mem.record("user", sentence(rng))
     mem.search("budget", k=3)
@@ -190,7 +190,7 @@ def test_a_damaged_saved_index_is_rebuilt(tmp_path, damage):
     (name,) = os.listdir(d)
     path = os.path.join(d, name)
     if damage is None:  # a valid index of other content: its log no longer matches
-        mem2 = Memory(str(tmp_path / "other"), versions=False, gitignore=False)
+        mem2 = Memory(str(tmp_path / "other"), versions=False, gitignore=False, embedder=None)
         for _ in range(80):
             mem2.record("user", sentence(rng))
         mem2.search("budget", k=3)
@@ -198,7 +198,7 @@ def test_a_damaged_saved_index_is_rebuilt(tmp_path, damage):
         damage = open(os.path.join(str(tmp_path / "other"), ".memtool", "recall", other), "rb").read()
     with open(path, "wb") as f:
         f.write(damage)
-    fresh = Memory(root, versions=False, gitignore=False)
+    fresh = Memory(root, versions=False, gitignore=False, embedder=None)
     want = reference(fresh.store, "budget zeppelin", 5, exclude=())
     got = fresh.search("budget zeppelin", k=5)
     assert [(h.file, h.text) for h in got] == [(f, text) for f, text, _s in want]
@@ -206,7 +206,7 @@ def test_a_damaged_saved_index_is_rebuilt(tmp_path, damage):
 
 def test_the_saved_index_is_invisible_to_both_tools(tmp_path):
     root = str(tmp_path / "m")
-    mem = Memory(root, versions=False, gitignore=False)
+    mem = Memory(root, versions=False, gitignore=False, embedder=None)
     mem.record("user", "the zeppelin budget")
     mem.search("zeppelin", k=1)
     assert os.listdir(os.path.join(root, ".memtool", "recall"))
@@ -223,8 +223,8 @@ def test_a_read_only_store_keeps_the_index_in_memory(tmp_path):
     from memtool.stores.local import LocalStore
 
     root = str(tmp_path / "m")
-    Memory(root, versions=False, gitignore=False).record("user", "zeppelin charter")
-    ro = Memory(LocalStore(root, read_only=True), versions=False)
+    Memory(root, versions=False, gitignore=False, embedder=None).record("user", "zeppelin charter")
+    ro = Memory(LocalStore(root, read_only=True), versions=False, embedder=None)
     assert ro.search("zeppelin", k=1)[0].line == 1
     assert not os.path.exists(os.path.join(root, ".memtool", "recall"))
 
@@ -239,8 +239,8 @@ def test_every_store_kind_indexes_appends_by_others_exactly(store, monkeypatch):
     monkeypatch.setattr(RecallIndex, "_build",
                         lambda self, rel, *a: builds.append(rel) or real(self, rel, *a))
     rng = random.Random(11)
-    mine = Memory(store, versions=False)
-    other = Memory(store, versions=False)
+    mine = Memory(store, versions=False, embedder=None)
+    other = Memory(store, versions=False, embedder=None)
     for step in range(6):
         for _ in range(rng.randint(1, 15)):
             other.record(rng.choice(["user", "assistant"]), sentence(rng))

@@ -118,15 +118,18 @@ class PgSemanticIndex:
             for fid in [f for f in self._cache if f not in live]:
                 del self._cache[fid]  # indexed again, or not searched: forget
             self._embed_missing(conn, [f.fid for f in chosen])
+            floor = float(getattr(self.embedder, "min_similarity", -2.0))
             scored: list[tuple[float, int, int]] = []
             for f in chosen:
                 uids, mat = self._matrix(conn, f.fid)
                 if not len(uids):
                     continue
                 sims = mat @ qv
-                top = np.argsort(-sims, kind="stable")[:depth]
-                scored += [(float(sims[i]), f.fid, int(uids[i])) for i in top]
-            scored.sort(key=lambda x: -x[0])
+                top = (np.argpartition(-sims, depth - 1)[:depth] if len(sims) > depth
+                       else np.arange(len(sims)))
+                top = top[sims[top] >= floor]
+                scored += zip(sims[top].tolist(), [f.fid] * len(top), uids[top].tolist())
+            scored.sort(key=lambda x: (-x[0], x[1], x[2]))
             scored = scored[:depth]
             if not scored:
                 return []

@@ -21,7 +21,7 @@ def turn(i: int, text: str) -> bytes:
 
 @pytest.fixture
 def mem(pg_store) -> Memory:
-    return Memory(pg_store, versions=False)
+    return Memory(pg_store, versions=False, embedder=None)
 
 
 def count_reads(store, monkeypatch) -> list[tuple[str, int]]:
@@ -62,12 +62,12 @@ def test_search_reads_only_new_bytes(mem, pg_store, monkeypatch):
 
 
 def test_a_second_memory_shares_the_index(pg_store, pgserver_module):
-    one = Memory(pg_store, versions=False)
+    one = Memory(pg_store, versions=False, embedder=None)
     one.record("user", "my sister Dana lives in Porto")
     assert one.search("Dana Porto")[0].role == "user"
     # another process's store: its own pool, the same schema and namespace
     two = Memory(pgserver_module.fresh_store(schema=pg_store.schema, namespace=pg_store.namespace),
-                 versions=False)
+                 versions=False, embedder=None)
     two.record("assistant", "noted: Dana, Porto")
     hits = one.search("Dana Porto", k=5)
     assert {h.text for h in hits} >= {"my sister Dana lives in Porto", "noted: Dana, Porto"}
@@ -133,7 +133,7 @@ def test_concurrent_searchers_index_each_change_once(mem, pg_store):
     stop = threading.Event()
 
     def searcher() -> None:
-        m = Memory(pg_store, versions=False)
+        m = Memory(pg_store, versions=False, embedder=None)
         try:
             while not stop.is_set():
                 m.search("orchid greenhouse", k=3)

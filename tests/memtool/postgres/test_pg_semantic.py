@@ -36,7 +36,7 @@ def test_hybrid_on_postgres_finds_what_bm25_cannot(pg_store):
     mem = Memory(pg_store, versions=False, embedder=ConceptEmbedder())
     seed(mem)
     assert isinstance(mem._ranker(), PgSemanticIndex)
-    assert Memory(pg_store, versions=False).search("automobile", k=3) == []
+    assert Memory(pg_store, versions=False, embedder=None).search("automobile", k=3) == []
     (top,) = mem.search("automobile", k=1)
     assert "car" in top.text and top.line == 1 and top.file == "conversations.jsonl"
     assert "physician" in mem.search("which doctor did I see", k=1)[0].text
