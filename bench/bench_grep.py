@@ -146,6 +146,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--data", default=str(HERE / "data" / "conversations.jsonl"))
     parser.add_argument("--before", help="another source tree to time (a column of its own)")
+    parser.add_argument("--before-name", help="what to call it in the table (default: DIR)")
     parser.add_argument("--child", nargs=4)
     opts = parser.parse_args()
     if opts.child:
@@ -205,7 +206,7 @@ def main() -> int:
         "wall time. \"ours\" uses the C accelerator `sandbox._native._linescan`"
         + ("" if native else " (NOT BUILT in this run: both columns are the fallback)")
         + ", \"fallback\" the pure-Python paths (`SANDBOX_NATIVE=0`)"
-        + (f", \"before\" the tree in `{opts.before}`" if before else "")
+        + (f", \"before\" {opts.before_name or '`' + opts.before + '`'}" if before else "")
         + ". Peak memory is the child process's ru_maxrss (Python interpreter included). "
         f"Targets: ours / GNU <= 2x, peak < 64 MB. Load average at the end: "
         f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f}.",
