@@ -1,10 +1,15 @@
 """grep: print lines that match patterns, as GNU grep 3.8 does in a UTF-8 locale.
 
 Modules: ``cli`` (options), ``main`` (operands, recursion, summaries, status), ``search`` (the
-general engine), ``fast`` (the block fast path for literal patterns), ``color``
+general engine), ``native`` (the block path over the optional C accelerator
+``sandbox._native._linescan``), ``fast`` (the pure-Python block paths), ``color``
 (--color=always and GREP_COLORS) and ``usage`` (the --help text).
 
-Input is read in 1 MiB chunks cut at a line end. A literal pattern (most of a model's greps)
+Input is read in 1 MiB chunks, searched in place up to their last line end. When the C
+accelerator is built (and ``SANDBOX_NATIVE`` is not ``0``), a pattern that is a few fixed
+strings (literals, anchors, ASCII bracket expressions, small alternations) is counted or
+printed a block per C call (``native``); what it cannot answer exactly goes on to the Python
+paths, which give the same bytes. A literal pattern (most of a model's greps)
 is handled a block at a time (``fast``: ``bytes.find``/``split`` and one write per block); any
 other pattern is searched with one regex call per matching line (RE2 for most patterns, see
 ``sandbox.regex``), so memory stays bounded and Python never loops over non-matching lines.
