@@ -50,4 +50,6 @@ class Policy:
 
     def is_protected(self, vpath: str) -> bool:
         """True if ``vpath`` (absolute, normalised) matches a protected path or glob."""
+        if not self.protected:
+            return False
         return any(vpath == p or fnmatch.fnmatchcase(vpath, p) for p in self.protected)

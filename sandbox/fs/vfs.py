@@ -4,7 +4,10 @@
 finds the backend whose mount point is the longest prefix, and calls it with the relative
 path. Directories above mount points exist virtually (``/`` when only ``/.memory`` is
 mounted) and are read-only. ``/dev/null`` is built in; ``/dev/stdin``, ``/dev/stdout`` and
-``/dev/stderr`` are per-command and are handled by ``CommandContext``. Nothing else exists.
+``/dev/stderr`` are per-command and are handled by ``CommandContext``. ``/dev/zero``,
+``/dev/random`` and ``/dev/urandom`` exist as devices (``test -c``, ``ls /dev``) and take
+writes (discarded), but reading them is refused: an endless input would keep a whole-input
+reader (``tail -n1``, ``sort``, ``jq``) growing until the memory ran out. Nothing else exists.
 """
 
 from __future__ import annotations
@@ -17,7 +20,14 @@ from typing import Any, BinaryIO, Iterator
 from sandbox.fs.base import DIR, FILE, FileStat, FileSystem, FSError, enoent
 
 DEV_NULL = "/dev/null"
-DEVICES = ("/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr")
+#: Devices that never end: they exist, writes vanish, reads are refused (see above).
+ENDLESS = ("/dev/zero", "/dev/random", "/dev/urandom")
+DEVICES = ("/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", *ENDLESS)
+
+
+def _endless(path: str) -> FSError:
+    return FSError(errno.EPERM, path, "Operation not permitted (an endless device: the sandbox "
+                   "does not read it)")
 
 
 class VirtualFS:
@@ -99,7 +109,7 @@ class VirtualFS:
     def listdir(self, path: str) -> list[str]:
         """Names in a virtual directory, sorted bytewise, mount points included."""
         if path == "/dev":
-            return ["null", "stderr", "stdin", "stdout"]
+            return sorted(p[len("/dev/"):] for p in DEVICES)
         names = set(self._virtual_children(path))
         found = self.resolve(path)
         if found is not None:
@@ -168,6 +178,8 @@ class VirtualFS:
         """Open a file for streaming reads (``/dev/null`` reads empty)."""
         if path == DEV_NULL:
             return io.BytesIO(b"")
+        if path in ENDLESS:
+            raise _endless(path)
         backend, rel = self._backend(path)
         return backend.open_read(rel)
 
@@ -177,15 +189,15 @@ class VirtualFS:
             return f.read()
 
     def write_bytes(self, path: str, data: bytes) -> None:
-        """Atomically replace a file (``/dev/null`` discards)."""
-        if path == DEV_NULL:
+        """Atomically replace a file (``/dev/null`` and the endless devices discard)."""
+        if path == DEV_NULL or path in ENDLESS:
             return
         backend, rel = self._writable(path)
         backend.write_bytes(rel, data)
 
     def append_bytes(self, path: str, data: bytes) -> None:
-        """Append indivisibly (``/dev/null`` discards)."""
-        if path == DEV_NULL:
+        """Append indivisibly (``/dev/null`` and the endless devices discard)."""
+        if path == DEV_NULL or path in ENDLESS:
             return
         backend, rel = self._writable(path)
         backend.append_bytes(rel, data)

@@ -8,10 +8,12 @@ one thread per extra stage; the last stage runs in the calling thread.
 
 from __future__ import annotations
 
+import errno
 import io
 import re
 import threading
 import time
+import types
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -149,10 +151,78 @@ def _read_file_form(body: Script) -> Redirect | None:
 
 #: The word of the internal command that ``$(< file)`` runs (matched by identity only).
 _CAT_WORD = Word([Lit("<read-file>")], 0, "")
+#: The empty, unchangeable mapping the lazily made dicts of ``Shell`` start as.
+_EMPTY_MAP = types.MappingProxyType({})
 
 
 class Shell:
     """One shell (the script's, or a subshell's copy) and the code that runs AST nodes."""
+
+    # Scalar state starts from these class-level values (immutable, so shared safely; an
+    # assignment gives the instance its own): a run builds only the containers below.
+    arg0 = "bash"
+    status = 0
+    #: ``$PIPESTATUS`` (bash: empty until the first pipeline ends); ``BASH_REMATCH`` (set
+    #: by ``[[ =~ ]]``): the whole match, then each group. Both are replaced, never changed.
+    pipestatus: "list[int] | tuple[()]" = ()
+    rematch: "list[str] | tuple[()]" = ()
+    #: ``$RANDOM``'s generator state (None: seeded from the clock when first used).
+    rand_seed: int | None = None
+    rand_last = 0
+    seconds_offset = 0
+    #: ``set -f`` (no globbing), ``set -C`` (``>`` does not overwrite a file).
+    noglob = False
+    noclobber = False
+    #: ``set -x``: each simple command traced on stderr after expansion.
+    xtrace = False
+    #: Where ``getopts`` is inside a group of options (``-abc``): OPTIND and offset.
+    getopts_ind = 0
+    getopts_pos = 0
+    errexit = False
+    pipefail = False
+    nounset = False
+    errexit_off = 0  # >0 inside if/while conditions and && || left sides
+    #: ``$LINENO`` and ``caller`` (``sandbox.interpreter.callstack``): the text running,
+    #: its newline offsets, the line it starts after, the running command's offset.
+    source = ""
+    source_lines: list[int] | None = None
+    line_base = 0
+    cur_pos = 0
+    loop_depth = 0
+    call_depth = 0
+    nesting = 0
+    status_before = 0
+    _sub_status: int | None = None
+    _current_stdin: BinaryIO | None = None
+    _current_stderr: Writer = NullWriter()
+    # Rarely used containers start as these empty immutable ones; the code that adds to one
+    # first gives the shell its own (``own_set`` / ``own_dict``).
+    #: Names declared without a value (``declare x``: ``declare -p`` shows them).
+    declared: "set[str] | frozenset[str]" = frozenset()
+    #: Attributes hidden by ``local``/``declare`` per function depth (restored on return).
+    local_attrs: "dict[int, dict[str, set[str] | None]]" = _EMPTY_MAP  # type: ignore[assignment]
+    #: The elements of ``declare a=(...)`` arguments being run (see ``declare.py``).
+    decl_arrays: "dict[str, list[tuple[str | None, str]]]" = _EMPTY_MAP  # type: ignore[assignment]
+    #: Special variables (``RANDOM``, ``SECONDS``...) unset by the script: plain now.
+    unset_specials: "set[str] | frozenset[str]" = frozenset()
+    #: ``local -`` in the function at each depth: the set options to put back.
+    local_opts: "dict[int, dict[str, object]]" = _EMPTY_MAP  # type: ignore[assignment]
+
+    def own_set(self, name: str) -> set:
+        """The shell's own (mutable) set ``name`` (one of the lazily made ones above)."""
+        value = getattr(self, name)
+        if not isinstance(value, set):
+            value = set(value)
+            setattr(self, name, value)
+        return value
+
+    def own_dict(self, name: str) -> dict:
+        """The shell's own (mutable) dict ``name`` (one of the lazily made ones above)."""
+        value = getattr(self, name)
+        if not isinstance(value, dict):
+            value = dict(value)
+            setattr(self, name, value)
+        return value
 
     def __init__(self, fs: VirtualFS, cwd: str, policy: Policy, limits: Limits,
                  budget: RunBudget, env: dict[str, str]):
@@ -164,12 +234,7 @@ class Shell:
         self.vars: dict[str, str] = dict(env)
         self.exported: set[str] = set(env)
         self.positional: list[str] = []
-        self.arg0 = "bash"
         self.functions: dict[str, FunctionDef] = {}
-        self.status = 0
-        self.pipestatus: list[int] = []  # bash: empty until the first pipeline ends
-        #: ``BASH_REMATCH`` (set by ``[[ =~ ]]``): the whole match, then each group.
-        self.rematch: list[str] = []
         #: The ``shopt`` options that are on.
         self.shopts: set[str] = set(shopt.DEFAULT_ON)
         #: Arrays (``sandbox.interpreter.state``): name -> {index or key: value}.
@@ -178,24 +243,9 @@ class Shell:
         self.assoc: set[str] = set()
         #: Attributes set by ``declare`` (``i`` ``l`` ``u`` ``r``), by name.
         self.attrs: dict[str, set[str]] = {}
-        #: Names declared without a value (``declare x``: ``declare -p`` shows them).
-        self.declared: set[str] = set()
-        #: Attributes hidden by ``local``/``declare`` per function depth (restored on return).
-        self.local_attrs: dict[int, dict[str, set[str] | None]] = {}
-        #: ``$RANDOM``'s generator state, ``$SECONDS``'s start, the function call stack.
-        self.rand_seed = int(time.time() * 1000) & 0xFFFFFFFF
-        self.rand_last = 0
+        #: ``$SECONDS``'s start, the function call stack.
         self.start_time = time.monotonic()
-        self.seconds_offset = 0
         self.funcstack: list[str] = []
-        #: ``set -f`` (no globbing), ``set -C`` (``>`` does not overwrite a file).
-        self.noglob = False
-        self.noclobber = False
-        #: ``set -x``: each simple command traced on stderr after expansion.
-        self.xtrace = False
-        #: Where ``getopts`` is inside a group of options (``-abc``): OPTIND and offset.
-        self.getopts_ind = 0
-        self.getopts_pos = 0
         #: Outputs of the process substitutions of the command being run: /dev/fd/N -> bytes.
         self.procsubs: dict[str, object] = {}
         #: Descriptors 3 and up (``exec 3>f``, ``{fd}>f``): number -> stream (redirs.py).
@@ -204,35 +254,11 @@ class Shell:
         self.outsubs: list[object] = []
         #: ``hash``: commands found by name -> times run (``typecmd.py``).
         self.hashed: dict[str, int] = {}
-        #: The elements of ``declare a=(...)`` arguments being run (see ``declare.py``).
-        self.decl_arrays: dict[str, list[tuple[str | None, str]]] = {}
-        self.errexit = False
-        self.pipefail = False
-        self.nounset = False
-        self.errexit_off = 0  # >0 inside if/while conditions and && || left sides
         self.locals: list[dict[str, str | None]] = []
-        #: ``$LINENO`` and ``caller`` (``sandbox.interpreter.callstack``): the text running,
-        #: its newline offsets, the line it starts after, the running command's offset, and
-        #: the line each running function was called from.
-        self.source = ""
-        self.source_lines: list[int] | None = None
-        self.line_base = 0
-        self.cur_pos = 0
+        #: The line each running function was called from (``$BASH_LINENO``).
         self.call_lines: list[int] = []
-        #: Special variables (``RANDOM``, ``SECONDS``...) unset by the script: plain now.
-        self.unset_specials: set[str] = set()
-        #: ``local -`` in the function at each depth: the set options to put back.
-        self.local_opts: dict[int, dict[str, object]] = {}
         #: The saved values of the temporary bindings of the functions running (``A=1 f``).
         self.temp_frames: list[dict[str, str | None]] = []
-        self.loop_depth = 0
-        self.call_depth = 0
-        self.nesting = 0
-        self.status_before = 0
-        self._sub_status: int | None = None
-        self._current_stdin: BinaryIO | None = None
-        self._current_stderr: Writer = NullWriter()
-        self._last_target = ""
         self.expander = Expander(self)
         #: Embedder-defined commands (``Sandbox(commands=...)``), looked up before the registry.
         self.commands: dict[str, registry.Command] = {}
@@ -252,9 +278,15 @@ class Shell:
         sub.arrays = {k: dict(v) for k, v in self.arrays.items()}
         sub.assoc = set(self.assoc)
         sub.attrs = {k: set(v) for k, v in self.attrs.items()}
-        sub.declared = set(self.declared)
-        sub.local_attrs = {k: dict(v) for k, v in self.local_attrs.items()}
-        sub.decl_arrays = {}
+        # the lazily made containers: a copy of each the shell has its own of (none if empty)
+        mine = sub.__dict__
+        for name in ("declared", "local_attrs", "decl_arrays", "unset_specials", "local_opts"):
+            if name in mine:
+                del mine[name]
+        if self.declared:
+            sub.declared = set(self.declared)
+        if self.local_attrs:
+            sub.local_attrs = {k: dict(v) for k, v in self.local_attrs.items()}
         sub.procsubs = dict(self.procsubs)
         sub.fdmap = dict(self.fdmap)
         sub.outsubs = []
@@ -263,9 +295,11 @@ class Shell:
         sub.locals = [dict(f) for f in self.locals]
         sub.temp_frames = [dict(f) for f in self.temp_frames]
         sub.call_lines = list(self.call_lines)
-        sub.unset_specials = set(self.unset_specials)
-        sub.local_opts = dict(self.local_opts)
-        sub.rand_seed = (int(time.time() * 1000) ^ id(sub)) & 0xFFFFFFFF  # bash reseeds $RANDOM
+        if self.unset_specials:
+            sub.unset_specials = set(self.unset_specials)
+        if self.local_opts:
+            sub.local_opts = dict(self.local_opts)
+        sub.rand_seed = None  # bash reseeds $RANDOM in a subshell (state.py: when first used)
         sub.rand_last = 0
         sub.loop_depth = 0
         sub.expander = Expander(sub)
@@ -421,8 +455,9 @@ class Shell:
         if self.attrs:  # the attributes go with the variable (a nameref's own `n` too)
             self.attrs.pop(name, None)
         if name in state.SPECIALS:  # `unset RANDOM`: a plain variable from now on, as in bash
-            self.unset_specials.add(name)
-        self.declared.discard(name)
+            self.own_set("unset_specials").add(name)
+        if self.declared:
+            self.declared.discard(name)  # type: ignore[union-attr]
         self.vars.pop(name, None)
         self.arrays.pop(name, None)
         self.assoc.discard(name)
@@ -857,14 +892,19 @@ class Shell:
         """Expand, redirect and dispatch one simple command; its process substitutions'
         ``/dev/fd/N`` last as long as it runs (``procsub.py``)."""
         outer, mark = self.procsubs, len(self.outsubs)
-        self.procsubs = dict(outer) if outer else {}
+        kept = bool(outer)
+        if kept:  # an enclosing command's /dev/fd/N stay visible; ours go after this one
+            self.procsubs = dict(outer)
         try:
             status = self._run_simple(cmd, io_)
         except BaseException:
             del self.outsubs[mark:]
             raise
         finally:
-            self.procsubs = outer
+            if kept:
+                self.procsubs = outer
+            elif self.procsubs:  # (no copy was made while there was nothing to keep)
+                self.procsubs = {}
         if len(self.outsubs) > mark:
             procsub.run_pending(self, io_, mark)
         return status
@@ -883,7 +923,12 @@ class Shell:
                 return 1
             self.budget.count_command()
             try:
-                data = redirected[0].stdin.read()
+                try:
+                    data = redirected[0].stdin.read()
+                except OSError as exc:  # `$(< dir)`: bash's result is empty, no message
+                    if exc.errno != errno.EISDIR:
+                        raise
+                    data = b""
                 self.budget.check_string(len(data))
                 redirected[0].stdout.write(data)
             finally:
@@ -892,7 +937,7 @@ class Shell:
             return 0
         try:
             argv = self.expander.words(cmd.words) if cmd.words else []
-            values = self.temp_values(cmd.assigns) if argv else []
+            values = self.temp_values(cmd.assigns) if argv and cmd.assigns else []
         except ExpansionError as exc:
             return self._expansion_failed(exc, io_)
         if argv and argv[0] == "exec":
@@ -941,7 +986,8 @@ class Shell:
         try:
             status = self.dispatch(argv, values, new_io)
         finally:
-            self.close_redirects(closers)
+            if closers is not None:
+                redirs.finish(self, closers)
         self.status = status
         return status
 
@@ -1016,7 +1062,7 @@ class Shell:
             saved.setdefault(a.name, self.vars.get(a.name))
             self.set_var(a.name, (self.get_var(a.name) or "") + value if a.append else value)
         # `A=1 f`, `A=1 declare -p A`: A is exported while the command runs
-        added = set(saved) - self.exported if saved else set()
+        added = set(saved) - self.exported if saved else None
         if added:
             self.exported |= added
         try:
@@ -1098,8 +1144,9 @@ class Shell:
         if cmd is None:
             self.diag(io_, f"{name}: command not found")
             return 127
-        if name not in BUILTINS:
-            typecmd.note_run(self, name)
+        if name not in BUILTINS:  # counted in the hash table (`hash` shows hits)
+            hashed = self.hashed
+            hashed[name] = hashed.get(name, 0) + 1
         env = self.environ()
         for k in temp_env:
             if k in self.vars:
@@ -1191,8 +1238,8 @@ class Shell:
         except ReturnFromFunction as r:
             status = r.status
         finally:
-            hidden = self.local_attrs.pop(len(self.locals), {})
-            opts = self.local_opts.pop(len(self.locals), None)
+            hidden = self.local_attrs.pop(len(self.locals), {}) if self.local_attrs else {}
+            opts = self.local_opts.pop(len(self.locals), None) if self.local_opts else None
             if opts is not None:  # `local -`: the function's set options end with it
                 from sandbox.interpreter.declare import restore_options
                 restore_options(self, opts)
@@ -1200,8 +1247,8 @@ class Shell:
             for k, old in frame.items():
                 self.restore_var(k, old)
                 self.attrs.pop(k, None)
-                if old is None:
-                    self.declared.discard(k)
+                if old is None and self.declared:
+                    self.declared.discard(k)  # type: ignore[union-attr]
             for k, at in hidden.items():
                 if at is not None:
                     self.attrs[k] = at

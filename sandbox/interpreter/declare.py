@@ -145,7 +145,7 @@ def b_declare(sh: "Shell", argv: list[str], io_: "IO") -> int:
     status = 0
     for arg in names:
         if arg == "-" and prog == "local" and sh.locals:  # `local -`: set options come back
-            sh.local_opts.setdefault(len(sh.locals), options(sh))
+            sh.own_dict("local_opts").setdefault(len(sh.locals), options(sh))
             continue
         name, eq, value = arg.partition("=")
         append = name.endswith("+")
@@ -170,7 +170,7 @@ def b_declare(sh: "Shell", argv: list[str], io_: "IO") -> int:
         if local and base not in sh.locals[-1]:
             sh.locals[-1][base] = sh.save_var(base)
             saved_attrs = sh.attrs.pop(base, None)
-            sh.local_attrs.setdefault(len(sh.locals), {})[base] = saved_attrs
+            sh.own_dict("local_attrs").setdefault(len(sh.locals), {})[base] = saved_attrs
             if not eq or value != ARRAY_MARK:
                 sh.arrays.pop(base, None)
                 sh.assoc.discard(base)
@@ -218,13 +218,13 @@ def b_declare(sh: "Shell", argv: list[str], io_: "IO") -> int:
             sh.exported.add(base)
         if "x" in off:
             sh.exported.discard(base)
-        sh.declared.add(base)
+        sh.own_set("declared").add(base)
         try:
             if eq and "n" in on:
                 sh.budget.check_string(len(value))
                 sh.vars[base] = value
             elif eq and value == ARRAY_MARK:
-                items = sh.decl_arrays.pop(base, [])
+                items = sh.decl_arrays.pop(base, []) if sh.decl_arrays else []
                 state.assign(sh, base, items, append)
             elif eq:
                 if append and "i" in attrs:

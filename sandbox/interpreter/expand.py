@@ -79,10 +79,45 @@ def _atoms(parts: list[Part]) -> list[object]:
     return out
 
 
+class _RangeChar(str):
+    """A ``\\`` or a backquote made by a character range (``{Z..a}``). bash expands braces
+    on the word's text and then reads that text again, so such a character acts as if it had
+    been typed there: a backslash quotes the character after it (and vanishes at the end of
+    the word); a backquote opens a command substitution that nothing closes (bash's fatal
+    ``bad substitution``), unless it ends the word (then it is itself)."""
+
+
+def _rest_text(atoms: list[object]) -> str:
+    return "".join(a if isinstance(a, str) else getattr(a, "text", "") for a in atoms)
+
+
 def _parts(atoms: list[object]) -> list[Part]:
     out: list[Part] = []
     buf: list[str] = []
-    for a in atoms:
+    skip = False
+    for k, a in enumerate(atoms):
+        if skip:
+            skip = False
+            continue
+        if isinstance(a, _RangeChar):
+            nxt = atoms[k + 1] if k + 1 < len(atoms) else None
+            if a == "`":
+                if nxt is not None:
+                    raise ExpansionError(
+                        f'bad substitution: no closing "`" in `{_rest_text(atoms[k + 1:])}')
+                buf.append("`")
+            elif isinstance(nxt, str):  # `\x`: x quoted
+                if buf:
+                    out.append(Lit("".join(buf)))
+                    buf = []
+                out.append(Quoted(str(nxt)))
+                skip = True
+            else:  # at the end (or before an expansion) it goes, leaving the word quoted
+                if buf:
+                    out.append(Lit("".join(buf)))
+                    buf = []
+                out.append(Quoted(""))
+            continue
         if isinstance(a, str):
             buf.append(a)
         else:
@@ -121,7 +156,7 @@ def _sequence(text: str, limit: int) -> list[str] | None:
     step = abs(int(m.group(6))) if m.group(6) else 1
     step = step or 1
     rng = range(a, b + 1, step) if a <= b else range(a, b - 1, -step)
-    return [chr(v) for v in rng]
+    return [_RangeChar(chr(v)) if v in (92, 96) else chr(v) for v in rng]
 
 
 def brace_expand(parts: list[Part], limit: int) -> list[list[Part]]:
@@ -164,7 +199,7 @@ def _expand_atoms(atoms: list[object], limit: int) -> list[list[object]]:
                 if all(isinstance(a, str) for a in inner):
                     seq = _sequence("".join(inner), limit)  # type: ignore[arg-type]
                     if seq is not None:
-                        alts = [list(s) for s in seq]
+                        alts = [[s] if isinstance(s, _RangeChar) else list(s) for s in seq]
             if alts is None:
                 i += 1
                 continue
@@ -275,7 +310,10 @@ class Expander:
             if len(expanded) > 1:
                 expanded = [_rejoin_names(word, parts) for parts in expanded]
             for parts in expanded:
-                parts = tilde.expand(self.sh, parts, eq=eq and tilde.assign_like(parts))
+                if eq and tilde.assign_like(parts):
+                    parts = tilde.expand(self.sh, parts, eq=True)
+                else:
+                    parts = tilde.expand(self.sh, parts)
                 for field in self._fields(parts, split=True):
                     out.extend(self._glob(field))
         return out
@@ -374,6 +412,15 @@ class Expander:
         elif isinstance(p, ProcSub):
             fb.literal(self.sh.process_substitution(p.body, p.out), True)
         elif isinstance(p, CmdSub):
+            if p.error is not None:  # a backquoted body bash can't parse: its message, ""
+                sh = self.sh
+                try:
+                    for line in p.error:
+                        sh._current_stderr.write(f"bash: {line}\n".encode("utf-8", "surrogateescape"))
+                except OSError:  # `2>&-`
+                    pass
+                sh._sub_status = sh.status = 2
+                return
             text = self.sh.command_substitution(p.body)
             if in_dq or not split:
                 fb.literal(text, True)
@@ -498,7 +545,7 @@ class Expander:
                     items.extend((None, v) for v in self.words([w], eq=False))
                 else:
                     items.append((self.word(key), self.word(w)))
-            self.sh.decl_arrays[a.name] = items
+            self.sh.own_dict("decl_arrays")[a.name] = items
             return f"{a.name}{op}(\x00"
         name = a.name if a.index is None else f"{a.name}[{self.word(a.index)}]"
         return f"{name}{op}{self.word(a.value, assign=True)}"
@@ -818,6 +865,8 @@ def _plain(word: Word) -> str | None:
 
 
 _SPECIAL_IN_PLAIN = re.compile(r"[*?\[{~(]")
+#: ``_plain`` for the other modules (redirection targets).
+plain = _plain
 
 
 def glob(sh: "Shell", field: list[Chunk]) -> list[str]:

@@ -10,6 +10,8 @@ from functools import lru_cache
 from sandbox.interpreter import extmatch
 
 Chunks = tuple[tuple[str, bool], ...]
+#: Where an extglob group opens: ``?(`` ``*(`` ``+(`` ``@(`` ``!(``.
+_EXTGLOB_OPEN = re.compile(r"[?*+@!]\(")
 
 _CLASSES = {
     "alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z", "lower": "a-z",
@@ -21,8 +23,10 @@ _CLASSES = {
 
 def has_glob(chunks: Chunks) -> bool:
     """True if an unquoted chunk holds a glob character (or an extglob group ``@(...)``)."""
-    return any(not q and ("*" in t or "?" in t or "[" in t) for t, q in chunks) or \
-        has_extglob(chunks)
+    for t, q in chunks:
+        if not q and ("*" in t or "?" in t or "[" in t or ("(" in t and _EXTGLOB_OPEN.search(t))):
+            return True
+    return False
 
 
 def leads_with_dot(text: str) -> bool:
@@ -175,7 +179,7 @@ def _unquote_alt(text: str) -> str:
 
 def has_extglob(chunks: Chunks) -> bool:
     """True if an unquoted chunk holds an extglob group ``?(`` ``*(`` ``+(`` ``@(`` ``!(``."""
-    return any(not q and "(" in t and re.search(r"[?*+@!]\(", t) for t, q in chunks)
+    return any(not q and "(" in t and _EXTGLOB_OPEN.search(t) for t, q in chunks)
 
 
 def _translate(text: str, out: list[str]) -> None:

@@ -17,6 +17,8 @@ input as available (in-memory streams always are); another timeout never expires
 
 from __future__ import annotations
 
+import errno
+
 import functools
 import re
 from typing import TYPE_CHECKING, Any
@@ -428,7 +430,9 @@ def b_read(sh: "Shell", argv: list[str], io_: "IO") -> int:
     else:
         try:
             eof = gather(sh, stream, g, delim, nchars)
-        except IsADirectoryError:
+        except OSError as exc:  # `read x < dir`: bash's message; other errors as they are
+            if exc.errno != errno.EISDIR:
+                raise
             _err(sh, io_, f"read error: {fd}: Is a directory")
             return 1
     status = 1 if eof else 0

@@ -23,8 +23,10 @@ from typing import TYPE_CHECKING
 
 from sandbox.commands.base import CommandContext
 from sandbox.fs.base import FSError
+from sandbox.fs.paths import normalize
+from sandbox.interpreter.expand import plain
 from sandbox.interpreter.pipes import FileWriter, NullWriter
-from sandbox.parse.ast import Redirect
+from sandbox.parse.ast import Lit, Redirect
 
 if TYPE_CHECKING:
     from sandbox.interpreter.core import IO, Shell
@@ -70,6 +72,17 @@ class _BadReader(io.RawIOBase):
 
     def readinto(self, b) -> int:  # type: ignore[no-untyped-def,override]
         raise FSError(errno.EBADF, "-")
+
+
+class _DirReader(io.RawIOBase):
+    """``cmd < dir``: bash opens a directory for reading; every read then fails (EISDIR), and
+    each command reports that as it does (``cat: -: Is a directory``, read's ``read error``)."""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b) -> int:  # type: ignore[no-untyped-def,override]
+        raise FSError(errno.EISDIR, "-")
 
 
 def for_command(io_: "IO") -> tuple[object, object]:
@@ -161,6 +174,11 @@ class ReadWriteFile:
         """Nothing to release."""
 
 
+_NO_FDS: frozenset[int] = frozenset()
+#: Which of the descriptors 0-2 a redirection list left alone, by bit mask (1: 0, 2: 1, 4: 2).
+_UNTOUCHED = tuple(tuple(fd for fd in range(3) if mask & (1 << fd)) for mask in range(8))
+
+
 class Applied:
     """The result of applying a redirection list: the command's ``IO`` and how to undo."""
 
@@ -170,15 +188,22 @@ class Applied:
         self.io = io_
         self.table = table
         self.closers: list[FileWriter] = []
-        #: fdmap entries to put back afterwards: fd -> old stream (None: was not open).
-        self.saved: dict[int, object] = {}
+        #: fdmap entries to put back afterwards: fd -> old stream (None: was not open);
+        #: None while there are none.
+        self.saved: dict[int, object] | None = None
         #: descriptors whose new state outlives the command ({var}>, the source of N>&M-).
-        self.keep: set[int] = set()
+        self.keep: "set[int] | frozenset[int]" = _NO_FDS
         #: The caller's streams, the command's at the start, and which of 0-2 it left alone
         #: (an ``exec`` inside a compound changes those for the caller too, as in bash).
         self.outer = io_
         self.start: tuple[object, object, object] = (io_.stdin, io_.stdout, io_.stderr)
         self.untouched: tuple[int, ...] = ()
+
+    def keep_fd(self, fd: int) -> None:
+        """Leave descriptor ``fd`` as the redirection made it after the command."""
+        if not self.keep:
+            self.keep = set()
+        self.keep.add(fd)  # type: ignore[union-attr]
 
 
 def _ctx(sh: "Shell", io_: "IO") -> CommandContext:
@@ -195,9 +220,14 @@ def open_all(sh: "Shell", redirects: list[Redirect], io_: "IO", persist: bool = 
     ``io_`` is changed in place and nothing is undone. Raises ``RedirectFailed`` (after
     undoing what was done) or lets ``ExpansionError`` through.
     """
-    from sandbox.interpreter.core import IO
+    fdmap = sh.fdmap
+    if not persist and not fdmap and len(redirects) == 1:
+        quick = _quick_output(sh, redirects[0], io_)
+        if quick is not None:
+            return quick
     table: dict[int, object] = {0: io_.stdin, 1: io_.stdout, 2: io_.stderr}
-    table.update(sh.fdmap)
+    if fdmap:
+        table.update(fdmap)
     applied = Applied(io_, table)
     try:
         for r in redirects:
@@ -211,30 +241,69 @@ def open_all(sh: "Shell", redirects: list[Redirect], io_: "IO", persist: bool = 
         for w in applied.closers:
             w.close()
         raise
-    new_io = io_ if persist else IO(table[0], table[1], table[2])  # type: ignore[arg-type]
+    start = (table[0], table[1], table[2])
+    new_io = io_ if persist else type(io_)(*start)  # (type(io_) is core's IO)
     if persist:
-        io_.stdin, io_.stdout, io_.stderr = table[0], table[1], table[2]  # type: ignore[assignment]
-    for fd in set(table) | set(sh.fdmap):
-        if fd < 3:
-            continue
-        new = table.get(fd)
-        old = sh.fdmap.get(fd)
-        if new is old:
-            continue
-        if not persist and fd not in applied.keep:
-            applied.saved[fd] = old
-        if new is None or is_closed(new):
-            sh.fdmap.pop(fd, None)
-        else:
-            sh.fdmap[fd] = new
-    if not persist:
+        io_.stdin, io_.stdout, io_.stderr = start  # type: ignore[assignment]
+    if fdmap or len(table) > 3:
+        for fd in set(table) | set(fdmap):
+            if fd < 3:
+                continue
+            new = table.get(fd)
+            old = fdmap.get(fd)
+            if new is old:
+                continue
+            if not persist and fd not in applied.keep:
+                if applied.saved is None:
+                    applied.saved = {}
+                applied.saved[fd] = old
+            if new is None or is_closed(new):
+                fdmap.pop(fd, None)
+            else:
+                fdmap[fd] = new
+    if not persist and applied.keep:
         for fd in applied.keep:  # bash keeps these in the shell's own table
             if fd < 3:
                 setattr(io_, ("stdin", "stdout", "stderr")[fd], table[fd])
     applied.io = new_io
-    applied.start = (table[0], table[1], table[2])
-    outer = (io_.stdin, io_.stdout, io_.stderr)
-    applied.untouched = tuple(fd for fd in range(3) if table[fd] is outer[fd])
+    applied.start = start
+    applied.untouched = _UNTOUCHED[(start[0] is io_.stdin) + 2 * (start[1] is io_.stdout)
+                                   + 4 * (start[2] is io_.stderr)]
+    return applied
+
+
+def _dot_component(target: str) -> bool:
+    """True if a path has a ``.`` or ``..`` component (``/.memory`` has none)."""
+    if "." not in target:
+        return False
+    parts = target.split("/")
+    return "." in parts or ".." in parts
+
+
+def _quick_output(sh: "Shell", r: Redirect, io_: "IO") -> Applied | None:
+    """``cmd > file`` / ``cmd >> file`` to a plain path (the usual redirection, alone on a
+    command, no descriptors 3 and up): what ``_apply`` does, in fewer steps. None when
+    the redirection is not of that kind (the general path handles it)."""
+    op = r.op
+    if r.varname is not None or (op != ">" and op != ">>") or r.fd not in (None, 1):
+        return None
+    target = plain(r.target)  # type: ignore[arg-type]
+    if not target or _dot_component(target):
+        return None
+    vpath = normalize(target, sh.cwd)
+    if vpath.startswith("/dev/"):
+        return None
+    applied = Applied(io_, {})
+    try:
+        writer = _open_writer(sh, io_, op, target, vpath, {}, applied, False)
+    except FSError as exc:
+        raise RedirectFailed(f"{target}: {exc}") from None
+    except RedirectFailed as exc:
+        exc.stderr = io_.stderr
+        raise
+    applied.start = (io_.stdin, writer, io_.stderr)
+    applied.io = type(io_)(*applied.start)
+    applied.untouched = (0, 2)
     return applied
 
 
@@ -248,22 +317,16 @@ def finish(sh: "Shell", applied: Applied) -> None:
             now = getattr(applied.io, name)
             if now is not applied.start[fd]:
                 setattr(applied.outer, name, now)
-    for fd, old in applied.saved.items():
-        if old is None:
-            sh.fdmap.pop(fd, None)
-        else:
-            sh.fdmap[fd] = old
+    if applied.saved:
+        for fd, old in applied.saved.items():
+            if old is None:
+                sh.fdmap.pop(fd, None)
+            else:
+                sh.fdmap[fd] = old
 
 
 def _bad_fd(word: str) -> RedirectFailed:
     return RedirectFailed(f"{word}: Bad file descriptor")
-
-
-def _target_fd(sh: "Shell", r: Redirect, default: int) -> int:
-    """The descriptor a redirection sets: N, ``{var}`` (a new one >= 10), or the default."""
-    if r.varname is not None:
-        return -1  # allocated by the caller (see _apply)
-    return r.fd if r.fd is not None else default
 
 
 def _alloc(table: dict[int, object]) -> int:
@@ -278,7 +341,6 @@ def _alloc(table: dict[int, object]) -> int:
 def _apply(sh: "Shell", r: Redirect, table: dict[int, object], applied: Applied, io_: "IO",
            persist: bool) -> None:
     op = r.op
-    sh._last_target = ""
     default = 0 if op.startswith("<") else 1
     named = r.varname is not None
     if named and op in (">&", "<&") and r.target is not None and _close_word(sh, r):
@@ -291,9 +353,9 @@ def _apply(sh: "Shell", r: Redirect, table: dict[int, object], applied: Applied,
         if fd not in table or is_closed(table[fd]):
             raise _bad_fd(value)
         table[fd] = ClosedReader() if fd == 0 else ClosedWriter()
-        applied.keep.add(fd)
+        applied.keep_fd(fd)
         return
-    fd = _target_fd(sh, r, default)
+    fd = -1 if named else (r.fd if r.fd is not None else default)  # -1: allocated below
     if fd > MAX_FD:
         raise _bad_fd(str(fd))
     stream = _open_stream(sh, r, table, applied, io_, fd if fd >= 0 else 10, persist or named)
@@ -305,7 +367,7 @@ def _apply(sh: "Shell", r: Redirect, table: dict[int, object], applied: Applied,
             sh.set_var(r.varname, str(fd))  # type: ignore[arg-type]
         except Exception as exc:
             raise RedirectFailed(str(exc)) from None
-        applied.keep.add(fd)
+        applied.keep_fd(fd)
         if isinstance(stream, FileWriter) and stream in applied.closers:
             applied.closers.remove(stream)  # stays open after the command
             stream.direct = True
@@ -323,7 +385,7 @@ def _apply(sh: "Shell", r: Redirect, table: dict[int, object], applied: Applied,
             src = stream.move
             table[src] = ClosedReader() if src == 0 else ClosedWriter()
             if not was_open:  # bash 5.2 reopens M only when N had to be saved
-                applied.keep.add(src)
+                applied.keep_fd(src)
         return
     table[fd] = stream
 
@@ -339,9 +401,10 @@ class _Dup:
 
 
 def _has_brace(word: object) -> bool:
-    from sandbox.parse.ast import Lit
-    return any(isinstance(p, Lit) and "{" in p.text and ("," in p.text or ".." in p.text)
-               for p in word.parts)  # type: ignore[attr-defined]
+    for p in word.parts:  # type: ignore[attr-defined]
+        if isinstance(p, Lit) and "{" in p.text and ("," in p.text or ".." in p.text):
+            return True
+    return False
 
 
 def _close_word(sh: "Shell", r: Redirect) -> bool:
@@ -367,14 +430,15 @@ def _open_stream(sh: "Shell", r: Redirect, table: dict[int, object], applied: Ap
         data = text.encode("utf-8", "surrogateescape")
         sh.budget.check_string(len(data))
         return io.BytesIO(data)
-    if _has_brace(r.target):  # bash brace-expands a target too: {a,b} is ambiguous
-        words = sh.expander.words([r.target])
-    else:
-        words = sh.expander.redirect_target(r.target)
-    if len(words) != 1:
-        raise RedirectFailed(f"{r.target.text}: ambiguous redirect")
-    target = words[0]
-    sh._last_target = target
+    target = plain(r.target)
+    if target is None:
+        if _has_brace(r.target):  # bash brace-expands a target too: {a,b} is ambiguous
+            words = sh.expander.words([r.target])
+        else:
+            words = sh.expander.redirect_target(r.target)
+        if len(words) != 1:
+            raise RedirectFailed(f"{r.target.text}: ambiguous redirect")
+        target = words[0]
     if op in (">&", "<&"):
         dup = _dup_target(target, table, fd)
         if dup is not None:
@@ -384,21 +448,25 @@ def _open_stream(sh: "Shell", r: Redirect, table: dict[int, object], applied: Ap
         op = "&>"  # >&word: stdout and stderr to the file
     if target == "":
         raise RedirectFailed(": No such file or directory")
-    ctx = _ctx(sh, io_)
-    try:
-        vpath = ctx.path(target)
-    except FSError as exc:
-        raise RedirectFailed(f"{target}: {exc}") from None
-    m = _DEVFD_RE.fullmatch(vpath)
-    if op in ("<", "<>") and vpath in sh.procsubs:
-        data = sh.procsubs[vpath]
-        if isinstance(data, (bytes, bytearray)):
-            return io.BytesIO(bytes(data))
-    if op not in ("<", "<>") and vpath in sh.procsubs:
-        data = sh.procsubs[vpath]
-        if not isinstance(data, (bytes, bytearray)):
+    ctx: CommandContext | None = None  # made when a file is opened (not for /dev/null)
+    if _dot_component(target):  # `nope/../x`: the jail checks what precedes (ctx.path)
+        ctx = _ctx(sh, io_)
+        try:
+            vpath = ctx.path(target)
+        except FSError as exc:
+            raise RedirectFailed(f"{target}: {exc}") from None
+    else:
+        vpath = normalize(target, sh.cwd)
+    procsubs = sh.procsubs
+    if procsubs and vpath in procsubs:
+        data = procsubs[vpath]
+        if op in ("<", "<>"):
+            if isinstance(data, (bytes, bytearray)):
+                return io.BytesIO(bytes(data))
+        elif not isinstance(data, (bytes, bytearray)):
             return data  # an output process substitution's buffer
-    if m and vpath not in sh.procsubs:
+    m = _DEVFD_RE.fullmatch(vpath) if vpath.startswith("/dev/fd/") else None
+    if m and vpath not in procsubs:
         src = int(m.group(1))
         stream = table.get(src)
         if stream is None or is_closed(stream):
@@ -410,16 +478,18 @@ def _open_stream(sh: "Shell", r: Redirect, table: dict[int, object], applied: Ap
                 return table[0]
             if vpath in ("/dev/stdout", "/dev/stderr", "/dev/null"):
                 return io.BytesIO(b"")
+            ctx = ctx or _ctx(sh, io_)
             if ctx.stat(target).is_dir:
-                raise RedirectFailed(f"{target}: Is a directory")
+                return io.BufferedReader(_DirReader())
             return ctx.open_read(target)
         if op == "<>":
             if vpath == "/dev/null":
                 return NullWriter()
+            ctx = ctx or _ctx(sh, io_)
             if ctx.fs.exists(vpath) and ctx.stat(target).is_dir:
                 raise RedirectFailed(f"{target}: Is a directory")
             return ReadWriteFile(ctx, target)
-        return _open_writer(sh, ctx, op, target, vpath, table, applied, lasting)
+        return _open_writer(sh, ctx or io_, op, target, vpath, table, applied, lasting)
     except FSError as exc:
         raise RedirectFailed(f"{target}: {exc}") from None
 
@@ -442,17 +512,18 @@ def _dup_target(target: str, table: dict[int, object], fd: int) -> object | None
     return _Dup(stream, src if move else None)
 
 
-def _open_writer(sh: "Shell", ctx: CommandContext, op: str, target: str, vpath: str,
+def _open_writer(sh: "Shell", where: "CommandContext | IO", op: str, target: str, vpath: str,
                  table: dict[int, object], applied: Applied, lasting: bool) -> object:
-    """Output: ``>`` ``>>`` ``>|`` ``&>`` ``&>>``, through the jail."""
-    if vpath == "/dev/null":
-        return NullWriter()
-    if vpath == "/dev/stdout":
-        return table[1]
-    if vpath == "/dev/stderr":
-        return table[2]
-    if vpath == "/dev/stdin":
-        return NullWriter()
+    """Output: ``>`` ``>>`` ``>|`` ``&>`` ``&>>``, through the jail (``where``: the context
+    to open it with, or the streams to make one of)."""
+    if vpath.startswith("/dev/"):
+        if vpath == "/dev/null" or vpath == "/dev/stdin":
+            return NullWriter()
+        if vpath == "/dev/stdout":
+            return table[1]
+        if vpath == "/dev/stderr":
+            return table[2]
+    ctx = where if isinstance(where, CommandContext) else _ctx(sh, where)
     append = op in (">>", "&>>")
     try:
         st = sh.fs.stat(vpath)
@@ -487,9 +558,9 @@ def _keep_output_substitutions(sh: "Shell", before: tuple, io_: "IO") -> None:
 
 def end_of_run(sh: "Shell", stdout: object, stderr: object) -> None:
     """Run the ``>(cmd)`` substitutions that ``exec`` kept (see above), once, in order."""
-    from sandbox.interpreter.procsub import run_sinks
     pending = sh.__dict__.pop("lasting_outsubs", None)
     if pending:
+        from sandbox.interpreter.procsub import run_sinks
         run_sinks(sh, pending, stdout, stderr)
 
 

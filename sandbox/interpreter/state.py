@@ -250,6 +250,9 @@ def _intrand32(last: int) -> int:
 
 def next_random(sh: "Shell") -> int:
     """The next ``$RANDOM``: bash 5.2's sequence (``RANDOM=42`` gives bash's numbers)."""
+    if sh.rand_seed is None:  # first use in this shell: seeded from the clock (bash too)
+        import time
+        sh.rand_seed = (int(time.time() * 1000) ^ id(sh)) & 0xFFFFFFFF
     while True:
         sh.rand_seed = _intrand32(sh.rand_seed)
         value = ((sh.rand_seed >> 16) ^ (sh.rand_seed & 0xFFFF)) & 0x7FFF

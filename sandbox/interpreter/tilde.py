@@ -48,7 +48,13 @@ def assign_like(parts: list[Part]) -> bool:
 def expand(sh: "Shell", parts: list[Part], assign: bool = False, eq: bool = False) -> list[Part]:
     """``parts`` with their tilde-prefixes replaced by quoted text. ``assign``: an
     assignment's value (``~`` also after each ``:``); ``eq``: an argument that looks like an
-    assignment (``~`` right after its first ``=`` and after each ``:``)."""
+    assignment (``~`` right after its first ``=`` and after each ``:``). Without any ``~``
+    the list itself is returned."""
+    for p in parts:
+        if isinstance(p, Tilde) or (isinstance(p, Lit) and "~" in p.text):
+            break
+    else:
+        return parts
     out: list[Part] = []
     last = len(parts) - 1
     for idx, p in enumerate(parts):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sandbox.interpreter import callstack
 from sandbox.interpreter.expand import ExpansionError
 
 if TYPE_CHECKING:
@@ -54,8 +55,14 @@ def units(tree: "Script", source: str | None) -> list[list["AndOr"]]:
 def run(sh: "Shell", tree: "Script", io_: "IO", source: str | None) -> int:
     """Run a whole script (the top level, or ``bash -c``'s string), line by line."""
     if source is not None:
-        from sandbox.interpreter import callstack
         callstack.set_source(sh, source)
+    items = tree.items
+    if len(items) == 1:  # one and-or list (the usual script): one line, nothing to group
+        try:
+            sh.run_andor(items[0], io_)
+        except AbortLine as exc:
+            sh.status = exc.status
+        return sh.status
     for unit in units(tree, source):
         try:
             for item in unit:

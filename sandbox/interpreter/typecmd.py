@@ -112,12 +112,6 @@ def b_type(sh: "Shell", argv: list[str], io_: "IO") -> int:
     return status
 
 
-def note_run(sh: "Shell", name: str) -> None:
-    """A command found by name ran: count it in the hash table (``hash`` shows hits)."""
-    table = sh.hashed
-    table[name] = table.get(name, 0) + 1
-
-
 def _bucket(name: str) -> int:
     """bash's bucket for ``name`` in its 256-bucket command table (FNV-1 of the bytes)."""
     h = 2166136261

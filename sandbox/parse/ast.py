@@ -57,10 +57,15 @@ class Param:
 
 @dataclass
 class CmdSub:
-    """A command substitution ``$(...)`` or backticks: its body is a whole script."""
+    """A command substitution ``$(...)`` or backticks: its body is a whole script.
+
+    ``error``: a backquoted body bash could not parse (bash parses it only when it runs):
+    the lines of bash's message; the substitution then prints them, gives nothing and sets
+    status 2, and the command around it still runs."""
 
     body: "Script"
     pos: int = 0
+    error: "tuple[str, ...] | None" = None
 
 
 @dataclass

@@ -1290,11 +1290,18 @@ class Parser:
             inner.append(c)
             j += 1
         self.i = j + 1
-        sub = Parser("".join(inner), pos + 1)
+        text = "".join(inner)
+        sub = Parser(text, pos + 1)
         sub.depth = self.depth
-        body = sub.parse_list()
-        if sub.i < sub.n:
-            raise sub.syntax_error()
+        try:
+            body = sub.parse_list()
+            if sub.i < sub.n:
+                raise sub.syntax_error()
+        except UnsupportedSyntax as exc:
+            message = str(exc)
+            if not _is_syntax_error(message):
+                raise  # a construct the sandbox refuses is refused wherever it is
+            return CmdSub(Script([]), pos, _backtick_error(text, sub.i, exc))
         return CmdSub(body, pos)
 
 
@@ -1449,6 +1456,20 @@ def parse_script(src: str, offset: int = 0) -> Script:
         line = _error_line(src, p.i, str(exc)) if pos is None else src.count("\n", 0, pos) + 1
         raise UnsupportedSyntax(f"line {line}: {exc}") from None
     return script
+
+
+def _backtick_error(text: str, at: int, exc: UnsupportedSyntax) -> tuple[str, ...]:
+    """bash's message for a backquoted body that does not parse (it says so when the
+    substitution runs): the error's line and, for an unexpected token, that line's text."""
+    message = str(exc)
+    pos = getattr(exc, "pos", None)
+    line = _error_line(text, at, message) if pos is None else text.count("\n", 0, pos) + 1
+    lines = [f"command substitution: line {line}: {message}"]
+    if "near unexpected token" in message:
+        source = text.split("\n")
+        if line <= len(source):
+            lines.append(f"command substitution: line {line}: `{source[line - 1]}'")
+    return tuple(lines)
 
 
 def _is_syntax_error(message: str) -> bool:

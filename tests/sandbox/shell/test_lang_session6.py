@@ -1,0 +1,190 @@
+"""Differential tests against bash 5.2 of this session's shell-language work: device nodes
+(``test -c /dev/zero``; the endless devices exist but are never read), a redirection from a
+directory (bash opens it; each reader reports its read error), character ranges whose text
+bash reads again (``{Z..a}`` holds a backslash and a backquote), backquoted bodies that do
+not parse (bash says so when the substitution runs), and the latency work's fast paths
+(redirections, process substitutions, tildes).
+
+stdout and status are compared, and stderr with bash's ``bash: line N:`` prefix normalised to
+ours where the message is deterministic. Guard and attack tests: nothing reads an endless
+device, whatever reader is asked to.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+import shell_difftools as dt  # noqa: E402
+
+from sandbox import Limits, Policy  # noqa: E402
+from sandbox.api import Sandbox  # noqa: E402
+
+needs_bash = pytest.mark.skipif(dt.BASH is None, reason="reference bash not installed")
+_LINE_RE = re.compile(rb"^bash: line \d+: ", re.M)
+
+
+def check(script: str, stderr: bool = True, files: dict[str, bytes] | None = None) -> None:
+    """Assert bash and the sandbox agree on stdout, status and files (and stderr if asked)."""
+    ref = dt.run_bash(script, files=files)
+    ours = dt.run_ours(script, files=files)
+    where = f"\nscript:\n{script}\nbash stderr: {ref.stderr!r}\nours stderr: {ours.stderr!r}"
+    assert ours.stdout == ref.stdout, f"stdout: bash {ref.stdout!r} ours {ours.stdout!r}{where}"
+    assert ours.status == ref.status, f"status: bash {ref.status} ours {ours.status}{where}"
+    assert ours.files == ref.files, where
+    if stderr:
+        assert _LINE_RE.sub(b"bash: ", ours.stderr) == _LINE_RE.sub(b"bash: ", ref.stderr), where
+
+
+DEVICES = [
+    "test -c /dev/zero; echo $?; test -c /dev/null; echo $?; [ -c /dev/urandom ]; echo $?",
+    "test -f /dev/zero; echo $?; test -e /dev/random; echo $?; [[ -c /dev/zero ]] && echo c",
+    "test -S /dev/zero; echo $?; test -d /dev; echo $?; test -c /dev/nothing; echo $?",
+    "[ -r /dev/zero ] && echo r; [ -w /dev/urandom ] && echo w; [ -s /dev/zero ]; echo $?",
+    "echo x > /dev/zero; echo $?; echo y >> /dev/urandom; echo $?; printf z > /dev/random; echo $?",
+    "for d in /dev/zero /dev/null /dev/urandom /dev/random; do [ -c $d ] && echo $d; done",
+]
+
+DIRECTORY_INPUT = [
+    "mapfile x < ./dir; echo status=$? ${#x[@]}",
+    "read x < dir; echo status=$?",
+    "readarray -t a < dir; echo ${#a[@]} $?",
+    "x=$(< dir); echo \"[$x]\" $?",
+    ": < dir; echo $?",
+    "cat < dir; echo status=$?",
+    "while read l; do echo $l; done < dir; echo $?",
+    "exec 3< dir; echo $?; read -u 3 x; echo $?",
+    "exec 3<> dir; echo $?",
+    "grep x < dir; echo $?",
+    "{ read a; echo $?; } < dir; echo after",
+]
+
+CHAR_RANGES = [
+    "echo {Z..a}",
+    "echo {a..Z}",
+    "echo \"a\"{Z..a}",
+    "echo x{Z..a}",
+    "printf '<%s>' {Z..a}; echo",
+    "printf '<%s>' {a..Z..2}; echo",
+    "echo -{z..A}-; echo not reached",
+    "echo -{z..A..2}-",
+    "echo {Z..a}y; echo not reached",
+    "echo {A..z} | wc -w",
+    "echo {Z..^} {[..]} {_..a}",
+    "a=({Z..a}); echo ${#a[@]}",
+    "echo {z..a..5} {A..Z..7}",
+]
+
+BACKTICKS = [
+    "x=`echo \"`; echo \"st=$?\"",
+    "echo `echo \"` ; echo \"st=$?\"",
+    "x=`if`; echo \"st=$?\"",
+    "x=`echo )`; echo \"st=$?\"",
+    "x=\"`echo \"`\"; echo \"st=$?\"",
+    "echo `echo \\\\\\\\\"`; echo $?",
+    "echo a `echo b` c `echo \"` d; echo $?",
+    "echo `echo 'a` b; echo $?",
+]
+
+FAST_PATHS = [
+    "echo a > f; echo b >> f; cat f; echo c > f; cat f",
+    "echo a > ./f; echo b >> d/../f; cat f; echo $?",
+    "echo x > .hidden; cat .hidden; mkdir -p .d; echo y > .d/z; cat .d/z",
+    "echo x > dir; echo $?; echo y >> dir; echo $?",
+    "set -C; echo a > f; echo b > f; echo $?; echo c >| f; cat f",
+    "echo x > ''; echo $?",
+    "f() { echo in f; }; f > out; cat out; f >> out; cat out",
+    "cat <(echo a) <(echo b); echo <(:) <(:); cat <(echo c)",
+    "f() { cat \"$@\"; echo <(:); }; f <(echo x) <(echo y)",
+    "HOME=/hm; x=~; y=a:~; echo ${#x} $y; echo ~ a=~ b=~:c",
+    "HOME=/hm; echo '~' \"~\" ~/x x~ ~-; HOME=/h; echo ~ ~/a",
+    "echo a*b '[x' \\[y; echo *.txt",
+    "exec 3> f3; echo a >&3; echo b > f; cat f3 f; exec 3>&-",
+    "echo a 2> e > o; cat o; ls e",
+    "{ echo a; echo b >&2; } > o 2>&1; cat o",
+    "RANDOM=7; a=$RANDOM; RANDOM=7; b=$RANDOM; [ $a = $b ] && echo same; (echo $RANDOM) >/dev/null",
+    "f() { declare x=1; local y; declare -a z=(1 2); declare -p x y z; }; f; declare -p x",
+    "f() { local -; set -e; }; f; echo $-; (declare q; declare -p q)",
+    "unset RANDOM; RANDOM=abc; echo $RANDOM; ( unset SECONDS; SECONDS=x; echo $SECONDS )",
+]
+
+
+@needs_bash
+@pytest.mark.parametrize("script", DEVICES)
+def test_devices(script: str) -> None:
+    check(script)
+
+
+@needs_bash
+@pytest.mark.parametrize("script", DIRECTORY_INPUT)
+def test_redirection_from_a_directory(script: str) -> None:
+    check(script)
+
+
+@needs_bash
+@pytest.mark.parametrize("script", CHAR_RANGES)
+def test_character_ranges_read_again(script: str) -> None:
+    check(script)
+
+
+@needs_bash
+@pytest.mark.parametrize("script", BACKTICKS)
+def test_backquoted_body_that_does_not_parse(script: str) -> None:
+    check(script, stderr="`echo 'a`" not in script)
+
+
+@needs_bash
+@pytest.mark.parametrize("script", FAST_PATHS)
+def test_fast_paths(script: str) -> None:
+    check(script, stderr=False)
+
+
+def _sandbox(tmp_path: Path, **policy: object) -> Sandbox:
+    (tmp_path / "f.txt").write_text("x\n")
+    return Sandbox({"/": tmp_path}, policy=Policy(**policy), limits=Limits(seconds=5))
+
+
+ENDLESS_READERS = [
+    "cat /dev/zero", "tail -n1 /dev/zero", "jq . /dev/zero", "sort /dev/urandom",
+    "head -c 10 /dev/urandom", "wc -c < /dev/zero", "mapfile a < /dev/urandom",
+    "read x < /dev/random", "x=$(< /dev/zero)", "cat < /dev/urandom | head -c 1",
+    "grep -c x /dev/zero", "sed q /dev/zero", "awk '{print}' /dev/zero", "cp /dev/zero f.txt",
+]
+
+
+@pytest.mark.parametrize("script", ENDLESS_READERS)
+def test_endless_devices_are_never_read(tmp_path: Path, script: str) -> None:
+    """Every reader is refused at open with one line; the run ends at once, output empty."""
+    sb = _sandbox(tmp_path, allow=dt.all_commands())
+    r = sb.run(script)
+    assert r.stdout == b""
+    assert b"endless device" in r.stderr or b"Permission denied" in r.stderr, r.stderr
+    assert len(r.stderr.splitlines()) <= 2, r.stderr
+    assert b"Traceback" not in r.stderr and b"internal error" not in r.stderr
+    assert (tmp_path / "f.txt").read_text() == "x\n"
+
+
+def test_ls_dev_lists_the_devices(tmp_path: Path) -> None:
+    r = _sandbox(tmp_path).run("ls /dev")
+    assert r.stdout == b"null\nrandom\nstderr\nstdin\nstdout\nurandom\nzero\n"
+
+
+def test_backquote_body_error_runs_nothing(tmp_path: Path) -> None:
+    """A backquoted body that does not parse is an empty substitution; the guard sees an
+    empty body, the command around it is still checked (and refused when not allowed)."""
+    sb = _sandbox(tmp_path, allow=frozenset({"echo"}))
+    r = sb.run("echo `rm f.txt \"`")
+    assert r.exit_code == 0 and r.stdout == b"\n"
+    assert (tmp_path / "f.txt").exists()
+    assert sb.check("rm `echo \"`") != []  # rm is still a command the guard refuses
+    assert sb.check("echo `rm -rf /`") != []  # a body that parses is guarded as ever
+
+
+def test_refused_construct_inside_backquotes_is_still_refused(tmp_path: Path) -> None:
+    sb = _sandbox(tmp_path)
+    r = sb.run("echo `sleep 1 &`")
+    assert r.exit_code in (2, 126) and r.stdout == b""
