@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import heapq
+from bisect import bisect_left
 import marshal
 import math
 import os
@@ -198,6 +199,24 @@ class FileIndex:
             return fi
         except Exception:  # a damaged or foreign file is only a cache: rebuild
             return None
+
+
+def _postings_score(fi: FileIndex, uid: int, qterms: list[str], idf: dict[str, float],
+                    avgdl: float) -> float:
+    """``unit_score`` of a unit without its phrase bonus, from the postings (the same
+    arithmetic in the same order, so the same float)."""
+    norm = K1 * (1 - B + B * fi.length[uid] / avgdl)
+    score = 0.0
+    for t in qterms:
+        entry = fi.postings.get(t)
+        if entry is None:
+            continue
+        ids = entry[0]
+        i = bisect_left(ids, uid)
+        if i < len(ids) and ids[i] == uid:
+            tf = entry[1][i]
+            score += idf[t] * tf * (K1 + 1) / (tf + norm)
+    return round(score, 9)
 
 
 def _numpy():  # type: ignore[no-untyped-def]
@@ -522,16 +541,68 @@ class RecallIndex:
             # each touched unit's bound: its BM25 from the cached parts, with the margin, plus
             # the bonus of every pair of query terms it holds both of
             bound = acc[touched] * (1 + eps)
+            paired = np.zeros(len(touched), dtype=bool)
             if len(holding) > 1:
                 masks = np.zeros(len(touched), dtype=np.int64)
                 for i, has in enumerate(holding):
                     masks |= has[touched].astype(np.int64) << i
                 extra = {int(m): sum(b for pm, b in pair_bonus if int(m) & pm == pm)
                          for m in np.unique(masks)}
-                bound = bound + np.vectorize(extra.__getitem__, otypes=[float])(masks)
+                bonus = np.vectorize(extra.__getitem__, otypes=[float])(masks)
+                bound = bound + bonus
+                paired = bonus > 0
             above = bound >= floor
-            keep += [(float(sc), (f, int(uid))) for sc, uid in zip(bound[above], touched[above])]
-        return self._rescore(chosen, keep, qterms, idf, avgdl, k, total, bounded=True)
+            keep += [(float(sc), (f, int(uid)), bool(pr)) for sc, uid, pr
+                     in zip(bound[above], touched[above], paired[above])]
+        return self._rescore_bounded(chosen, keep, qterms, idf, avgdl, k, total)
+
+    def _rescore_bounded(self, chosen: list[FileIndex], keep: list[tuple[float, tuple[int, int], bool]],
+                         qterms: list[str], idf: dict[str, float], avgdl: float, k: int,
+                         total: int) -> SearchResult:
+        """``_rescore`` for kept units whose score is a bound of their exact one (and that
+        say whether they hold both terms of an adjacent pair of the query): in bound order,
+        until no unit left can enter the first ``k``, each gets its exact score, from the
+        postings (its BM25 needs only its term counts and length), or, when its phrase bonus
+        depends on word order, from its text read back. Then the first ``k`` (and any unit
+        tied with the k-th, whose date breaks the tie) are read back and ranked as
+        ``score_candidates`` ranks them."""
+        keep.sort(key=lambda x: -x[0])
+        exact: dict[tuple[int, int], float] = {}
+        units: dict[tuple[int, int], tuple[Unit, list[str]]] = {}
+        kth: list[float] = []
+        for i in range(0, len(keep), max(k, 8)):
+            batch = keep[i:i + max(k, 8)]
+            if len(kth) >= k and batch[0][0] < kth[0] - 1e-9:
+                break
+            for _b, (f, uid), paired in batch:
+                if not paired:
+                    exact[(f, uid)] = _postings_score(chosen[f], uid, qterms, idf, avgdl)
+            for f, uid, unit in self.units(chosen, [key for _b, key, paired in batch if paired]):
+                uterms = terms(unit.text)
+                if unit.context:
+                    uterms = uterms + terms(unit.context)
+                units[(f, uid)] = (unit, uterms)
+                exact[(f, uid)] = unit_score(uterms, qterms, idf, avgdl)
+            for _b, key, _p in batch:
+                if len(kth) < k:
+                    heapq.heappush(kth, exact[key])
+                elif exact[key] > kth[0]:
+                    heapq.heapreplace(kth, exact[key])
+        if not exact:
+            return SearchResult([], total)
+        last = kth[0] if len(kth) >= k else -math.inf
+        final = [key for key, sc in exact.items() if sc >= last]
+        for f, uid, unit in self.units(chosen, [key for key in final if key not in units]):
+            uterms = terms(unit.text)
+            if unit.context:
+                uterms = uterms + terms(unit.context)
+            units[(f, uid)] = (unit, uterms)
+        offsets, acc = [], 0
+        for fi in chosen:
+            offsets.append(acc)
+            acc += fi.count
+        candidates = [(units[key][0], units[key][1], offsets[key[0]] + key[1]) for key in final]
+        return score_candidates(candidates, qterms, idf, avgdl, k, total)
 
     def _rescore(self, chosen: list[FileIndex], keep: list[tuple[float, tuple[int, int]]],
                  qterms: list[str], idf: dict[str, float], avgdl: float, k: int, total: int,

@@ -20,7 +20,7 @@ import threading
 from typing import TYPE_CHECKING, Any, Iterable
 
 from memtool.recall.search import SearchResult, _hit, query_terms
-from memtool.recall.semantic import BATCH, DEPTH, EMBED_CHARS, Embedder, _numpy, fuse
+from memtool.recall.semantic import BATCH, DEPTH, EMBED_CHARS, Embedder, _numpy, fuse, similarities
 from memtool.stores.postgres.common import _key
 from memtool.stores.postgres.recall import PgRecallIndex, unit_of
 
@@ -124,7 +124,7 @@ class PgSemanticIndex:
                 uids, mat = self._matrix(conn, f.fid)
                 if not len(uids):
                     continue
-                sims = mat @ qv
+                sims = similarities(mat, qv)
                 top = (np.argpartition(-sims, depth - 1)[:depth] if len(sims) > depth
                        else np.arange(len(sims)))
                 top = top[sims[top] >= floor]
