@@ -41,9 +41,10 @@ from sandbox.regex.re2_backend import NotTranslatable, set_ranges
 if TYPE_CHECKING:
     from sandbox.commands.grep.search import Grep, _FileState
 
-#: At most this many strings (each is searched separately, so more would be slower than RE2).
+#: At most this many strings (each is searched separately, so more would be slower than RE2;
+#: the C code takes up to 16).
 MAX_ALTS = 8
-#: At most this many positions per string.
+#: At most this many positions per string (the C code takes up to 1024).
 MAX_LEN = 256
 
 _Pos = frozenset  # the bytes allowed at one position (lowered under -i)
