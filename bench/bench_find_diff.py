@@ -93,6 +93,29 @@ def ours(argv: list[str], cwd: str) -> tuple[float, float]:
     return elapsed, cpu
 
 
+_BEFORE = r"""
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from sandbox.commands.testing import run_command
+from sandbox.fs.local import LocalDir
+from sandbox.fs.vfs import VirtualFS
+from sandbox.limits import Limits
+vfs = VirtualFS({"/w": LocalDir(sys.argv[2])})
+c = time.process_time()
+t = time.perf_counter()
+run_command(sys.argv[3:], fs=vfs, cwd="/w", limits=Limits(seconds=600))
+print(time.perf_counter() - t, time.process_time() - c)
+"""
+
+
+def older(argv: list[str], cwd: str, tree: str) -> tuple[float, float]:
+    """(wall, CPU) seconds of the command from an older tree, in a child process (its
+    start-up not counted)."""
+    out = subprocess.run([sys.executable, "-c", _BEFORE, tree, cwd, *argv], capture_output=True,
+                         text=True, check=True).stdout.split()
+    return float(out[0]), float(out[1])
+
+
 ROWS = [
     ("tree", ["find", "."]),
     ("tree", ["find", ".", "-name", "*.md"]),
@@ -106,22 +129,33 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--out")
+    ap.add_argument("--before", default=None, help="an older tree (holding sandbox/) to measure too")
+    ap.add_argument("--only", default="", help="only the rows whose command line holds this")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tree, tempfile.TemporaryDirectory() as pair:
         make_tree(tree)
         make_diff_pair(pair)
         where = {"tree": tree, "pair": pair}
+        extra = (" before CPU (s) | before ratio |", "---:|---:|") if args.before else ("", "")
         lines = ["| command | GNU wall (s) | ours wall (s) | wall ratio | GNU CPU (s) | "
-                 "ours CPU (s) | CPU ratio |", "|---|---:|---:|---:|---:|---:|---:|"]
+                 "ours CPU (s) | CPU ratio |" + extra[0], "|---|---:|---:|---:|---:|---:|---:|" + extra[1]]
         for kind, argv in ROWS:
-            g, o = [], []
+            if args.only not in " ".join(argv):
+                continue
+            g, o, b = [], [], []
             for _ in range(args.runs):
                 g.append(gnu(argv, where[kind]))
                 o.append(ours(argv, where[kind]))
+                if args.before:
+                    b.append(older(argv, where[kind], args.before))
             gm, om = (statistics.median(x[0] for x in g), statistics.median(x[0] for x in o))
             gc, oc = (statistics.median(x[1] for x in g), statistics.median(x[1] for x in o))
+            tail = ""
+            if b:
+                bc = statistics.median(x[1] for x in b)
+                tail = f" {bc:.3f} | {bc / max(gc, 1e-6):.1f}x |"
             lines.append(f"| `{' '.join(argv)}` | {gm:.3f} | {om:.3f} | {om / gm:.1f}x | "
-                         f"{gc:.3f} | {oc:.3f} | {oc / max(gc, 1e-6):.1f}x |")
+                         f"{gc:.3f} | {oc:.3f} | {oc / max(gc, 1e-6):.1f}x |" + tail)
             print(lines[-1], flush=True)
     text = "\n".join(lines) + "\n"
     if args.out:

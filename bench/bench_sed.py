@@ -95,24 +95,27 @@ def run_gnu(exe: str, args: list[str], path: str) -> tuple[float, float, int, in
     return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, nbytes
 
 
-def run_ours(tool: str, args: list[str], path: str) -> tuple[float, float, int, int]:
+def run_ours(tool: str, args: list[str], path: str, root: str = ROOT) -> tuple[float, float, int, int]:
     """(seconds, CPU seconds, peak RSS in KB, output bytes) of one run of ours in a fresh
-    process (start-up excluded)."""
-    out = subprocess.run([sys.executable, "-c", _CHILD, ROOT, os.path.dirname(path),
+    process (start-up excluded), ``sandbox`` imported from ``root``."""
+    out = subprocess.run([sys.executable, "-c", _CHILD, root, os.path.dirname(path),
                           os.path.basename(path), json.dumps(args), tool],
                          capture_output=True, env={**ENV, "PYTHONHASHSEED": "0"}, check=True)
     result = json.loads(out.stdout)
     return result["seconds"], result["cpu"], result["maxrss_kb"], result["bytes"]
 
 
-def bench_rows(tool: str, rows: list, runs: int, data: str) -> list[str]:
-    """Measure every row (GNU and ours alternating); return the markdown table rows."""
+def bench_rows(tool: str, rows: list, runs: int, data: str, before: str | None = None) -> list[str]:
+    """Measure every row (GNU and ours alternating; with ``before``, an older tree too, whose
+    CPU seconds and ratio end the row); return the markdown table rows."""
     exe = shutil.which(tool)
     assert exe is not None
     lines = []
     for label, args, target in rows:
-        gw, gc, ow, oc, gm, om = [], [], [], [], [], []
+        gw, gc, ow, oc, gm, om, bc = [], [], [], [], [], [], []
         for _ in range(runs):
+            if before is not None:
+                bc.append(run_ours(tool, args, data, before)[1])
             wall, cpu, mem, gnu_bytes = run_gnu(exe, args, data)
             gw.append(wall)
             gc.append(cpu)
@@ -134,13 +137,22 @@ def bench_rows(tool: str, rows: list, runs: int, data: str) -> list[str]:
         shown = label.replace("|", "\\|")
         lines.append(f"| `{shown}` | {g:.2f} | {o:.2f} | {g_cpu:.2f} | {o_cpu:.2f} | "
                      f"{cpu_ratio:.1f}x | {wall_ratio:.1f}x | {max(gm) / 1024:.1f} | {peak:.1f} "
-                     f"| {target:.0f}x {verdict} |")
+                     f"| {target:.0f}x {verdict} |"
+                     + (f" {min(bc):.2f} | {min(bc) / g_cpu:.1f}x |" if bc and g_cpu else ""))
         print(lines[-1], flush=True)
     return lines
 
 
 HEADER = ("| command | GNU wall s | ours wall s | GNU CPU s | ours CPU s | CPU ratio | wall ratio "
           "| GNU peak MB | our peak MB | target |\n|---|---|---|---|---|---|---|---|---|---|")
+
+
+def _header(before: bool) -> str:
+    """HEADER, with the "before" columns when an older tree is measured too."""
+    if not before:
+        return HEADER
+    top, rule = HEADER.split("\n")
+    return top + " before CPU s | before / GNU |\n" + rule + "---|---|"
 
 
 def main() -> int:
@@ -150,6 +162,7 @@ def main() -> int:
     parser.add_argument("--data", default=os.path.join(HERE, "data", "conversations.jsonl"))
     parser.add_argument("--out", default=os.path.join(HERE, "results", "sed.md"))
     parser.add_argument("--only", default="", help="run only the rows whose label holds this (no table written)")
+    parser.add_argument("--before", default=None, help="an older tree (holding sandbox/) to measure too")
     opts = parser.parse_args()
     sed = shutil.which("sed")
     if sed is None:
@@ -160,9 +173,9 @@ def main() -> int:
                        check=True)
     size_mb = os.path.getsize(opts.data) / 1e6
     if opts.only:
-        bench_rows(TOOL, [r for r in ROWS if opts.only in r[0]], opts.runs, opts.data)
+        bench_rows(TOOL, [r for r in ROWS if opts.only in r[0]], opts.runs, opts.data, opts.before)
         return 0
-    lines = bench_rows(TOOL, ROWS, opts.runs, opts.data)
+    lines = bench_rows(TOOL, ROWS, opts.runs, opts.data, opts.before)
     command = "python bench/bench_sed.py --runs %d" % opts.runs
     table = "\n".join([
         "# sed benchmark",
@@ -174,7 +187,7 @@ def main() -> int:
         " system), which the machine's load disturbs less than wall time. Targets (the"
         " issue's): single commands <= 2x GNU, scripts of several commands <= 3x.",
         "",
-        HEADER,
+        _header(opts.before is not None),
         *lines,
         "",
         "Our time is the command's run time in a fresh Python process (start-up excluded);"

@@ -8,6 +8,7 @@ apart (so ``--output-delimiter`` is printed between them, as GNU does). Input is
 
 from __future__ import annotations
 
+import operator
 import re
 
 from itertools import repeat
@@ -154,7 +155,9 @@ def _byte_cutter(ranges: list[tuple[int, int]], out_delim: bytes | None) -> Call
     slices = [slice(lo - 1, None if hi >= END else hi) for lo, hi in ranges]
     if len(slices) == 1:
         only = slices[0]
-        return lambda line: line[only]
+        cut_one = lambda line: line[only]  # noqa: E731
+        cut_one.slice = only  # type: ignore[attr-defined]
+        return cut_one
     if out_delim is None:
         return lambda line: b"".join([line[s] for s in slices])
     return lambda line: out_delim.join([piece for piece in (line[s] for s in slices) if piece])
@@ -271,13 +274,17 @@ def _cut_stream(ctx: CommandContext, stream: BinaryIO, cutter: Callable[[bytes],
             # without the delimiter splits into itself alone: printed whole (field 1 of it),
             # or dropped under -s.
             i = index - 1
-            split = map(bytes.split, records, repeat(delim), repeat(min(index, 1 << 62)))
-            if only_delimited:
+            if not any(map(operator.contains, records, repeat(delim))):
+                out = [] if only_delimited else records  # no record has a second field
+            elif only_delimited:
+                split = map(bytes.split, records, repeat(delim), repeat(min(index, 1 << 62)))
                 out = [p[i] if len(p) > i else b"" for p in split if len(p) > 1]
-            elif i == 0:
-                out = [p[0] for p in split]
             else:
-                out = [p[i] if len(p) > i else (p[0] if len(p) == 1 else b"") for p in split]
+                split = map(bytes.split, records, repeat(delim), repeat(min(index, 1 << 62)))
+                if i == 0:
+                    out = [p[0] for p in split]
+                else:
+                    out = [p[i] if len(p) > i else (p[0] if len(p) == 1 else b"") for p in split]
         elif fields:
             out = []
             for line in records:
@@ -285,6 +292,8 @@ def _cut_stream(ctx: CommandContext, stream: BinaryIO, cutter: Callable[[bytes],
                     out.append(cutter(line))
                 elif not only_delimited:
                     out.append(line)
+        elif hasattr(cutter, "slice"):
+            out = list(map(operator.getitem, records, repeat(cutter.slice)))  # type: ignore[attr-defined]
         else:
             out = [cutter(line) for line in records]
         if out:

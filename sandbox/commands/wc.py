@@ -219,17 +219,45 @@ class _Counter:
 
 def _count_stream(ctx: CommandContext, stream: BinaryIO, flags: dict[str, bool]) -> Counts:
     counter = _Counter(flags["w"], flags["m"], flags["L"])
-    if not (flags["w"] or flags["m"] or flags["L"] or flags["l"]):
-        total = 0
-        for chunk in iter_blocks(stream, ctx.budget, CHUNK):
-            total += len(chunk)
-        counter.counts.nbytes = total
+    if not (flags["w"] or flags["m"] or flags["L"]):
+        _count_lines_bytes(ctx, stream, counter.counts, flags["l"])
         return counter.counts
     for chunk in iter_blocks(stream, ctx.budget, CHUNK):
         counter.feed(chunk)
     if counter.pending:
         counter.feed(b"", final=True)
     return counter.counts
+
+
+def _count_lines_bytes(ctx: CommandContext, stream: BinaryIO, counts: Counts, lines: bool) -> None:
+    """Bytes (and newlines when ``lines``) of a stream. Bytes alone of a seekable stream are
+    its size from the current offset, as GNU takes them from ``fstat``; otherwise the data
+    is read into one reused buffer and its newlines counted there."""
+    if not lines:
+        try:
+            if stream.seekable() and not isinstance(stream, io.BytesIO):
+                here = stream.tell()
+                end = stream.seek(0, 2)
+                counts.nbytes = max(0, end - here)
+                return
+        except (AttributeError, OSError, ValueError):
+            pass
+    readinto = getattr(stream, "readinto", None)
+    if readinto is None:
+        for chunk in iter_blocks(stream, ctx.budget, CHUNK):
+            counts.nbytes += len(chunk)
+            if lines:
+                counts.lines += chunk.count(b"\n")
+        return
+    buf = bytearray(CHUNK)
+    while True:
+        n = readinto(buf)
+        if not n:
+            return
+        counts.nbytes += n
+        if lines:
+            counts.lines += buf.count(b"\n", 0, n)
+        ctx.budget.check_time()
 
 
 def _stdin_size(ctx: CommandContext) -> int | None:
