@@ -570,7 +570,11 @@ def render(args: argparse.Namespace, versions: dict[str, str | None], commit: st
         f"a test dependency): **bashkit {versions.get('bashkit') or 'not installed'}** (PyPI, a "
         f"Rust interpreter behind a Python extension; Python {platform.python_version()}) and "
         f"**just-bash {versions.get('just-bash') or 'not installed'}** (npm, TypeScript; node "
-        f"{node}). Ours: `sandbox` at that commit, Python {platform.python_version()}. "
+        f"{node}). Ours: `sandbox` at that commit"
+        + (" (exported by `git archive`, byte-compiled, its optional C line scanner "
+           f"{VERSIONS.get('_accel')})" if args.committed else f" (C line scanner "
+                                                                 f"{VERSIONS.get('_accel')})")
+        + f", Python {platform.python_version()}. "
         f"Load average (1/5/15 min) at the start → end of the run: {load_text}, on the shared "
         "2-core machine (other sessions were working on it), so the p50 over many runs is the "
         "figure to read; p90 shows the noise.",
@@ -660,9 +664,14 @@ def committed_tree(dest: Path) -> str:
     """Export HEAD's sandbox/ into ``dest``; return the commit."""
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
                             text=True, check=True).stdout.strip()
-    archive = subprocess.run(["git", "archive", "HEAD", "sandbox"], cwd=REPO, capture_output=True,
+    files = ["sandbox"] + [f for f in ("setup.py", "pyproject.toml") if (REPO / f).exists()]
+    archive = subprocess.run(["git", "archive", "HEAD", *files], cwd=REPO, capture_output=True,
                              check=True).stdout
     subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+    if (dest / "setup.py").exists():  # the optional C accelerator, built as an install builds it
+        subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=dest,
+                       capture_output=True, check=False)
+        shutil.rmtree(dest / "build", ignore_errors=True)
     # bytecode ahead, as an installed package has it (PYTHONDONTWRITEBYTECODE may be set here,
     # and without .pyc files every `python -m sandbox` would compile ~40 modules first)
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(dest / "sandbox")], check=True)
@@ -706,6 +715,16 @@ def main() -> int:
     sys.path.insert(1, str(HERE))
     from bench_shell import make_memory
     assert Path(sys.modules["sandbox"].__file__ or "").is_relative_to(root)
+    try:
+        from sandbox._native import linescan
+        native = linescan()
+        accel = "built" if native is not None else "not built (pure-Python paths)"
+        if native is not None and not Path(native.__file__ or "").is_relative_to(root):
+            accel = f"from {native.__file__}"
+    except ImportError:
+        accel = "none in this tree"
+    print(f"C accelerator: {accel}", flush=True)
+    VERSIONS["_accel"] = accel
 
     versions = ensure_peers()
     VERSIONS.update(versions)
