@@ -52,6 +52,7 @@ from memtool.recall.search import (
 )
 from memtool.recall.text import terms
 from memtool.recall.units import Unit, text_units, turn_unit
+from memtool.recall.index import _numpy
 from memtool.stores.postgres.common import _decode, _encode_path, _key
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -302,99 +303,80 @@ class PgRecallIndex:
 
     def _search(self, conn: "psycopg.Connection", qterms: list[str], k: int, roots: list[str],
                 skip: set[str]) -> SearchResult:
+        np = _numpy()
+        s = self.store.schema
         chosen = self.chosen(self.refresh(conn), roots, skip)
         n = sum(f.units for f in chosen)
         if not n:
             return SearchResult([], 0)
         avgdl = max(sum(f.total for f in chosen) / n, 1.0)
-        fids = [f.fid for f in chosen]
-        keys = [t[:MAX_TERM] for t in qterms]
-        df = dict.fromkeys(keys, 0)
-        for term, count in conn.execute(
-                f"SELECT term, sum(df) FROM {self.store.schema}.recall_terms WHERE fid = ANY(%s) "
-                f"AND term = ANY(%s) GROUP BY term", [fids, keys]).fetchall():
-            df[term] = int(count)
-        idf = {t: math.log(1 + (n - df[t[:MAX_TERM]] + 0.5) / (df[t[:MAX_TERM]] + 0.5)) for t in qterms}
-        present = sorted({t for t in qterms if df[t[:MAX_TERM]]}, key=lambda t: df[t[:MAX_TERM]])
-        if not present:
-            return SearchResult([], 0)
-        pairs = list(zip(qterms, qterms[1:]))
-        bonus = {pair: PHRASE_WEIGHT * (idf[pair[0]] + idf[pair[1]]) / 2 for pair in pairs}
-        names = {f.fid: f.rel for f in chosen}
-        order = {f.fid: i for i, f in enumerate(chosen)}
-        rare: list[str] = []
-        mass = 0
-        for t in present:
-            if rare and mass + df[t[:MAX_TERM]] > RARE_SHARE * n:
-                break
-            rare.append(t)
-            mass += df[t[:MAX_TERM]]
-        depth = max(SQL_DEPTH, 10 * k)
-        tries = [(present, depth), (present, 16 * depth), (present, None)]
-        if len(rare) < len(present) and k <= mass <= RARE_SHARE * n:
-            tries.insert(0, (rare, depth))
-        for using, limit in tries:
-            result, found, cut = self._rank(conn, qterms, using, idf, bonus, avgdl, k, limit,
-                                            fids, names, order)
-            if limit is None and len(using) == len(present):
-                break
-            rest = [t for t in present if t not in using]
-            # what the terms not used can add (at most), to a unit found or to one not found
-            others = sum(idf[t] * (K1 + 1) for t in rest)
-            extra = others + sum(b for (a, c), b in bonus.items() if a in rest or c in rest)
-            outside = (others + sum(b for (a, c), b in bonus.items() if a in rest and c in rest)
-                       if rest else -math.inf)
-            below = -math.inf if cut is None else cut + extra
-            if len(result.hits) >= k and result.hits[k - 1].score >= max(outside, below) - 1e-9:
-                break
-        total = found if len(using) == len(present) else max(found, max(df[t[:MAX_TERM]] for t in present))
-        return SearchResult(result.hits, total)
-
-    def _rank(self, conn: "psycopg.Connection", qterms: list[str], using: list[str], idf: dict,
-              bonus: dict, avgdl: float, k: int, limit: int | None, fids: list[int], names: dict,
-              order: dict) -> tuple[SearchResult, int, float | None]:
-        """The best ``k`` of the units holding a term of ``using``, scored again here: the
-        database ranks them by an upper bound of their score from those terms (their BM25,
-        plus the phrase bonus of each pair of them that the unit holds both of) and returns
-        the first ``limit``. Also: how many units hold a term of ``using``, and the bound of
-        the last unit returned when the limit cut the list (else None)."""
-        s = self.store.schema
-        params: dict = {"fids": fids, "terms": [t[:MAX_TERM] for t in using],
-                        "idf": [idf[t] for t in using], "k1": K1, "b": B, "avgdl": avgdl,
-                        "limit": limit}
-        pair_sql = ""
-        for i, ((a, c), b) in enumerate(bonus.items()):
-            if a in using and c in using:
-                params[f"a{i}"], params[f"c{i}"], params[f"b{i}"] = a[:MAX_TERM], c[:MAX_TERM], b
-                pair_sql += (f" + CASE WHEN bool_or(p.term = %(a{i})s) AND bool_or(p.term = %(c{i})s) "
-                             f"THEN %(b{i})s ELSE 0 END")
+        keys = list(dict.fromkeys(t[:MAX_TERM] for t in qterms))
+        # the query terms' postings in the searched files, each list as three packed arrays
+        # (one aggregate call sees the rows in one order, so the three stay aligned)
         rows = conn.execute(
-            f"SELECT u.fid, u.line, u.date, u.role, u.raw, u.body, u.context, r.sc, r.n "
-            f"FROM (SELECT p.fid, p.uid, sum(q.w * p.tf * (%(k1)s + 1) / (p.tf + %(k1)s * "
-            f"(1 - %(b)s + %(b)s * p.len / %(avgdl)s))){pair_sql} AS sc, count(*) OVER () AS n "
-            f"FROM {s}.recall_postings p JOIN unnest(%(terms)s::text[], %(idf)s::float8[]) "
-            f"AS q(term, w) ON p.term = q.term WHERE p.fid = ANY(%(fids)s) AND p.term = ANY(%(terms)s) "
-            f"GROUP BY p.fid, p.uid ORDER BY sc DESC LIMIT %(limit)s) r "
-            f"JOIN {s}.recall_units u ON u.fid = r.fid AND u.uid = r.uid ORDER BY r.sc DESC",
-            params).fetchall()
-        found = int(rows[0][8]) if rows else 0
-        cut = min(r[7] for r in rows) if limit is not None and found > len(rows) else None
-        # rows come by their bound, highest first: a row whose bound (plus what the terms not
-        # used could add) is below the k-th exact score so far can't enter the first k
-        rest = [t for t in qterms if t not in using]
-        extra = sum(idf[t] * (K1 + 1) for t in rest) + sum(
-            b for (a, c), b in bonus.items() if a in rest or c in rest)
+            f"SELECT term, fid, string_agg(int4send(uid), ''::bytea), "
+            f"string_agg(int4send(tf), ''::bytea), "
+            f"string_agg(int4send(len), ''::bytea) FROM {s}.recall_postings "
+            f"WHERE fid = ANY(%s) AND term = ANY(%s) GROUP BY term, fid",
+            [[f.fid for f in chosen], keys]).fetchall()
+        postings: dict[int, dict[str, tuple]] = {}
+        df = dict.fromkeys(keys, 0)
+        for term, fid, uids, tfs, lens in rows:
+            arrays = tuple(np.frombuffer(bytes(b), dtype=">i4").astype(np.int64) for b in (uids, tfs, lens))
+            postings.setdefault(fid, {})[term] = arrays
+            df[term] += len(arrays[0])
+        idf = {t: math.log(1 + (n - df[t[:MAX_TERM]] + 0.5) / (df[t[:MAX_TERM]] + 0.5)) for t in qterms}
+        pairs = [(i, PHRASE_WEIGHT * (idf[a] + idf[b]) / 2) for i, (a, b) in enumerate(zip(qterms, qterms[1:]))]
+        # each unit's BM25 (computed here) and a bound of its score: plus the phrase bonus of
+        # every adjacent pair of query terms it holds both of (word order is in its text only)
+        bounds, total = [], 0
+        for fid, terms_of in postings.items():
+            top = max(int(a[0].max()) for a in terms_of.values()) + 1
+            acc = np.zeros(top)
+            held = []
+            for t in qterms:
+                arrays = terms_of.get(t[:MAX_TERM])
+                has = np.zeros(top, dtype=bool)
+                if arrays is not None:
+                    uids, tf, ln = arrays
+                    acc[uids] += idf[t] * tf * (K1 + 1) / (tf + K1 * (1 - B + B * ln / avgdl))
+                    has[uids] = True
+                held.append(has)
+            touched = np.flatnonzero(np.logical_or.reduce(held))
+            total += len(touched)
+            bound = acc[touched] * (1 + 1e-9) + 1e-9
+            for i, b in pairs:
+                bound += b * (held[i][touched] & held[i + 1][touched])
+            bounds.append((bound, np.full(len(touched), fid), touched))
+        if not bounds:
+            return SearchResult([], 0)
+        bound = np.concatenate([b[0] for b in bounds])
+        fids = np.concatenate([b[1] for b in bounds])
+        uids = np.concatenate([b[2] for b in bounds])
+        order = np.argsort(-bound, kind="stable")
+        names = {f.fid: f.rel for f in chosen}
+        rank = {f.fid: i for i, f in enumerate(chosen)}
+        # read units back best bound first, a batch per round trip, until no unit left can
+        # enter the first k; then rank them exactly as the local index does
+        step = max(SQL_DEPTH, 4 * k)
         kth: list[float] = []
         candidates = []
-        for fid, line, date, role, raw, body, context, sc, _n in rows:
-            if len(kth) >= k and sc + extra < kth[0] - 1e-9:
+        for at in range(0, len(order), step):
+            batch = order[at:at + step]
+            if len(kth) >= k and bound[batch[0]] < kth[0] - 1e-9:
                 break
-            unit = unit_of(names[fid], line, date, role, raw, body, context)
-            uterms = terms(unit.text) + (terms(unit.context) if unit.context else [])
-            candidates.append((unit, uterms, (order[fid] << 32) + line))
-            exact = unit_score(uterms, qterms, idf, avgdl)
-            if len(kth) < k:
-                heapq.heappush(kth, exact)
-            elif exact > kth[0]:
-                heapq.heapreplace(kth, exact)
-        return score_candidates(candidates, qterms, idf, avgdl, k, found), found, cut
+            got = conn.execute(
+                f"SELECT u.fid, u.uid, u.line, u.date, u.role, u.raw, u.body, u.context "
+                f"FROM {s}.recall_units u JOIN unnest(%s::bigint[], %s::integer[]) AS x(f, i) "
+                f"ON u.fid = x.f AND u.uid = x.i",
+                [fids[batch].tolist(), uids[batch].tolist()]).fetchall()
+            for fid, uid, line, date, role, raw, body, context in got:
+                unit = unit_of(names[fid], line, date, role, raw, body, context)
+                uterms = terms(unit.text) + (terms(unit.context) if unit.context else [])
+                candidates.append((unit, uterms, (rank[fid] << 32) + uid))
+                exact = unit_score(uterms, qterms, idf, avgdl)
+                if len(kth) < k:
+                    heapq.heappush(kth, exact)
+                elif exact > kth[0]:
+                    heapq.heapreplace(kth, exact)
+        return score_candidates(candidates, qterms, idf, avgdl, k, total)

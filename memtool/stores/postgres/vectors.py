@@ -44,29 +44,31 @@ class PgSemanticIndex:
                          embedder.id.encode())
 
     def _embed_missing(self, conn: "psycopg.Connection", fids: list[int]) -> None:
-        """Embed the units of ``fids`` that have no vector for this embedder yet."""
+        """Embed the units of ``fids`` that have no vector for this embedder yet (one query
+        finds them in every file)."""
         np = _numpy()
         s, eid = self.index.store.schema, self.embedder.id
-        upto = dict(conn.execute(
-            f"SELECT fid, upto FROM {s}.recall_vector_files WHERE embedder = %s AND fid = ANY(%s)",
-            [eid, fids]).fetchall())
-        for fid in fids:
-            rows = conn.execute(
-                f"SELECT uid, line, date, role, raw, body, context FROM {s}.recall_units "
-                f"WHERE fid = %s AND uid > %s ORDER BY uid", [fid, upto.get(fid, 0)]).fetchall()
-            if not rows:
-                continue
+        rows = conn.execute(
+            f"SELECT x.f, u.uid, u.line, u.date, u.role, u.raw, u.body, u.context "
+            f"FROM unnest(%s::bigint[]) AS x(f) LEFT JOIN {s}.recall_vector_files v "
+            f"ON v.embedder = %s AND v.fid = x.f CROSS JOIN LATERAL (SELECT * FROM "
+            f"{s}.recall_units r WHERE r.fid = x.f AND r.uid > coalesce(v.upto, 0) "
+            f"ORDER BY r.uid) u", [fids, eid]).fetchall()
+        by_file: dict[int, list[tuple]] = {}
+        for row in rows:
+            by_file.setdefault(row[0], []).append(row[1:])
+        for fid, units in by_file.items():
             texts = []
-            for _uid, line, date, role, raw, body, context in rows:
+            for _uid, line, date, role, raw, body, context in units:
                 unit = unit_of("", line, date, role, raw, body, context)
                 texts.append((unit.text + ("\n" + unit.context if unit.context else ""))[:EMBED_CHARS])
             vectors = []
             for i in range(0, len(texts), BATCH):
                 vectors.extend(self.embedder.embed(texts[i:i + BATCH]))
-            mat = np.asarray(vectors, dtype=np.float32).reshape(len(rows), self.embedder.dimension)
+            mat = np.asarray(vectors, dtype=np.float32).reshape(len(units), self.embedder.dimension)
             norms = np.linalg.norm(mat, axis=1, keepdims=True)
             mat = mat / np.where(norms == 0, 1, norms)
-            uids = [r[0] for r in rows]
+            uids = [r[0] for r in units]
             with conn.transaction():
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", [self._key])
                 # the file may have been indexed again meanwhile: only its current units
@@ -82,22 +84,32 @@ class PgSemanticIndex:
                     f"ON CONFLICT (embedder, fid) DO UPDATE SET upto = greatest("
                     f"{s}.recall_vector_files.upto, EXCLUDED.upto)", [eid, fid, uids[-1], fid])
 
-    def _matrix(self, conn: "psycopg.Connection", fid: int) -> tuple[Any, Any]:
-        """(uids, vectors) of one indexed file, from this process's cache and what was added."""
+    def _matrices(self, conn: "psycopg.Connection", fids: list[int]) -> dict[int, tuple[Any, Any]]:
+        """fid -> (uids, vectors) of each indexed file, from this process's cache and the rows
+        added since (one query for every file)."""
         np = _numpy()
-        last, uids, mat = self._cache.get(fid, (0, np.zeros(0, dtype=np.int64),
-                                                np.zeros((0, self.embedder.dimension), dtype=np.float32)))
+        empty = (0, np.zeros(0, dtype=np.int64), np.zeros((0, self.embedder.dimension), dtype=np.float32))
+        lasts = [self._cache.get(fid, empty)[0] for fid in fids]
         rows = conn.execute(
-            f"SELECT uid, vec FROM {self.index.store.schema}.recall_vectors WHERE embedder = %s "
-            f"AND fid = %s AND uid > %s ORDER BY uid", [self.embedder.id, fid, last]).fetchall()
-        if rows:
-            new = np.frombuffer(b"".join(bytes(v) for _u, v in rows), dtype=np.float32)
-            new = new.reshape(len(rows), self.embedder.dimension)
-            uids = np.concatenate([uids, np.asarray([u for u, _v in rows], dtype=np.int64)])
-            mat = np.vstack([mat, new])
-            last = int(uids[-1])
-        self._cache[fid] = (last, uids, mat)
-        return uids, mat
+            f"SELECT x.f, v.uid, v.vec FROM unnest(%s::bigint[], %s::integer[]) AS x(f, last) "
+            f"CROSS JOIN LATERAL (SELECT uid, vec FROM {self.index.store.schema}.recall_vectors "
+            f"WHERE embedder = %s AND fid = x.f AND uid > x.last ORDER BY uid) v",
+            [fids, lasts, self.embedder.id]).fetchall()
+        new: dict[int, list[tuple]] = {}
+        for fid, uid, vec in rows:
+            new.setdefault(fid, []).append((uid, vec))
+        out = {}
+        for fid in fids:
+            last, uids, mat = self._cache.get(fid, empty)
+            added = new.get(fid)
+            if added:
+                more = np.frombuffer(b"".join(bytes(v) for _u, v in added), dtype=np.float32)
+                mat = np.vstack([mat, more.reshape(len(added), self.embedder.dimension)])
+                uids = np.concatenate([uids, np.asarray([u for u, _v in added], dtype=np.int64)])
+                last = int(uids[-1])
+            self._cache[fid] = (last, uids, mat)
+            out[fid] = (uids, mat)
+        return out
 
     def search(self, query: str, k: int = 10, paths: Iterable[str] | None = None,
                exclude: Iterable[str] = ()) -> SearchResult:
@@ -120,8 +132,9 @@ class PgSemanticIndex:
             self._embed_missing(conn, [f.fid for f in chosen])
             floor = float(getattr(self.embedder, "min_similarity", -2.0))
             scored: list[tuple[float, int, int]] = []
+            matrices = self._matrices(conn, [f.fid for f in chosen])
             for f in chosen:
-                uids, mat = self._matrix(conn, f.fid)
+                uids, mat = matrices[f.fid]
                 if not len(uids):
                     continue
                 sims = similarities(mat, qv)
