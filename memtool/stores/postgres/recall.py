@@ -24,18 +24,17 @@ rows. The catch-up runs in one transaction under an advisory lock per namespace,
 concurrent searchers index each change once and never see half of one; the index is shared by
 every process and machine on the database.
 
-A search reads the query terms' document frequencies for the searched files, then lets the
-database add up BM25 over the postings, group by unit, and return the best ``max(100, 10 k)``
-units with their text, which are scored again exactly in Python (``score_candidates``, with
-the phrase bonus, as the local index does). The postings read are first those of the rarest
-query terms only (a unit holding none of them is bounded by what the common terms alone can
-add); when that bound, or the bound of the units cut off by the limit, could still reach the
-first ``k``, the search is repeated with every term, then without the limit, so the answer is
-always the exact one.
+A search asks the database for the query terms' postings in the searched files, each list
+packed into three arrays (units, counts, lengths; a few bytes a posting: the history itself
+never leaves the database), adds BM25 up per unit with NumPy, bounds each unit's score by its
+BM25 plus the phrase bonus of every adjacent pair of query terms it holds both of, and reads
+units back best bound first, a batch per round trip, until no unit left can enter the first
+``k``; those are scored exactly (``score_candidates``, word order included) as the local index
+does, so the answer is the exact one.
 
-Why not ``ts_rank`` over a ``tsvector``: it is not BM25 (no document frequencies), and BM25
-computed in SQL from each candidate's ``tsvector`` (``unnest``) measured 40-400 ms a query on
-a 10 MB history, against a few milliseconds from the postings.
+Why not ``ts_rank`` over a ``tsvector``: it is not BM25 (no document frequencies); BM25
+computed in SQL from each candidate's ``tsvector`` measured 40-400 ms a query on a 10 MB
+history, summed in SQL from the postings 10-35 ms, from the packed postings here 2-15 ms.
 """
 
 from __future__ import annotations
@@ -62,13 +61,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: Characters of a term kept in the database (a B-tree entry must stay under 2.7 KB).
 MAX_TERM = 400
-#: Units ranked in SQL and scored again exactly: max(this, 10 k).
+#: Units read back per round trip: max(this, 4 k).
 SQL_DEPTH = 100
 #: Rows sent per COPY while indexing.
 BATCH_ROWS = 20000
-#: The first try reads the postings of the rarest terms while their document frequencies add
-#: up to no more than this share of the units (at least one term).
-RARE_SHARE = 0.02
 
 
 def _clean(text: str) -> str:
