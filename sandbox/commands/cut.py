@@ -274,9 +274,13 @@ def _cut_stream(ctx: CommandContext, stream: BinaryIO, cutter: Callable[[bytes],
             # without the delimiter splits into itself alone: printed whole (field 1 of it),
             # or dropped under -s.
             i = index - 1
-            if not any(map(operator.contains, records, repeat(delim))):
-                out = [] if only_delimited else records  # no record has a second field
-            elif only_delimited:
+            joined = eol.join(records)
+            if delim not in joined:  # no record has a second field: all whole, or none
+                if not only_delimited:
+                    ctx.stdout.write(joined)
+                    ctx.stdout.write(eol)
+                continue
+            if only_delimited:
                 split = map(bytes.split, records, repeat(delim), repeat(min(index, 1 << 62)))
                 out = [p[i] if len(p) > i else b"" for p in split if len(p) > 1]
             else:

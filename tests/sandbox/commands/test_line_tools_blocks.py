@@ -121,8 +121,9 @@ def _cut_block(mp: pytest.MonkeyPatch, size: int) -> None:
 
 
 @pytest.mark.parametrize("args", [["-f1"], ["-d", ",", "-f1"], ["-d", ":", "-f1"], ["-d", " ", "-f", "1"],
-                                  ["-z", "-d", ",", "-f1"], ["-s", "-d", ",", "-f1"], ["-d", ",", "-f2"]], ids=repr)
-def test_cut_first_field(args: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+                                  ["-z", "-d", ",", "-f1"], ["-s", "-d", ",", "-f1"], ["-d", ",", "-f2"],
+                                  ["-s", "-d", ":", "-f2"], ["-d", ":", "-f3"], ["-c", "3-9"], ["-b", "2"]], ids=repr)
+def test_cut_fields_and_bytes(args: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
     def make(rng: random.Random):
         data = fps.gen_text(rng)
         if "-z" in args:
