@@ -1098,7 +1098,7 @@ class Shell:
             if self.policy.dynamic and name in _DYNAMIC_NAMES:
                 from sandbox.interpreter import dynamic
                 return dynamic.TABLE[name](self, argv, io_)
-            return self.run_external(argv, io_, {a.name for a, _ in assigns})
+            return self.run_external(argv, io_, {a.name for a, _ in assigns} if assigns else ())
         finally:
             if added:
                 self.exported -= added
@@ -1131,7 +1131,7 @@ class Shell:
             return 1
         return status
 
-    def run_external(self, argv: list[str], io_: IO, temp_env: set[str]) -> int:
+    def run_external(self, argv: list[str], io_: IO, temp_env: "set[str] | tuple[()]") -> int:
         """Run a command module from the registry."""
         name = argv[0]
         cmd = self.commands.get(name) or registry.get(name)

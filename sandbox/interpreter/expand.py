@@ -730,7 +730,11 @@ class Expander:
         if letter == "E":
             return strops.expand_escapes(value)
         if letter == "P":
-            return value
+            from sandbox.interpreter import prompt
+            try:
+                return prompt.expand(self.sh, value)
+            except prompt.PromptError as exc:
+                raise ExpansionError(f"{name}: {exc}", fatal=False) from None
         if letter == "U":
             return value.upper()
         if letter == "u":

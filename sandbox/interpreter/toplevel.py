@@ -55,7 +55,10 @@ def units(tree: "Script", source: str | None) -> list[list["AndOr"]]:
 def run(sh: "Shell", tree: "Script", io_: "IO", source: str | None) -> int:
     """Run a whole script (the top level, or ``bash -c``'s string), line by line."""
     if source is not None:
-        callstack.set_source(sh, source)
+        if "source" in sh.__dict__:
+            callstack.set_source(sh, source)
+        else:  # a new shell: the other position fields still hold their starting values
+            sh.source = source
     items = tree.items
     if len(items) == 1:  # one and-or list (the usual script): one line, nothing to group
         try:

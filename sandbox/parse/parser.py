@@ -48,7 +48,6 @@ MAX_NESTING = 200
 UNSUPPORTED = {
     "arith": "arithmetic expansion $(( )) is not supported by this front end; use `seq`, "
     "`wc -l` or literal numbers instead",
-    "arith_bracket": "the obsolete $[ ] arithmetic is not supported; use $(( )) instead",
     "case": "`case` is not supported; use if/elif with `[ \"$x\" = value ]` instead",
     "dbracket": "`[[ ]]` is not supported; use `[ ]` (test) instead",
     "select": "`select` is not supported; use a `for` loop instead",
@@ -646,11 +645,12 @@ class Parser:
             raise self.syntax_error(closer)
         return ArithFor(sections[0], sections[1], sections[2], body, self.parse_redirects(), pos)
 
-    def parse_arith_expr(self, for_section: bool = False) -> Word | None:
+    def parse_arith_expr(self, for_section: bool = False, bracket: bool = False) -> Word | None:
         """The text of an arithmetic expression, cursor after the opening ``((`` (or a
-        ``for (( ))`` section's start); it stops before the closing ``))`` (or before the
-        ``;`` ending a for section). The text expands like a double-quoted string. Returns
-        None when an unbalanced ``)`` shows the ``((`` opened two subshells instead."""
+        ``for (( ))`` section's start, or ``bracket``: after ``$[``); it stops before the
+        closing ``))`` (or before the ``;`` ending a for section, or the ``]`` matching
+        ``$[``). The text expands like a double-quoted string. Returns None when an
+        unbalanced ``)`` shows the ``((`` opened two subshells instead."""
         s, n = self.s, self.n
         start = self.i
         parts: list[Part] = []
@@ -658,11 +658,21 @@ class Parser:
         depth = 0
         while True:
             if self.i >= n:
-                exc = UnsupportedSyntax("unexpected EOF while looking for matching `)'")
+                exc = UnsupportedSyntax(
+                    f"unexpected EOF while looking for matching `{']' if bracket else ')'}'")
                 exc.pos = start  # type: ignore[attr-defined]  # bash names the `((` line
                 raise exc
             c = s[self.i]
-            if c == "(":
+            if bracket and c in "[]":
+                if c == "]" and depth == 0:
+                    break
+                depth += 1 if c == "[" else -1
+                buf.append(c)
+                self.i += 1
+            elif bracket and c in "()":
+                buf.append(c)
+                self.i += 1
+            elif c == "(":
                 depth += 1
                 buf.append(c)
                 self.i += 1
@@ -1043,8 +1053,11 @@ class Parser:
                 raise UnsupportedSyntax("unexpected EOF while looking for matching `)'")
             self.i += 1
             return CmdSub(body, pos)
-        if nxt == "[":
-            raise unsupported("arith_bracket")
+        if nxt == "[":  # `$[ expr ]`: bash's old spelling of `$(( expr ))`
+            self.i += 2
+            expr = self.parse_arith_expr(bracket=True)
+            self.i += 1
+            return ArithSub(expr, pos)  # type: ignore[arg-type]
         if nxt == "{":
             self.i += 2
             return self._braced_or_bad(pos, in_dq)
@@ -1438,6 +1451,15 @@ def _parse_heredoc_body(body: str, offset: int) -> Word:
         p._dq_piece(buf, parts, escapable="$`\\\n")
     _flush_quoted(buf, parts)
     return Word(parts, offset, body)
+
+
+def parse_heredoc_text(text: str) -> Word:
+    """``text`` read as an unquoted here-document body (``$`` and backticks expand, ``\\``
+    escapes ``$ ` \\`` only, quotes stay): a prompt string's second pass (``${v@P}``)."""
+    try:
+        return _parse_heredoc_body(text, 0)
+    except RecursionError:
+        raise UnsupportedSyntax("prompt string is nested too deeply") from None
 
 
 def parse_script(src: str, offset: int = 0) -> Script:

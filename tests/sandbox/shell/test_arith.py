@@ -279,10 +279,13 @@ def test_nested_subshells_are_not_arithmetic() -> None:
     assert not isinstance(tree.items[0].first.commands[0], ArithCmd)
 
 
-def test_dollar_bracket_refused_in_one_line() -> None:
+def test_dollar_bracket_is_arithmetic() -> None:
+    """``$[ expr ]`` is bash's old spelling of ``$(( expr ))`` (test_lang_session6.py
+    compares it with bash); an unclosed one is bash's one-line syntax error."""
+    parse_uncached("echo $[1+2]")
     with pytest.raises(UnsupportedSyntax) as info:
-        parse_uncached("echo $[1+2]")
-    assert "$(( ))" in str(info.value) and "\n" not in str(info.value)
+        parse_uncached("echo $[1+2")
+    assert "matching `]'" in str(info.value) and "\n" not in str(info.value)
 
 
 # -- guard ----------------------------------------------------------------------------------

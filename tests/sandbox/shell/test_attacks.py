@@ -119,7 +119,7 @@ ATTACKS: list[Attack] = [
     Attack("violation in function body", "f() { exec cat; }", (126,), "exec"),
     Attack("violation in param default", "echo ${x:-$(source a.txt)}", (126,), "source"),
     Attack("process substitution", "cat <(cat /etc/passwd)", (0,), "No such file"),
-    Attack("obsolete arith", "echo $[1+2]", (2,), "use $(( )) instead"),
+    Attack("obsolete arith", "echo $[2**62*4] $[ $[1] ]", (0,), None),
     # -- limits ---------------------------------------------------------------------------------
     Attack("busy loop", "while true; do :; done", (125,), "limit"),
     Attack("busy loop iterations", "while true; do :; done", (125,), "loop iteration limit",

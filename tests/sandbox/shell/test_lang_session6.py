@@ -112,6 +112,63 @@ FAST_PATHS = [
     "unset RANDOM; RANDOM=abc; echo $RANDOM; ( unset SECONDS; SECONDS=x; echo $SECONDS )",
 ]
 
+ARITH_BRACKET = [
+    "echo $[1+2] $[ 1 + 2 ] $[2*(3+1)] \"$[5/2]\" $[ $[1+1] * 3 ]",
+    "a=(5 6); echo $[a[1]+1] $[a[0]*a[1]]; x=$[ 7 ]; echo $x; echo $[ ]",
+    "x=3; echo $[x*2] $[ \"$x\" + 1 ] \"${x}$[x]\" $[x<<2] $[x>2?10:20]",
+    "echo $[1/0]; echo not reached",
+    "echo $[1+]; echo next",
+    "echo $[1+2",
+    "cat <<E\n$[2+2] \\$[1]\nE",
+    "i=0; while [ $i -lt 3 ]; do i=$[i+1]; done; echo $i",
+]
+
+PROMPTS = [
+    "y=hi; for x in 'a\\\\b' '\\\\$y' '\\q' '\"$y\"' '${y}x' '\\\\\\\\' 'a\\'; do "
+    "printf '%s => [%s]\\n' \"$x\" \"${x@P}\"; done",
+    "x='\\s \\v \\V \\j \\l \\! \\# [\\[a\\]] \\101 $((1+2)) \\n|'; echo \"${x@P}\"",
+    "HOME=$PWD; x='\\w|\\W'; echo \"${x@P}\"; cd dir; echo \"${x@P}\"; cd sub; echo \"${x@P}\"",
+    "cd /; x='\\w|\\W'; HOME=/; echo \"${x@P}\"",
+    "x=(a '\\s b' '\\v'); echo \"${x[@]@P}\"; printf '<%s>' \"${x[@]@P}\"; echo",
+    "x='\\e[1m\\a\\r'; printf %s \"${x@P}\" | od -c",
+    "x='${#HOME} $((2*3)) ${y:-d}'; HOME=/abc; echo \"${x@P}\"",
+]
+
+
+@needs_bash
+@pytest.mark.parametrize("script", ARITH_BRACKET)
+def test_old_arithmetic_brackets(script: str) -> None:
+    check(script, stderr=script != "echo $[1+2")  # (a syntax error is the sandbox's line)
+
+
+@needs_bash
+@pytest.mark.parametrize("script", PROMPTS)
+def test_prompt_expansion(script: str) -> None:
+    check(script)
+
+
+def test_prompt_identity_is_virtual(tmp_path: Path) -> None:
+    """``\\u`` ``\\h`` ``\\$`` are the sandbox's user and host, never the host's."""
+    r = _sandbox(tmp_path).run("x='\\u@\\h:\\H \\$'; echo \"${x@P}\"")
+    assert r.stdout == b"user@sandbox:sandbox $\n"
+
+
+def test_prompt_command_substitution_runs_nothing(tmp_path: Path) -> None:
+    """A command substitution in a prompt string is refused (no guard saw it)."""
+    sb = _sandbox(tmp_path, allow=dt.all_commands())
+    for text in ("$(rm f.txt)", "`rm f.txt`", "$((1+$(rm f.txt)))", "${x:-$(rm f.txt)}"):
+        r = sb.run(f"x='{text}'; echo \"${{x@P}}\"; echo st=$?")
+        assert b"not run by the sandbox" in r.stderr, (text, r.stderr)
+        assert r.stdout == b"st=1\n"
+        assert (tmp_path / "f.txt").exists()
+
+
+def test_old_arithmetic_is_guarded(tmp_path: Path) -> None:
+    sb = _sandbox(tmp_path, allow=frozenset({"echo"}))
+    assert sb.check("echo $[ $(rm f.txt) + 1 ]") != []
+    r = sb.run("echo $[ $(rm f.txt) + 1 ]")
+    assert r.exit_code == 126 and (tmp_path / "f.txt").exists()
+
 
 @needs_bash
 @pytest.mark.parametrize("script", DEVICES)

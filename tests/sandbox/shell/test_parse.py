@@ -84,7 +84,6 @@ def test_heredocs() -> None:
 
 
 @pytest.mark.parametrize("text,needle", [
-    ("echo $[1+2]", "$[ ] arithmetic is not supported; use $(( )) instead"),
     ("coproc cat", "coproc"),
     ("select x in a; do :; done", "select"),
 ])
