@@ -144,6 +144,7 @@ class _RangeRun:
         self.quiet = ex.quiet
         self.out = ex.out
         self.cmds = ex.cmds
+        self.runs = 0
 
     def emit(self, text: bytes) -> None:
         """Copy output (whole lines)."""
@@ -153,6 +154,9 @@ class _RangeRun:
     def run_line(self, block: bytes, start: int, end: int, n: int) -> None:
         """Run the script through the executor on the line ``block[start:end]``."""
         ex = self.ex
+        self.runs += 1
+        if self.runs & 0x3FF == 0:
+            ex.ctx.budget.check_time()  # a block may hold a million short lines
         ex.line_number += 1
         ex.ps = block[start:end]
         ex.chomped = end < n
