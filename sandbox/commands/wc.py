@@ -22,6 +22,7 @@ from sandbox.commands import _wcwidth
 from sandbox.commands._quoting import quotef
 from sandbox.commands._records import iter_blocks
 from sandbox.commands._textutil import CHUNK, file_error
+from sandbox._native import linescan
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, OptionSpec, parse_command_line
 from sandbox.fs.base import FSError
@@ -249,6 +250,8 @@ def _count_lines_bytes(ctx: CommandContext, stream: BinaryIO, counts: Counts, li
             if lines:
                 counts.lines += chunk.count(b"\n")
         return
+    native = linescan()
+    count = getattr(native, "count_byte", None)
     buf = bytearray(CHUNK)
     while True:
         n = readinto(buf)
@@ -256,7 +259,7 @@ def _count_lines_bytes(ctx: CommandContext, stream: BinaryIO, counts: Counts, li
             return
         counts.nbytes += n
         if lines:
-            counts.lines += buf.count(b"\n", 0, n)
+            counts.lines += count(buf, 10, 0, n) if count is not None else buf.count(b"\n", 0, n)
         ctx.budget.check_time()
 
 
