@@ -92,7 +92,7 @@ def _status(sh: "Shell", e: CondExpr, io_: "IO") -> int:
         return left
     if isinstance(e, CondBinary) and e.op == "=~":
         return _regex_match(sh, sh.expander.word(e.left),
-                            sh.expander.pattern(e.right, join=" "))
+                            sh.expander.pattern(e.right, join=" ", extglob=True))
     return 0 if _eval(sh, e, io_) else 1
 
 
@@ -105,7 +105,7 @@ def _eval(sh: "Shell", e: CondExpr, io_: "IO") -> bool:
     op = e.op
     left = sh.expander.word(e.left)
     if op in ("==", "=", "!="):
-        hit = _matches(sh, sh.expander.pattern(e.right, join=" "), left)
+        hit = _matches(sh, sh.expander.pattern(e.right, join=" ", extglob=True), left)
         return hit if op != "!=" else not hit
     right = sh.expander.word(e.right)
     if op == "<":

@@ -347,10 +347,13 @@ class Expander:
             out.extend(self._glob(field))
         return out
 
-    def pattern(self, word: Word | None, tildes: bool = True, join: str = "") -> tuple[Chunk, ...]:
+    def pattern(self, word: Word | None, tildes: bool = True, join: str = "",
+                extglob: bool = False) -> tuple[Chunk, ...]:
         """Expand a pattern operand, keeping which characters were quoted (``tildes``: a
         leading ``~`` expands, as everywhere but after ``${v/#`` and ``${v/%``; ``join``
-        goes between the words of ``"$@"``: a space in ``[[ ]]``)."""
+        goes between the words of ``"$@"``: a space in ``[[ ]]``). Extglob groups are
+        patterns only under ``shopt -s extglob`` or with ``extglob`` (``[[ ]]``: bash
+        always reads them there)."""
         if word is None:
             return ()
         parts = tilde.expand(self.sh, word.parts) if tildes else word.parts
@@ -360,7 +363,9 @@ class Expander:
             if k and join:
                 out.append((join, True))
             out.extend(f)
-        return tuple(out)
+        if extglob or "extglob" in self.sh.shopts:
+            return tuple(out)
+        return patterns.literal_groups(tuple(out))
 
     def arith_word(self, expr: Word) -> str:
         """The text of an arithmetic expression, expanded as bash's ``expand_arith_string``
@@ -722,7 +727,8 @@ class Expander:
     def _transform(self, value: str, p: Param, name: str) -> str:
         op = p.op
         if op in ("^", "^^", ",", ",,", "~", "~~"):
-            return strops.case_modify(value, op, self.pattern(p.arg) if p.arg and p.arg.parts
+            return strops.case_modify(value, op, self.pattern(p.arg, extglob=True)  # as bash
+                                      if p.arg and p.arg.parts
                                       else ())
         letter = p.arg.text if p.arg is not None else ""
         if letter == "Q":
@@ -806,6 +812,10 @@ class Expander:
         text = "".join(t for t, _ in field)
         if self.sh.noglob or not patterns.has_glob(tuple(field)):
             return [text]
+        if "extglob" not in self.sh.shopts:  # `p='@(a|b)'; echo $p`: no group then
+            field = list(patterns.literal_groups(tuple(field)))
+            if not patterns.has_glob(tuple(field)):
+                return [text]
         found = glob(self.sh, field)
         if found:
             return found

@@ -177,6 +177,25 @@ def _unquote_alt(text: str) -> str:
     return "".join(out)
 
 
+def literal_groups(chunks: Chunks) -> Chunks:
+    """``chunks`` with each extglob group's ``(`` quoted: what a pattern means while
+    ``extglob`` is off (``@(a|b)`` is those six characters; ``*(x)`` is ``*`` then ``(x)``)."""
+    if not has_extglob(chunks):
+        return chunks
+    out: list[tuple[str, bool]] = []
+    for t, q in chunks:
+        if q or "(" not in t:
+            out.append((t, q))
+            continue
+        start = 0
+        for m in _EXTGLOB_OPEN.finditer(t):
+            out.append((t[start:m.start() + 1], False))
+            out.append(("(", True))
+            start = m.end()
+        out.append((t[start:], False))
+    return tuple(c for c in out if c[0])
+
+
 def has_extglob(chunks: Chunks) -> bool:
     """True if an unquoted chunk holds an extglob group ``?(`` ``*(`` ``+(`` ``@(`` ``!(``."""
     return any(not q and "(" in t and _EXTGLOB_OPEN.search(t) for t, q in chunks)

@@ -60,16 +60,33 @@ def run(sh: "Shell", tree: "Script", io_: "IO", source: str | None) -> int:
         else:  # a new shell: the other position fields still hold their starting values
             sh.source = source
     items = tree.items
-    if len(items) == 1:  # one and-or list (the usual script): one line, nothing to group
+    if len(items) == 1 and not tree.extglob:  # one and-or list (the usual script)
         try:
             sh.run_andor(items[0], io_)
         except AbortLine as exc:
             sh.status = exc.status
         return sh.status
-    for unit in units(tree, source):
+    groups = units(tree, source)
+    for k, unit in enumerate(groups):
+        if tree.extglob and "extglob" not in sh.shopts:
+            end = groups[k + 1][0].pos if k + 1 < len(groups) else None
+            at = next((p for p in tree.extglob if p >= unit[0].pos and (end is None or p < end)),
+                      None)
+            if at is not None:
+                return _extglob_off(sh, io_, source or "", at)
         try:
             for item in unit:
                 sh.run_andor(item, io_)
         except AbortLine as exc:
             sh.status = exc.status
     return sh.status
+
+
+def _extglob_off(sh: "Shell", io_: "IO", source: str, at: int) -> int:
+    """bash reads each line just before it runs it: an extglob group in a line read while
+    ``extglob`` is off is its syntax error there (the lines before it ran); status 2."""
+    line = source.count("\n", 0, at) + 1
+    io_.stderr.write(f"sandbox: line {line}: syntax error near unexpected token `(' (an "
+                     "extglob pattern needs `shopt -s extglob` on an earlier line)\n".encode())
+    sh.status = 2
+    return 2

@@ -354,10 +354,13 @@ class AndOr:
 
 @dataclass
 class Script:
-    """A list of and-or lists run one after the other."""
+    """A list of and-or lists run one after the other. ``extglob``: where the extglob
+    groups of its words open (outside ``[[ ]]``): bash rejects such a line unless
+    ``shopt -s extglob`` ran before it was read."""
 
     items: list[AndOr]
     pos: int = 0
+    extglob: tuple[int, ...] = ()
 
 
 Node = Union[Script, AndOr, Pipeline, Command, Word, Part, Redirect, Assign]

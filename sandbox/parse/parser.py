@@ -110,6 +110,10 @@ class Parser:
         self.offset = offset
         self.pending: list[_Pending] = []
         self.depth = 0
+        #: Where the extglob groups of words outside ``[[ ]]`` open (offsets of their ``(``):
+        #: without ``shopt -s extglob`` bash's parser rejects those lines (``Script.extglob``).
+        self.extglob_groups: list[int] = []
+        self.in_cond = 0
 
     # -- errors ---------------------------------------------------------------------------
 
@@ -518,7 +522,11 @@ class Parser:
         tok = self._cond_peek()
         if tok in ("", "&&", "||", ")", "<", ">", "]]") or (tok == "(" and not regex):
             raise self.syntax_error(tok or "")
-        return self.parse_word(regex=regex)
+        self.in_cond += 1  # inside [[ ]] bash always reads extglob patterns
+        try:
+            return self.parse_word(regex=regex)
+        finally:
+            self.in_cond -= 1
 
     def _cond_primary(self) -> CondExpr:
         tok = self._cond_peek()
@@ -901,6 +909,8 @@ class Parser:
                     parts.append(ProcSub(body, ppos, out=True))
                     continue
                 if c == "(" and buf and buf[-1][-1:] in ("?", "*", "+", "@", "!"):
+                    if not self.in_cond:
+                        self.extglob_groups.append(self.i + self.offset)
                     self._extglob_group(buf)
                     continue
                 if not regex or c in " \t\n" and depth == 0:
@@ -1469,6 +1479,8 @@ def parse_script(src: str, offset: int = 0) -> Script:
         script = p.parse_list()
         if p.i < p.n:
             raise p.syntax_error()
+        if p.extglob_groups:
+            script.extglob = tuple(p.extglob_groups)
     except RecursionError:
         raise UnsupportedSyntax("script is nested too deeply") from None
     except UnsupportedSyntax as exc:

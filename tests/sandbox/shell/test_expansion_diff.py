@@ -195,7 +195,7 @@ def _run(script: str, seconds: float = 5.0) -> tuple[int, str, float]:
 @pytest.mark.parametrize("script,code,message", [
     ("a=({1..99999999}); echo ${#a[@]}", 125, "brace expansion limit"),
     ("echo {1..9}{1..9}{1..9}{1..9}{1..9}", 125, "brace expansion limit"),
-    ("shopt -s extglob; x=$(printf 'a%.0s' {1..3000}); y=${x//+(+(a)|+(a))c/Z}; echo ${#y}",
+    ("shopt -s extglob\nx=$(printf 'a%.0s' {1..3000}); y=${x//+(+(a)|+(a))c/Z}; echo ${#y}",
      124, "time limit"),
     ("x=$(printf '%30000s' ''); x=${x// /a}; echo ${x//*a*a*a*c/Z} | wc -c", 125, "pattern too complex"),
 ])
@@ -210,9 +210,9 @@ def test_attack_ends_with_message(script: str, code: int, message: str) -> None:
 @pytest.mark.parametrize("script,out", [
     # bash's ${!v} is one level only: v=v gives the text "v", never a loop
     ("v=v; echo ${!v}; a=b; b=a; echo ${!a} ${!b}", "v\na b\n"),
-    ("shopt -s extglob; x=$(printf 'a%.0s' {1..60}); case ${x}b in +(a|aa)+(a|aa)+(a|aa)c) "
+    ("shopt -s extglob\nx=$(printf 'a%.0s' {1..60}); case ${x}b in +(a|aa)+(a|aa)+(a|aa)c) "
      "echo m;; *) echo no;; esac; [[ ${x}b == +(+(a)|+(a))c ]] || echo no2", "no\nno2\n"),
-    ("shopt -s extglob; x=$(printf 'a%.0s' {1..200}); y=${x%%+(+(a)|+(a))c}; echo ${#y} "
+    ("shopt -s extglob\nx=$(printf 'a%.0s' {1..200}); y=${x%%+(+(a)|+(a))c}; echo ${#y} "
      "${x##!(b)}", "200\n"),
 ])
 def test_attack_fast_and_right(script: str, out: str) -> None:

@@ -134,6 +134,28 @@ PROMPTS = [
     "x='${#HOME} $((2*3)) ${y:-d}'; HOME=/abc; echo \"${x@P}\"",
 ]
 
+EXTGLOB = [
+    "x=a; [[ $x == @(a|b) ]] && echo yes; [[ ab == +(a|b) ]] && echo two",
+    "p='@(a|b)'; [[ a == $p ]] && echo y; case a in $p) echo c;; *) echo n;; esac",
+    "x=ab; echo ${x/@(a|b)/Z} ${x#*(a)} ${x%%+(b)}\nshopt -s extglob\necho ${x/@(a|b)/Z} ${x#*(a)}",
+    "x=aaa; echo ${x//+(a)/-} ${x^^@(a)} ${x^+(a)} ${x,,?(A)}",
+    "touch 'x(a)' a b; p='*(a)'; echo $p; p='@(a|b)'; echo $p\nshopt -s extglob\necho $p",
+    "echo a\necho @(a)\necho not reached",
+    "echo a; echo @(a)\necho not reached",
+    "shopt -s extglob; case a in @(a|b)) echo y;; esac",
+    "shopt -s extglob\ncase a in @(a|b)) echo y;; esac\nshopt -u extglob\necho *(x)",
+    "f() { echo hi; }\nif true; then\n  shopt -s extglob\n  case a in +(a)) echo y;; esac\nfi",
+    "shopt -s extglob\nf() { case $1 in @(x|y)) echo m;; *) echo n;; esac; }\nshopt -u extglob\nf x; f z",
+    "x='a(b)c'; echo ${x#*(b)} ${x%@(b)c}",
+    "[[ abc == !(x)c ]] && echo neg; [[ a =~ (a|b) ]] && echo re",
+]
+
+
+@needs_bash
+@pytest.mark.parametrize("script", EXTGLOB)
+def test_extglob_only_where_bash_reads_it(script: str) -> None:
+    check(script, stderr=False)  # (a syntax error is the sandbox's own line)
+
 
 @needs_bash
 @pytest.mark.parametrize("script", ARITH_BRACKET)
