@@ -627,7 +627,99 @@ static PyObject *count_byte(PyObject *self, PyObject *args) {
     return PyLong_FromSsize_t(n);
 }
 
+PyDoc_STRVAR(fold_doc,
+"fold(data, width, count_bytes, spaces) -> bytes\n\n"
+"GNU fold's loop (coreutils 9.1) over ``data``: lines (a last one may lack its newline)\n"
+"wrapped at ``width`` columns: a tab to the next multiple of 8, backspace one back, carriage\n"
+"return to 0, any other byte one (``count_bytes``: every byte one); ``spaces`` breaks after\n"
+"the last space or tab that fits. The current line is always a slice of ``data``, so the\n"
+"only allocation is the output (at most twice the input, plus one).");
+
+static int fold_blank(unsigned char c) { return c == ' ' || c == '\t'; }
+
+static unsigned long long fold_adjust(unsigned long long col, unsigned char c, int count_bytes) {
+    if (count_bytes) return col + 1;
+    if (c == '\b') return col > 0 ? col - 1 : 0;
+    if (c == '\r') return 0;
+    if (c == '\t') return col + 8 - col % 8;
+    return col + 1;
+}
+
+static PyObject *fold(PyObject *self, PyObject *args) {
+    Py_buffer buf;
+    unsigned long long width;
+    int count_bytes, spaces;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*Kpp", &buf, &width, &count_bytes, &spaces)) return NULL;
+    if (width > 0xFFFFFFFFFFFFFFF0ULL) {
+        PyBuffer_Release(&buf);
+        PyErr_SetString(PyExc_OverflowError, "width too large");
+        return NULL;
+    }
+    const unsigned char *p = (const unsigned char *)buf.buf;
+    Py_ssize_t n = buf.len;
+    if (n > (PY_SSIZE_T_MAX - 1) / 2) {
+        PyBuffer_Release(&buf);
+        PyErr_SetString(PyExc_OverflowError, "input too large");
+        return NULL;
+    }
+    PyObject *result = PyBytes_FromStringAndSize(NULL, 2 * n + 1);
+    if (result == NULL) {
+        PyBuffer_Release(&buf);
+        return NULL;
+    }
+    unsigned char *out = (unsigned char *)PyBytes_AS_STRING(result);
+    Py_ssize_t o = 0, ls = 0, i = 0;
+    unsigned long long col = 0;
+#define EMIT(from, to) do { memcpy(out + o, p + (from), (size_t)((to) - (from))); o += (to) - (from); } while (0)
+    while (i < n) {
+        unsigned char c = p[i];
+        if (c == '\n') {
+            EMIT(ls, i + 1);
+            ls = i + 1;
+            col = 0;
+            i++;
+            continue;
+        }
+        col = fold_adjust(col, c, count_bytes);
+        if (col <= width) {
+            i++;
+            continue;
+        }
+        if (spaces) {
+            Py_ssize_t j = i;
+            int found = 0;
+            while (j > ls) {
+                j--;
+                if (fold_blank(p[j])) { found = 1; break; }
+            }
+            if (found) {
+                EMIT(ls, j + 1);
+                out[o++] = '\n';
+                ls = j + 1;
+                col = 0;
+                for (Py_ssize_t k = ls; k < i; k++) col = fold_adjust(col, p[k], count_bytes);
+                continue;  /* the same byte again, on the new line */
+            }
+        }
+        if (i == ls) {  /* alone on its line: it stays, however wide */
+            i++;
+            continue;
+        }
+        EMIT(ls, i);
+        out[o++] = '\n';
+        ls = i;
+        col = 0;
+    }
+    EMIT(ls, n);
+#undef EMIT
+    PyBuffer_Release(&buf);
+    if (_PyBytes_Resize(&result, o) < 0) return NULL;
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"fold", fold, METH_VARARGS, fold_doc},
     {"scan", scan, METH_VARARGS, scan_doc},
     {"count_byte", count_byte, METH_VARARGS, count_byte_doc},
     {NULL, NULL, 0, NULL},

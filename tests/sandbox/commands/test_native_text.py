@@ -1,5 +1,7 @@
-"""The C accelerator's ``count_byte`` (wc -l's newline count) against ``bytes.count`` on
-random buffers and slices, its argument checks, and wc -l with and without it against GNU wc."""
+"""The C accelerator's text functions: ``count_byte`` (wc -l's newline count) against
+``bytes.count`` and ``fold`` against fold's pure-Python loop, on random inputs; their argument
+checks; wc -l with and without the accelerator against GNU wc (fold's own differential tests,
+tests/sandbox/commands/test_fold*.py, run either way by SANDBOX_NATIVE)."""
 
 from __future__ import annotations
 
@@ -54,3 +56,35 @@ def test_wc_l_with_and_without_the_accelerator(tmp_path, monkeypatch, native_on)
         want = subprocess.run(["wc", "-l", f"f{i}"], cwd=tmp_path, capture_output=True).stdout
         got = Sandbox({"/": tmp_path}).run(f"cd / && wc -l f{i}")
         assert (got.stdout, got.exit_code) == (want, 0), (size, native_on)
+
+
+needs_fold = pytest.mark.skipif(getattr(native, "fold", None) is None, reason="the C accelerator "
+                                "is not built (no compiler at install time, or SANDBOX_NATIVE=0)")
+
+
+@needs_fold
+@settings(max_examples=int(os.environ.get("FOLD_EXAMPLES", "3000")), deadline=None)
+@given(st.lists(st.sampled_from([b"a", b"b", b" ", b"\t", b"\b", b"\r", b"\n", b"\xc3\xa9", b"\0",
+                                 b"wordy ", b"\t\t"]), max_size=80).map(b"".join),
+       st.integers(1, 20), st.booleans(), st.booleans())
+def test_fold_is_the_python_loop(data, width, count_bytes, spaces):
+    from sandbox.commands.fold import Folder
+
+    folder = Folder(width, count_bytes, spaces)
+    os.environ["SANDBOX_NATIVE"] = "0"
+    try:
+        want = b"\n".join(folder.line(line) for line in data.split(b"\n"))
+    finally:
+        del os.environ["SANDBOX_NATIVE"]
+    assert native.fold(data, width, count_bytes, spaces) == want
+
+
+@needs_fold
+def test_fold_refuses_bad_arguments():
+    with pytest.raises(OverflowError):
+        native.fold(b"x", (1 << 64) - 1, False, False)
+    for args in [("x", 8, False, False), (b"x", -1, False, False), (b"x", 8)]:
+        with pytest.raises((TypeError, OverflowError)):
+            native.fold(*args)
+    assert native.fold(b"", 8, False, False) == b""
+    assert native.fold(b"abc", 1, False, False) == b"a\nb\nc"
