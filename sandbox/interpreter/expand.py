@@ -161,7 +161,10 @@ def _sequence(text: str, limit: int) -> list[str] | None:
 
 def brace_expand(parts: list[Part], limit: int) -> list[list[Part]]:
     """Expand ``{a,b}`` and ``{x..y}`` in the unquoted text of a word (bounded by ``limit``)."""
-    if not any(isinstance(p, Lit) and "{" in p.text for p in parts):
+    for p in parts:
+        if isinstance(p, Lit) and "{" in p.text:
+            break
+    else:
         return [parts]
     results = _expand_atoms(_atoms(parts), limit)
     return [_parts(r) for r in results]
@@ -408,7 +411,10 @@ class Expander:
         elif isinstance(p, Quoted):
             fb.literal(p.text, True)
         elif isinstance(p, DQ):
-            if not any(_at_list(q) for q in p.parts):
+            for q in p.parts:  # (a "$@" alone may give no field at all)
+                if isinstance(q, Param) and _at_list(q):
+                    break
+            else:
                 fb.literal("", True)
             for q in p.parts:
                 self._part(q, fb, split, in_dq=True)
