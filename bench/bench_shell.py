@@ -1,12 +1,16 @@
 """End-to-end latency of the sandboxed shell (parse + guard + run) next to ``bash -c``.
 
     python3 bench/bench_shell.py [--runs 1000] [--out bench/results/shell.md]
+    python3 bench/bench_shell.py --compare /tmp/before [--rounds 16 --block 300]
 
 Builds a .memory of a few KB in a temporary directory, then for each command measures the
 median over N runs of: ``Sandbox.run`` (parse cache warm, the normal case), ``Sandbox.run``
 with the parse and guard caches bypassed (uncached), the parser alone, and
 ``subprocess.run(["bash", "-c", ...])`` of the same command over the same directory (the
-reference), all in the same process and run. Writes a markdown table.
+reference), all in the same process and run. Writes a markdown table. ``--compare TREE``
+times ``Sandbox.run`` of the same commands with another checkout (``git worktree add
+/tmp/before COMMIT``) and this one, alternating blocks in two worker processes, and prints
+the before/after table.
 """
 
 from __future__ import annotations
@@ -98,12 +102,77 @@ def big_file_rows() -> list[str]:
     return out
 
 
+#: A worker of ``--compare``: runs blocks of one command with the sandbox of one tree.
+_WORKER = """
+import json, sys, time
+tree, mem = sys.argv[1], sys.argv[2]
+sys.path.insert(0, tree)
+from pathlib import Path
+from sandbox.api import Sandbox
+sb = Sandbox({"/.memory": mem}, cwd="/.memory")
+core = Path(mem) / "core.md"
+original = core.read_bytes()
+clock = time.perf_counter
+for line in sys.stdin:
+    script, n = line.rstrip("\\n").rsplit("\\t", 1)
+    for _ in range(10):
+        sb.run(script)
+    times = []
+    for _ in range(int(n)):
+        t = clock()
+        sb.run(script)
+        times.append(clock() - t)
+    core.write_bytes(original)
+    print(json.dumps(times), flush=True)
+"""
+
+
+def compare(other: str, rounds: int, block: int) -> str:
+    """``Sandbox.run`` of each command with the tree at ``other`` (e.g. a ``git worktree`` of
+    an older commit) and with this one, in two worker processes alternating ``block`` runs
+    ``rounds`` times over the same .memory: median and 10th percentile per tree (µs)."""
+    trees = [str(Path(other).resolve()), str(Path(__file__).resolve().parents[1])]
+    with tempfile.TemporaryDirectory() as d:
+        mem = Path(d) / ".memory"
+        mem.mkdir()
+        make_memory(mem)
+        workers = [subprocess.Popen([sys.executable, "-c", _WORKER, t, str(mem)], text=True,
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+                   for t in trees]
+        times: dict[tuple[int, str], list[float]] = {}
+        for r in range(rounds):
+            for _, script in COMMANDS:
+                for i in (0, 1) if r % 2 == 0 else (1, 0):
+                    workers[i].stdin.write(f"{script}\t{block}\n")  # type: ignore[union-attr]
+                    workers[i].stdin.flush()  # type: ignore[union-attr]
+                    got = json.loads(workers[i].stdout.readline())  # type: ignore[union-attr]
+                    times.setdefault((i, script), []).extend(got)
+        for w in workers:
+            w.stdin.close()  # type: ignore[union-attr]
+            w.wait()
+    lines = [f"| command | {trees[0]} (µs) | this tree (µs) |", "|---|---:|---:|"]
+    for _, script in COMMANDS:
+        cells = []
+        for i in (0, 1):
+            ts = sorted(times[(i, script)])
+            cells.append(f"{statistics.median(ts) * 1e6:.1f} (p10 {ts[len(ts) // 10] * 1e6:.1f})")
+        lines.append(f"| `{script}` | {cells[0]} | {cells[1]} |")
+    return "\n".join(lines) + "\n"
+
+
 def main() -> int:
-    """Run the benchmark and write the table."""
+    """Run the benchmark and write the table (``--compare TREE``: print the before/after
+    table of this tree and the one at TREE instead)."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=1000)
     ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "shell.md"))
+    ap.add_argument("--compare", metavar="TREE", help="another checkout to compare with")
+    ap.add_argument("--rounds", type=int, default=16)
+    ap.add_argument("--block", type=int, default=300)
     args = ap.parse_args()
+    if args.compare:
+        print(compare(args.compare, args.rounds, args.block))
+        return 0
     rows = []
     with tempfile.TemporaryDirectory() as d:
         mem = Path(d) / ".memory"
