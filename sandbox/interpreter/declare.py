@@ -32,6 +32,27 @@ _ATTRS = "aAilnurx"
 UNSET_ARRAY = "~"
 
 
+def _print_functions(sh: "Shell", names: list[str], io_: "IO", prog: str) -> int:
+    """``declare -f [NAME...]``: each function as bash prints it (``funcprint``); a body
+    the sandbox can't print as bash does is refused in one line (status 1). Nothing runs."""
+    from sandbox.interpreter import funcprint
+    status = 0
+    for n in names or sorted(sh.functions):
+        func = sh.functions.get(n)
+        if func is None:
+            status = 1
+            continue
+        text = funcprint.render(func)
+        if text is None:
+            _err(io_, prog, f"{n}: printing this function's body is not supported in the "
+                 "sandbox (here-documents, subshells, [[ ]], (( )), array assignments and nested "
+                 "functions are not printed); declare -F lists the names")
+            status = 1
+            continue
+        io_.stdout.write(f"{text}\n".encode("utf-8", "surrogateescape"))
+    return status
+
+
 def _err(io_: "IO", prog: str, message: str) -> None:
     io_.stderr.write(f"bash: {prog}: {message}\n".encode("utf-8", "surrogateescape"))
 
@@ -127,10 +148,9 @@ def b_declare(sh: "Shell", argv: list[str], io_: "IO") -> int:
     if prog == "local" and not sh.locals:
         _err(io_, prog, "can only be used in a function")
         return 1
-    if "f" in opts or "F" in opts:
-        if "f" in opts:
-            _err(io_, prog, "-f: printing function bodies is not supported in the sandbox")
-            return 1
+    if "f" in opts and "F" not in opts:
+        return _print_functions(sh, names, io_, prog)
+    if "F" in opts:
         status = 0
         for n in names or sorted(sh.functions):
             if n in sh.functions:  # `declare -F f` prints the name, `declare -F` all, as bash

@@ -156,6 +156,58 @@ EXTGLOB = [
 def test_extglob_only_where_bash_reads_it(script: str) -> None:
     check(script, stderr=False)  # (a syntax error is the sandbox's own line)
 
+FUNCTIONS = [
+    "f1() { echo hi; }",
+    "f2() { local x=1; echo \"$x\" | tr a b && echo ok || echo no; }",
+    "f3() { if [ -n \"$1\" ]; then echo a; elif true; then echo b; else echo c; fi; }",
+    "f4() { for i in 1 2 3; do echo $i; done; while read l; do echo \"$l\"; done < file; "
+    "until false; do break; done; }",
+    "f5() { case $1 in a|b) echo ab;; *) echo other; echo two;; esac; }",
+    "f6() { x=$(ls); y=`pwd`; echo ${x:-d} > out 2>&1; cat <<< \"$y\" >> log; }",
+    "f9() { echo a; echo b\necho c; }",
+    "f10() { ! true; echo $? ; }",
+    "f13() { echo a >&2; echo b 2>/dev/null; exec 3>&1; cat <&3 0<x; }",
+    "function f14 { echo x; }",
+    "f17() { :; }",
+    "f18() { if true; false; then { echo in; echo two; }; fi; X=1 Y=\"a b\" env | grep -c X; }",
+    "f19() { for f in *.txt \"a b\" 'c'; do if [ -f \"$f\" ]; then cat \"$f\"; fi; done | sort; }",
+    "f20() { while true; do case $x in *) break;; esac; done; echo 'single' \"dq $x\" \\$; }",
+    "f21() { if true; then :; elif false; then :; elif :; then echo 3; fi; }",
+    "f22() { { echo a; } > o; while :; do break; done 2> e; }",
+    "f23() { echo 1>x 2>y 0<z; cat 1>>a; while true; false; do :; done; }",
+]
+
+
+@needs_bash
+@pytest.mark.parametrize("body", FUNCTIONS)
+def test_declare_f_prints_as_bash(body: str) -> None:
+    name = body.split("(")[0].split()[-1]
+    check(f"{body}\ndeclare -f {name}; typeset -f {name} nope; echo $?; declare -f | wc -l")
+
+
+REFUSED_BODIES = [
+    "f() { cat <<E\nx\nE\n}", "f() ( echo sub )", "f() { [[ -n $x ]]; }", "f() { (( i++ )); }",
+    "f() { g() { :; }; }", "f() { a=(1 2); }", "f() { for ((i=0; i<2; i++)); do :; done; }",
+]
+
+
+@pytest.mark.parametrize("body", REFUSED_BODIES)
+def test_declare_f_refuses_in_one_line_and_runs_nothing(tmp_path: Path, body: str) -> None:
+    sb = _sandbox(tmp_path)
+    r = sb.run(f"{body}\ndeclare -f f; echo st=$?; declare -F f")
+    assert r.stdout == b"st=1\nf\n"
+    assert r.stderr.count(b"\n") == 1 and b"not supported in the sandbox" in r.stderr
+
+
+def test_declare_f_is_not_a_way_around_the_guard(tmp_path: Path) -> None:
+    """Printing a function runs nothing of it; a function calling a refused command is
+    refused by the guard before anything runs, declare -f or not."""
+    sb = _sandbox(tmp_path, allow=frozenset({"echo"}))
+    r = sb.run("f() { echo hi > f.txt; }; declare -f f")
+    assert r.stdout == b"f () \n{ \n    echo hi > f.txt\n}\n"
+    assert (tmp_path / "f.txt").read_text() == "x\n"
+    assert sb.check("f() { rm f.txt; }; declare -f f") != []
+
 
 @needs_bash
 @pytest.mark.parametrize("script", ARITH_BRACKET)

@@ -1,0 +1,146 @@
+"""``declare -f`` / ``typeset -f``: a function printed as bash 5.2 prints it (print_cmd.c).
+
+Covered: simple commands (assignments, words as written, redirections ``<`` ``>`` ``>>``
+``N>&M`` ``<<<``), pipelines (``!``), ``&&``/``||`` lists, brace groups, ``if``/``elif``/
+``else``, ``for ... in``, ``while``/``until``, ``case`` (``;;`` arms), and a redirection after a
+loop or group (``done < file``). Anything else (here-documents, subshells, ``(( ))``,
+``[[ ]]``, arithmetic ``for``, nested functions, array assignments) returns None: the caller
+refuses it in one line rather than print it differently from bash.
+"""
+
+from __future__ import annotations
+
+from sandbox.parse.ast import (
+    AndOr, Assign, BraceGroup, Case, For, FunctionDef, If, Pipeline, Redirect, Script,
+    SimpleCommand, While,
+)
+
+_IND = "    "
+
+
+class _Unprintable(Exception):
+    """A construct this printer does not print as bash would."""
+
+
+def render(func: FunctionDef) -> str | None:
+    """``declare -f NAME``'s text (no final newline), or None when not covered."""
+    body = func.body
+    if not isinstance(body, BraceGroup) or body.redirects:
+        return None
+    try:
+        inner = _list(body.body, 1, last_semicolon=False)
+    except _Unprintable:
+        return None
+    return f"{func.name} () \n{{ \n{inner}\n}}"
+
+
+def _list(script: Script, level: int, last_semicolon: bool) -> str:
+    """Each and-or list on its own line at ``level``; ``;`` after each (after the last too
+    when ``last_semicolon``: the body of an ``if`` or a loop)."""
+    if not script.items:
+        raise _Unprintable
+    lines = [_IND * level + _andor(item, level) for item in script.items]
+    text = ";\n".join(lines)
+    return text + ";" if last_semicolon else text
+
+
+def _inline(script: Script, level: int) -> str:
+    """A condition (``if COND; then``): a second list goes on the next line, as bash
+    prints it."""
+    if not script.items:
+        raise _Unprintable
+    return f";\n{_IND * level}".join(_andor(item, level) for item in script.items)
+
+
+def _andor(node: AndOr, level: int) -> str:
+    if node.background:
+        raise _Unprintable
+    out = _pipeline(node.first, level)
+    for op, pipe in node.rest:
+        out += f" {op} " + _pipeline(pipe, level)
+    return out
+
+
+def _pipeline(node: Pipeline, level: int) -> str:
+    if node.timed is not None or any(node.stderr_pipes):
+        raise _Unprintable
+    text = " | ".join(_command(c, level) for c in node.commands)
+    return "! " + text if node.negate else text
+
+
+def _command(cmd: object, level: int) -> str:
+    if isinstance(cmd, SimpleCommand):
+        pieces = [_assign(a) for a in cmd.assigns] + [w.text for w in cmd.words]
+        pieces += [_redirect(r) for r in cmd.redirects]
+        if not pieces or any(not p for p in pieces):
+            raise _Unprintable
+        return " ".join(pieces)
+    ind = _IND * level
+    if isinstance(cmd, BraceGroup):
+        text = "{ \n" + _list(cmd.body, level + 1, False) + "\n" + ind + "}"
+    elif isinstance(cmd, If):
+        text = _if(cmd.clauses, cmd.else_body, level)
+    elif isinstance(cmd, For):
+        if cmd.words is None:
+            raise _Unprintable
+        words = " ".join(w.text for w in cmd.words)
+        text = (f"for {cmd.var} in {words};\n{ind}do\n" + _list(cmd.body, level + 1, True)
+                + f"\n{ind}done")
+    elif isinstance(cmd, While):
+        keyword = "until" if cmd.until else "while"
+        text = (f"{keyword} {_inline(cmd.cond, level)}; do\n"
+                + _list(cmd.body, level + 1, True) + f"\n{ind}done")
+    elif isinstance(cmd, Case):
+        text = _case(cmd, level)
+    else:
+        raise _Unprintable
+    redirects = getattr(cmd, "redirects", [])
+    if redirects:
+        text += " " + " ".join(_redirect(r) for r in redirects)
+    return text
+
+
+def _if(clauses: list, else_body: Script | None, level: int) -> str:  # type: ignore[type-arg]
+    ind = _IND * level
+    cond, body = clauses[0]
+    text = f"if {_inline(cond, level)}; then\n" + _list(body, level + 1, True) + "\n"
+    if len(clauses) > 1:  # bash prints `elif` as an `if` inside the `else`
+        text += (f"{ind}else\n{_IND * (level + 1)}" + _if(clauses[1:], else_body, level + 1)
+                 + ";\n")
+    elif else_body is not None:
+        text += f"{ind}else\n" + _list(else_body, level + 1, True) + "\n"
+    return text + f"{ind}fi"
+
+
+def _case(cmd: Case, level: int) -> str:
+    ind = _IND * level
+    out = [f"case {cmd.word.text} in "]
+    for arm in cmd.arms:
+        if arm.term != ";;" or not arm.body.items:
+            raise _Unprintable
+        out.append(_IND * (level + 1) + " | ".join(p.text for p in arm.patterns) + ")")
+        out.append(_list(arm.body, level + 2, False))
+        out.append(_IND * (level + 1) + ";;")
+    out.append(ind + "esac")
+    return "\n".join(out)
+
+
+def _assign(a: Assign) -> str:
+    if a.array is not None or a.index is not None:
+        raise _Unprintable
+    return f"{a.name}{'+=' if a.append else '='}{a.value.text}"
+
+
+def _redirect(r: Redirect) -> str:
+    if r.heredoc is not None or r.varname is not None or r.target is None:
+        raise _Unprintable
+    op, target = r.op, r.target.text
+    if op in (">&", "<&"):
+        if not (target.isdigit() or target == "-"):
+            raise _Unprintable
+        fd = r.fd if r.fd is not None else (1 if op == ">&" else 0)
+        return f"{fd}{op}{target}"
+    if op not in (">", ">>", "<", "<<<"):
+        raise _Unprintable
+    default = 0 if op in ("<", "<<<") else 1
+    return f"{'' if r.fd is None or r.fd == default else r.fd}{op} {target}"
