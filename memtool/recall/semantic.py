@@ -40,6 +40,8 @@ DEPTH = 50
 LEXICAL_DEPTH = 24
 #: Texts embedded per call.
 BATCH = 64
+#: A file's saved vectors are rewritten once this many units were added since.
+SAVE_UNITS = 1024
 #: Characters of a unit embedded (a long turn is cut: models truncate anyway).
 EMBED_CHARS = 2000
 VEC_FORMAT = b"memtool-vectors-1\n"
@@ -231,6 +233,8 @@ class SemanticIndex:
         self.vectors: dict[str, tuple[FileIndex, Any]] = {}
         self._lock = threading.Lock()
         self._key = hashlib.sha256(embedder.id.encode()).hexdigest()[:16]
+        #: rel -> how many of its units' vectors the saved file holds
+        self._saved: dict[str, int] = {}
 
     def _cache_path(self, rel: str) -> str | None:
         base = self.index._cache_path(rel)
@@ -283,6 +287,8 @@ class SemanticIndex:
         mat = have[1] if have is not None and have[0] is fi else None
         if mat is None:
             mat = self._load(fi)
+            if mat is not None:
+                self._saved[fi.rel] = mat.shape[0]
         if mat is None:
             mat = np.zeros((0, self.embedder.dimension), dtype=np.float32)
         if mat.shape[0] < fi.count:
@@ -298,7 +304,11 @@ class SemanticIndex:
             norms = np.linalg.norm(new, axis=1, keepdims=True)
             new = new / np.where(norms == 0, 1, norms)
             mat = np.vstack([mat, new]) if start else new
-            self._save(fi, mat)
+            # saved after a build and then every SAVE_UNITS new units (a turn recorded must
+            # not rewrite every vector); a new process embeds the few units since
+            if mat.shape[0] - self._saved.get(fi.rel, 0) >= SAVE_UNITS or not start:
+                self._save(fi, mat)
+                self._saved[fi.rel] = mat.shape[0]
         self.vectors[fi.rel] = (fi, mat)
         return mat
 
