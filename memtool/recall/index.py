@@ -46,7 +46,7 @@ from memtool.recall.search import (
     B, K1, PHRASE_WEIGHT, SearchResult, iter_file_stats, query_terms, score_candidates, unit_score,
 )
 from memtool.recall.text import terms
-from memtool.recall.units import Unit, text_units, turn_unit
+from memtool.recall.units import Unit, text_units, turn_unit, unit_terms
 
 #: Bytes before a log's indexed end compared to tell an append from a rewrite.
 TAIL_BYTES = 256
@@ -199,6 +199,15 @@ class FileIndex:
             return fi
         except Exception:  # a damaged or foreign file is only a cache: rebuild
             return None
+
+
+def _offsets(chosen: list[FileIndex]) -> list[int]:
+    """Each chosen file's first unit number in reading order (recency ties)."""
+    offsets, acc = [], 0
+    for fi in chosen:
+        offsets.append(acc)
+        acc += fi.count
+    return offsets
 
 
 def _postings_score(fi: FileIndex, uid: int, qterms: list[str], idf: dict[str, float],
@@ -378,10 +387,7 @@ class RecallIndex:
                 self._save(fi)
             return fi
         for n, unit in enumerate(text_units(rel, data.decode("utf-8", "replace"))):
-            uterms = terms(unit.text)
-            if unit.context:
-                uterms = uterms + terms(unit.context)
-            fi.add(uterms, unit.line)
+            fi.add(unit_terms(unit), unit.line)
             fi.units.append(unit)
             if check_time is not None and n % 4096 == 4095:
                 check_time()
@@ -578,9 +584,7 @@ class RecallIndex:
                 if not paired:
                     exact[(f, uid)] = _postings_score(chosen[f], uid, qterms, idf, avgdl)
             for f, uid, unit in self.units(chosen, [key for _b, key, paired in batch if paired]):
-                uterms = terms(unit.text)
-                if unit.context:
-                    uterms = uterms + terms(unit.context)
+                uterms = unit_terms(unit)
                 units[(f, uid)] = (unit, uterms)
                 exact[(f, uid)] = unit_score(uterms, qterms, idf, avgdl)
             for _b, key, _p in batch:
@@ -593,53 +597,18 @@ class RecallIndex:
         last = kth[0] if len(kth) >= k else -math.inf
         final = [key for key, sc in exact.items() if sc >= last]
         for f, uid, unit in self.units(chosen, [key for key in final if key not in units]):
-            uterms = terms(unit.text)
-            if unit.context:
-                uterms = uterms + terms(unit.context)
-            units[(f, uid)] = (unit, uterms)
-        offsets, acc = [], 0
-        for fi in chosen:
-            offsets.append(acc)
-            acc += fi.count
+            units[(f, uid)] = (unit, unit_terms(unit))
+        offsets = _offsets(chosen)
         candidates = [(units[key][0], units[key][1], offsets[key[0]] + key[1]) for key in final]
         return score_candidates(candidates, qterms, idf, avgdl, k, total)
 
     def _rescore(self, chosen: list[FileIndex], keep: list[tuple[float, tuple[int, int]]],
-                 qterms: list[str], idf: dict[str, float], avgdl: float, k: int, total: int,
-                 bounded: bool = False) -> SearchResult:
-        """Read the kept units back and score them exactly (phrase bonus included);
-        ``bounded``: each kept score is at least the unit's exact score, so reading stops
-        once no unit left can enter the first ``k``."""
+                 qterms: list[str], idf: dict[str, float], avgdl: float, k: int, total: int
+                 ) -> SearchResult:
+        """Read the kept units back and score them exactly (phrase bonus included)."""
         if len(keep) > MAX_RESCORED:
             keep = heapq.nlargest(MAX_RESCORED, keep)
-        offsets, acc = [], 0
-        for fi in chosen:
-            offsets.append(acc)
-            acc += fi.count
-        candidates = []
-        if not bounded:
-            for f, uid, unit in self.units(chosen, [key for _s, key in keep]):
-                uterms = terms(unit.text)
-                if unit.context:
-                    uterms = uterms + terms(unit.context)
-                candidates.append((unit, uterms, offsets[f] + uid))
-            return score_candidates(candidates, qterms, idf, avgdl, k, total)
-        # each kept score bounds the unit's exact one: read them back best first, a batch at
-        # a time, until the next bound can't reach the k-th exact score found
-        keep.sort(key=lambda x: -x[0])
-        kth: list[float] = []
-        for i in range(0, len(keep), max(k, 8)):
-            batch = keep[i:i + max(k, 8)]
-            if len(kth) >= k and batch[0][0] < kth[0] - 1e-9:
-                break
-            for f, uid, unit in self.units(chosen, [key for _s, key in batch]):
-                uterms = terms(unit.text)
-                if unit.context:
-                    uterms = uterms + terms(unit.context)
-                candidates.append((unit, uterms, offsets[f] + uid))
-                exact = unit_score(uterms, qterms, idf, avgdl)
-                if len(kth) < k:
-                    heapq.heappush(kth, exact)
-                elif exact > kth[0]:
-                    heapq.heapreplace(kth, exact)
+        offsets = _offsets(chosen)
+        candidates = [(unit, unit_terms(unit), offsets[f] + uid)
+                      for f, uid, unit in self.units(chosen, [key for _s, key in keep])]
         return score_candidates(candidates, qterms, idf, avgdl, k, total)

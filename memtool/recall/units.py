@@ -35,6 +35,13 @@ class Unit:
     context: str = ""
 
 
+def unit_terms(unit: Unit) -> list[str]:
+    """A unit's index terms: its text's, then its heading's (context)."""
+    from memtool.recall.text import terms
+
+    return terms(unit.text) + terms(unit.context) if unit.context else terms(unit.text)
+
+
 def turn_text(content: Any) -> str:
     """The text of a turn's content: a string, or the ``text`` parts of a list of blocks."""
     if isinstance(content, str):

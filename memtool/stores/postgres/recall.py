@@ -50,7 +50,7 @@ from memtool.recall.search import (
     unit_score,
 )
 from memtool.recall.text import terms
-from memtool.recall.units import Unit, text_units, turn_unit
+from memtool.recall.units import Unit, text_units, turn_unit, unit_terms
 from memtool.recall.index import _numpy
 from memtool.stores.postgres.common import _decode, _encode_path, _key
 
@@ -232,7 +232,7 @@ class PgRecallIndex:
         else:
             end = len(data)
             for n, unit in enumerate(text_units(f.rel, data.decode("utf-8", "replace")), 1):
-                uterms = terms(unit.text) + (terms(unit.context) if unit.context else [])
+                uterms = unit_terms(unit)
                 add(n, unit.line, uterms,
                     (_clean(unit.date), "", _clean(unit.lines[0] if unit.lines else unit.text),
                      _clean(unit.text), _clean(unit.context)))
@@ -368,7 +368,7 @@ class PgRecallIndex:
                 [fids[batch].tolist(), uids[batch].tolist()]).fetchall()
             for fid, uid, line, date, role, raw, body, context in got:
                 unit = unit_of(names[fid], line, date, role, raw, body, context)
-                uterms = terms(unit.text) + (terms(unit.context) if unit.context else [])
+                uterms = unit_terms(unit)
                 candidates.append((unit, uterms, (rank[fid] << 32) + uid))
                 exact = unit_score(uterms, qterms, idf, avgdl)
                 if len(kth) < k:

@@ -399,6 +399,20 @@ class PostgresStore(FileSystem):
 
         self._run(path, go)
 
+    def _locked_file(self, conn: "psycopg.Connection", path: str, raw: bytes) -> int:
+        """Take ``path``'s exclusive lock (in the caller's transaction) and return its file's
+        content id: ``ENOENT`` if missing, ``EISDIR`` for a directory."""
+        self._lock_path(conn, raw)
+        row = conn.execute(
+            f"SELECT kind, cid FROM {self.schema}.nodes WHERE ns = %s AND path = %s FOR UPDATE",
+            [self.namespace, raw],
+        ).fetchone()
+        if row is None:
+            raise self._missing(conn, path, raw)
+        if row[0] == "d":
+            raise FSError(errno.EISDIR, path)
+        return row[1]
+
     def _replace_content(self, conn: "psycopg.Connection", raw: bytes, old_cid: int, data: bytes) -> None:
         """Give an existing file ``data`` as a new content id (path lock held, in a
         transaction): readers of the old content see ``ESTALE``, appends that waited for
@@ -430,23 +444,15 @@ class PostgresStore(FileSystem):
 
         def go(conn: "psycopg.Connection") -> bool:
             with conn.transaction():
-                self._lock_path(conn, raw)
-                row = conn.execute(
-                    f"SELECT kind, cid FROM {s}.nodes WHERE ns = %s AND path = %s FOR UPDATE",
-                    [self.namespace, raw],
-                ).fetchone()
-                if row is None:
-                    raise self._missing(conn, path, raw)
-                if row[0] == "d":
-                    raise FSError(errno.EISDIR, path)
+                cid = self._locked_file(conn, path, raw)
                 sealed = conn.execute(f"SELECT data FROM {s}.chunks WHERE cid = %s ORDER BY off",
-                                      [row[1]]).fetchall()
+                                      [cid]).fetchall()
                 pending = conn.execute(f"SELECT data FROM {s}.pending WHERE cid = %s ORDER BY seq",
-                                       [row[1]]).fetchall()
+                                       [cid]).fetchall()
                 data = b"".join(bytes(r[0]) for r in sealed) + b"".join(bytes(r[0]) for r in pending)
                 if not data.startswith(prefix):
                     return False
-                self._replace_content(conn, raw, row[1], data[len(prefix):])
+                self._replace_content(conn, raw, cid, data[len(prefix):])
                 return True
 
         return self._run(path, go)
@@ -657,18 +663,10 @@ class PostgresStore(FileSystem):
 
         def go(conn: "psycopg.Connection") -> None:
             with conn.transaction():
-                self._lock_path(conn, raw)
-                row = conn.execute(
-                    f"SELECT kind, cid FROM {s}.nodes WHERE ns = %s AND path = %s FOR UPDATE",
-                    [self.namespace, raw],
-                ).fetchone()
-                if row is None:
-                    raise self._missing(conn, path, raw)
-                if row[0] == "d":
-                    raise FSError(errno.EISDIR, path)
+                cid = self._locked_file(conn, path, raw)
                 conn.execute(f"DELETE FROM {s}.nodes WHERE ns = %s AND path = %s", [self.namespace, raw])
-                conn.execute(f"DELETE FROM {s}.chunks WHERE cid = %s", [row[1]])
-                conn.execute(f"DELETE FROM {s}.pending WHERE cid = %s", [row[1]])
+                conn.execute(f"DELETE FROM {s}.chunks WHERE cid = %s", [cid])
+                conn.execute(f"DELETE FROM {s}.pending WHERE cid = %s", [cid])
 
         self._run(path, go)
 
