@@ -76,7 +76,7 @@ HAND = [
     "printf 'a\\n' | xargs -P -1 echo; printf 'a\\n' | xargs -P x echo; printf 'a\\n' | xargs -s x echo",
     "printf 'a\\n' | xargs -n 1x echo",
     "printf 'a b c d\\n' | xargs -P 4 -n1 echo | sort",
-    "printf 'a b c d\\n' | xargs --max-procs=2 --max-args=2 echo",
+    "printf 'a b c d\\n' | xargs --max-procs=2 --max-args=2 echo | sort",  # GNU's order races
     "printf 'a b\\n' | xargs --process-slot-var=SLOT -n1 printenv SLOT",
     "printf 'a b\\n' | xargs -z echo",
     "printf 'a b\\n' | xargs --bogus echo",
