@@ -718,17 +718,285 @@ static PyObject *fold(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* ---- diff: lines and their equivalence classes (sandbox/commands/diff) ------------------- */
+
+PyDoc_STRVAR(diff_classes_doc,
+"diff_classes(data0, data1, horizon, minimal) -> (pre, suf, offsets0, offsets1, ids0, ids1,\n"
+"                                                codes0, codes1)\n\n"
+"diff's line analysis of two buffers (diffutils 3.8 io.c and the first pass of analyze.c's\n"
+"discard_confusing_lines), lines compared as their bytes. A line ends after each '\\n'; a\n"
+"last line without one is a line too (and differs from the same text with a newline).\n"
+"``offsets``: bytes holding n + 1 native int64 values, line k being\n"
+"data[offsets[k]:offsets[k + 1]]. ``pre``/``suf``: lines of the identical prefix and suffix\n"
+"left out of the compared region, each ``horizon`` lines fewer (not below 0), the suffix\n"
+"never overlapping the prefix. ``ids``: bytes of native int32, one per line of the compared\n"
+"region of that file (lines pre .. n - suf - 1), equal exactly when the lines are equal\n"
+"(one numbering for both files, 0 first). ``codes``: a bytearray, one per compared line:\n"
+"1 when no line of the other file's region equals it, 2 when more than ``many`` lines there\n"
+"do (many = 5, doubled once per step of (region length // 64) >> 2 ... while non-zero, for\n"
+"this file's region length), 0 otherwise; all 0 when ``minimal``.");
+
+#define DIFF_MIX_K0 0xa0761d6478bd642fULL
+#define DIFF_MIX_K1 0xe7037ed1a0b428dbULL
+#define DIFF_MIX_K2 0x8ebc6af09c88c6e3ULL
+static unsigned long long diff_seed = 0x243f6a8885a308d3ULL;  /* set at import from os.urandom */
+
+static inline unsigned long long diff_mix(unsigned long long a, unsigned long long b) {
+#if defined(__SIZEOF_INT128__)
+    __uint128_t r = (__uint128_t)a * b;
+    return (unsigned long long)r ^ (unsigned long long)(r >> 64);
+#else
+    unsigned long long ha = a >> 32, la = a & 0xffffffffULL, hb = b >> 32, lb = b & 0xffffffffULL;
+    unsigned long long rh = ha * hb, rm0 = ha * lb, rm1 = hb * la, rl = la * lb;
+    unsigned long long t = rl + (rm0 << 32), c = t < rl;
+    unsigned long long lo = t + (rm1 << 32);
+    c += lo < t;
+    unsigned long long hi = rh + (rm0 >> 32) + (rm1 >> 32) + c;
+    return lo ^ hi;
+#endif
+}
+
+static inline unsigned long long diff_load(const unsigned char *p) {
+    unsigned long long v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+/* A keyed hash of a line (wyhash-like: 16 bytes per multiply). */
+static unsigned long long diff_hash(const unsigned char *p, Py_ssize_t n) {
+    unsigned long long seed = diff_seed ^ diff_mix(diff_seed ^ DIFF_MIX_K0, (unsigned long long)n ^ DIFF_MIX_K1);
+    unsigned long long a, b;
+    Py_ssize_t i = n;
+    while (i > 16) {
+        seed = diff_mix(diff_load(p) ^ DIFF_MIX_K1, diff_load(p + 8) ^ seed);
+        p += 16;
+        i -= 16;
+    }
+    if (i >= 8) {
+        a = diff_load(p);
+        b = diff_load(p + i - 8);
+    } else if (i >= 4) {
+        unsigned int x, y;
+        memcpy(&x, p, 4);
+        memcpy(&y, p + i - 4, 4);
+        a = x;
+        b = y;
+    } else if (i > 0) {
+        a = ((unsigned long long)p[0] << 16) | ((unsigned long long)p[i >> 1] << 8) | p[i - 1];
+        b = 0;
+    } else {
+        a = b = 0;
+    }
+    return diff_mix(DIFF_MIX_K1 ^ (unsigned long long)n, diff_mix(a ^ DIFF_MIX_K1, b ^ seed) ^ DIFF_MIX_K2);
+}
+
+/* Line start offsets of a buffer into a new bytes object of n + 1 int64 values. */
+static PyObject *diff_offsets(const unsigned char *p, Py_ssize_t len, Py_ssize_t *lines) {
+    Py_ssize_t n = count_eol(p, len, '\n');
+    if (len > 0 && p[len - 1] != '\n') n++;
+    if (n + 1 > PY_SSIZE_T_MAX / (Py_ssize_t)sizeof(long long)) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    PyObject *res = PyBytes_FromStringAndSize(NULL, (n + 1) * (Py_ssize_t)sizeof(long long));
+    if (res == NULL) return NULL;
+    long long *off = (long long *)PyBytes_AS_STRING(res);
+    Py_ssize_t k = 0, pos = 0;
+    off[k++] = 0;
+    while (pos < len) {
+        const unsigned char *nl = memchr(p + pos, '\n', (size_t)(len - pos));
+        pos = nl ? (Py_ssize_t)(nl - p) + 1 : len;
+        off[k++] = pos;
+    }
+    *lines = n;
+    return res;
+}
+
+#define DIFF_AHEAD 16
+#if defined(__GNUC__) || defined(__clang__)
+#define DIFF_PREFETCH(a) __builtin_prefetch((a), 1)
+#else
+#define DIFF_PREFETCH(a) ((void)(a))
+#endif
+
+typedef struct {
+    const unsigned char *p;  /* the class's first line */
+    Py_ssize_t len;
+    Py_ssize_t at0;          /* its first line in file 0's region, -1 none */
+} DiffClass;
+
+static Py_ssize_t diff_many(Py_ssize_t end) {
+    Py_ssize_t many = 5, tem = end / 64;
+    while ((tem >>= 2) > 0) many *= 2;
+    return many;
+}
+
+static PyObject *diff_classes(PyObject *self, PyObject *args) {
+    Py_buffer b0, b1;
+    Py_ssize_t horizon;
+    int minimal;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*y*np", &b0, &b1, &horizon, &minimal)) return NULL;
+    PyObject *offs[2] = {NULL, NULL}, *ids[2] = {NULL, NULL}, *codes[2] = {NULL, NULL};
+    PyObject *result = NULL;
+    unsigned long long *table = NULL;
+    int *count[2] = {NULL, NULL};
+    DiffClass *cls = NULL;
+    const unsigned char *base[2] = {(const unsigned char *)b0.buf, (const unsigned char *)b1.buf};
+    Py_ssize_t n[2];
+    if (horizon < 0) horizon = 0;
+    for (int f = 0; f < 2; f++) {
+        offs[f] = diff_offsets(base[f], f ? b1.len : b0.len, &n[f]);
+        if (offs[f] == NULL) goto done;
+    }
+    const long long *off0 = (const long long *)PyBytes_AS_STRING(offs[0]);
+    const long long *off1 = (const long long *)PyBytes_AS_STRING(offs[1]);
+#define LINE_EQ(i, j) (off0[(i) + 1] - off0[i] == off1[(j) + 1] - off1[j] \
+        && memcmp(base[0] + off0[i], base[1] + off1[j], (size_t)(off0[(i) + 1] - off0[i])) == 0)
+    Py_ssize_t pre = 0, suf = 0;
+    while (pre < n[0] && pre < n[1] && LINE_EQ(pre, pre)) pre++;
+    while (suf < n[0] - pre && suf < n[1] - pre && LINE_EQ(n[0] - 1 - suf, n[1] - 1 - suf)) suf++;
+#undef LINE_EQ
+    pre = pre > horizon ? pre - horizon : 0;
+    suf = suf > horizon ? suf - horizon : 0;
+    Py_ssize_t m[2] = {n[0] - pre - suf, n[1] - pre - suf};
+    Py_ssize_t total = m[0] + m[1];
+    if (total >= 0x7fffffff) {
+        PyErr_SetString(PyExc_OverflowError, "too many lines");
+        goto done;
+    }
+    for (int f = 0; f < 2; f++) {
+        ids[f] = PyBytes_FromStringAndSize(NULL, m[f] * (Py_ssize_t)sizeof(int));
+        codes[f] = PyByteArray_FromStringAndSize(NULL, m[f]);
+        if (ids[f] == NULL || codes[f] == NULL) goto done;
+    }
+    /* One open-addressing table for both files: an entry is (hash's top 32 bits, class + 1);
+     * a class keeps its first line (to compare with) and its first line in file 0. */
+    Py_ssize_t cap = 16;
+    while (cap < 2 * total) cap <<= 1;
+    unsigned long long mask = (unsigned long long)cap - 1;
+    table = calloc((size_t)cap, sizeof *table);
+    cls = malloc((size_t)(total + 1) * sizeof *cls);
+    count[0] = calloc((size_t)(total + 1), sizeof(int));
+    count[1] = calloc((size_t)(total + 1), sizeof(int));
+    if (!table || !cls || !count[0] || !count[1]) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t classes = 0;
+    const int *id0 = (const int *)PyBytes_AS_STRING(ids[0]);
+    Py_ssize_t j = 0;  /* file 1: the line of file 0 that the next line is likely to equal */
+    for (int f = 0; f < 2; f++) {
+        const long long *off = (const long long *)PyBytes_AS_STRING(offs[f]) + pre;
+        const unsigned char *p = base[f];
+        int *id = (int *)PyBytes_AS_STRING(ids[f]);
+        int *cnt = count[f];
+        /* file 0: hashes computed DIFF_AHEAD lines ahead and their slots prefetched, so the
+         * table's cache misses overlap */
+        unsigned long long ahead[DIFF_AHEAD];
+        if (!f) {
+            for (Py_ssize_t k = 0; k < DIFF_AHEAD && k < m[0]; k++) {
+                ahead[k] = diff_hash(p + off[k], (Py_ssize_t)(off[k + 1] - off[k]));
+                DIFF_PREFETCH(table + (ahead[k] & mask));
+            }
+        }
+        for (Py_ssize_t k = 0; k < m[f]; k++) {
+            const unsigned char *s = p + off[k];
+            Py_ssize_t len = (Py_ssize_t)(off[k + 1] - off[k]);
+            Py_ssize_t c = -1;
+            unsigned long long h;
+            if (!f) {
+                h = ahead[k % DIFF_AHEAD];
+                Py_ssize_t k2 = k + DIFF_AHEAD;
+                if (k2 < m[0]) {
+                    unsigned long long h2 = diff_hash(p + off[k2], (Py_ssize_t)(off[k2 + 1] - off[k2]));
+                    ahead[k % DIFF_AHEAD] = h2;
+                    DIFF_PREFETCH(table + (h2 & mask));
+                }
+            } else if (j < m[0]) {
+                /* Mostly the files run in step: a line equal to the one after the last
+                 * match in file 0 has its class, without a look-up. */
+                Py_ssize_t l0 = (Py_ssize_t)(off0[pre + j + 1] - off0[pre + j]);
+                if (l0 == len && memcmp(base[0] + off0[pre + j], s, (size_t)len) == 0) {
+                    c = id0[j++];
+                    id[k] = (int)c;
+                    cnt[c]++;
+                    continue;
+                }
+                h = diff_hash(s, len);
+            } else {
+                h = diff_hash(s, len);
+            }
+            unsigned long long tag = h & 0xffffffff00000000ULL;
+            unsigned long long at = h & mask;
+            for (;;) {
+                unsigned long long e = table[at];
+                if (e == 0) break;
+                if ((e & 0xffffffff00000000ULL) == tag) {
+                    Py_ssize_t cc = (Py_ssize_t)(e & 0xffffffffULL) - 1;
+                    if (cls[cc].len == len && memcmp(cls[cc].p, s, (size_t)len) == 0) {
+                        c = cc;
+                        break;
+                    }
+                }
+                at = (at + 1) & mask;
+            }
+            if (c < 0) {
+                c = classes++;
+                cls[c].p = s;
+                cls[c].len = len;
+                cls[c].at0 = f ? -1 : k;
+                table[at] = tag | (unsigned long long)(c + 1);
+            } else if (f && cls[c].at0 >= 0) {
+                j = cls[c].at0 + 1;
+            }
+            id[k] = (int)c;
+            cnt[c]++;
+        }
+    }
+    for (int f = 0; f < 2; f++) {
+        unsigned char *code = (unsigned char *)PyByteArray_AS_STRING(codes[f]);
+        if (minimal) {
+            memset(code, 0, (size_t)m[f]);
+            continue;
+        }
+        const int *id = (const int *)PyBytes_AS_STRING(ids[f]);
+        const int *other = count[1 - f];
+        Py_ssize_t many = diff_many(m[f]);
+        for (Py_ssize_t k = 0; k < m[f]; k++) {
+            int c = other[id[k]];
+            code[k] = c == 0 ? 1 : c > many ? 2 : 0;
+        }
+    }
+    result = Py_BuildValue("nnOOOOOO", pre, suf, offs[0], offs[1], ids[0], ids[1],
+                           codes[0], codes[1]);
+done:
+    for (int f = 0; f < 2; f++) {
+        Py_XDECREF(offs[f]);
+        Py_XDECREF(ids[f]);
+        Py_XDECREF(codes[f]);
+        free(count[f]);
+    }
+    free(table);
+    free(cls);
+    PyBuffer_Release(&b0);
+    PyBuffer_Release(&b1);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"fold", fold, METH_VARARGS, fold_doc},
     {"scan", scan, METH_VARARGS, scan_doc},
     {"count_byte", count_byte, METH_VARARGS, count_byte_doc},
+    {"diff_classes", diff_classes, METH_VARARGS, diff_classes_doc},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_linescan",
     "Optional C accelerator for grep's line scans (scan()) and wc -l's newline count\n"
-    "(count_byte()). The pure-Python path is the\n"
+    "(count_byte()), fold's loop (fold()) and diff's line classes (diff_classes()). The\n"
+    "pure-Python path is the\n"
     "reference; this module only makes it faster.",
     -1, methods, NULL, NULL, NULL, NULL,
 };
@@ -736,6 +1004,16 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__linescan(void) {
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
+    /* diff_classes' hash key: random per process (lines are untrusted input) */
+    PyObject *os = PyImport_ImportModule("os");
+    PyObject *rnd = os ? PyObject_CallMethod(os, "urandom", "i", 8) : NULL;
+    if (rnd && PyBytes_Check(rnd) && PyBytes_GET_SIZE(rnd) == 8)
+        memcpy(&diff_seed, PyBytes_AS_STRING(rnd), 8);
+    else
+        diff_seed ^= (unsigned long long)(size_t)m;
+    Py_XDECREF(rnd);
+    Py_XDECREF(os);
+    PyErr_Clear();
     if (PyModule_AddIntConstant(m, "API", 1) < 0
             || PyModule_AddIntConstant(m, "F_ICASE", F_ICASE) < 0
             || PyModule_AddIntConstant(m, "F_WORDS", F_WORDS) < 0

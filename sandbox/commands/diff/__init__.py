@@ -9,6 +9,11 @@ UTC (``+0000``). Exit status 0 (same), 1 (different), 2 (trouble). Binary files 
 the first 32 KiB) are reported as GNU does unless ``-a``. The ed/RCS/ifdef formats, the
 group/line formats, ``-p``/``-F``, ``-t``/``-T`` and ``-x`` are not supported (GNU's "invalid
 option").
+
+With the C accelerator built (``sandbox._native``), a comparison without -i/-E/-w/-b/-Z/
+--strip-trailing-cr has its lines split, its identical ends skipped and its lines numbered by
+class in C (``_linescan.diff_classes``), and a line becomes a bytes object only when printed;
+the output is the pure-Python path's (``SANDBOX_NATIVE=0``).
 """
 
 from __future__ import annotations
@@ -16,10 +21,11 @@ from __future__ import annotations
 import re
 import time
 
+from sandbox._native import linescan
 from sandbox.commands._quoting import _needs_quotes, _shell_always
 from sandbox.commands.base import CommandContext
 from sandbox.commands.diff import output
-from sandbox.commands.diff.analyze import compare
+from sandbox.commands.diff.analyze import compare, compare_region
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, UsageError, parse
 from sandbox.fs.base import FSError
 
@@ -301,6 +307,39 @@ def _parse(ctx: CommandContext) -> tuple[Options, list[str]] | int:
     return o, operands
 
 
+def _diff_classes():  # type: ignore[no-untyped-def]
+    """The accelerator's ``diff_classes``, or None (not built, an older build, or off)."""
+    return getattr(linescan(), "diff_classes", None)
+
+
+class _Lines:
+    """A file's lines as a read-only sequence of bytes objects, each made when asked for,
+    from the data and its line offsets (``diff_classes``: n + 1 int64 values)."""
+
+    __slots__ = ("data", "off", "n")
+
+    def __init__(self, data: bytes, offsets: bytes):
+        self.data = data
+        self.off = memoryview(offsets).cast("q")
+        self.n = len(self.off) - 1
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, k):  # type: ignore[no-untyped-def]
+        off, data = self.off, self.data
+        if isinstance(k, slice):
+            start, stop, step = k.indices(self.n)
+            if step != 1:
+                return [self[i] for i in range(start, stop, step)]
+            return [data[off[i]:off[i + 1]] for i in range(start, stop)]
+        if k < 0:
+            k += self.n
+        if not 0 <= k < self.n:
+            raise IndexError("line index out of range")
+        return data[off[k]:off[k + 1]]
+
+
 class _File:
     """One side of a comparison: its name as printed and its content (None: absent)."""
 
@@ -394,16 +433,32 @@ class Differ:
                 "utf-8", "surrogateescape"))
             self.status = max(self.status, 1)
             return
-        a, b = self.lines(d0), self.lines(d1)
-        if o.icase or o.tabs or o.all_space or o.space_change or o.trailing:
-            keys0 = [self.key(x) for x in a]
-            keys1 = [self.key(x) for x in b]
-        else:  # a line is its own key
-            keys0, keys1 = a, b
         # GNU (io.c find_identical_ends) keeps as many lines of the identical prefix and
         # suffix as the context in the compared region, so boundary shifts can reach them.
         horizon = o.context if o.style in ("unified", "context") else 0
-        changes = compare(keys0, keys1, a, b, o.minimal, ctx.budget, horizon)
+        transformed = o.icase or o.tabs or o.all_space or o.space_change or o.trailing
+        native = None if transformed or o.strip_cr else _diff_classes()
+        if native is not None:
+            # The C accelerator splits both files and numbers their lines' classes (the same
+            # prefix, suffix and first-pass discard codes as the Python path); a line becomes
+            # a bytes object only when it is printed.
+            try:
+                pre, _suf, off0, off1, ids0, ids1, c0, c1 = native(d0, d1, horizon, o.minimal)
+            except (OverflowError, MemoryError):
+                native = None
+        if native is not None:
+            a, b = _Lines(d0, off0), _Lines(d1, off1)
+            changes = compare_region(memoryview(ids0).cast("i"), memoryview(ids1).cast("i"),
+                                     None if o.minimal else [c0, c1], pre, o.minimal,
+                                     ctx.budget)
+        else:
+            a, b = self.lines(d0), self.lines(d1)
+            if transformed:
+                keys0 = [self.key(x) for x in a]
+                keys1 = [self.key(x) for x in b]
+            else:  # a line is its own key
+                keys0, keys1 = a, b
+            changes = compare(keys0, keys1, a, b, o.minimal, ctx.budget, horizon)
         if o.blank:
             for c in changes:
                 c.ignore = all(x in (b"\n", b"") for x in a[c.line0:c.line0 + c.deleted]) and \

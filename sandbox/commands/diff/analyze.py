@@ -4,6 +4,10 @@ at a time (io.c ``find_identical_ends``), lines that match nothing are discarded
 ``diffseq.h``: ``diag`` with the "too expensive" cut-off, ``compareseq``), and
 ``shift_boundaries`` slides each run of changes to GNU's place. The result is the ``changed``
 flags of both files, from which ``changes`` builds the hunks. Same input, same hunks as GNU.
+
+``compare`` takes each line's key; ``compare_region`` starts after the identical ends and the
+first pass of the discarding, and is what the C accelerator's ``diff_classes`` (class numbers
+and the same discard codes) feeds.
 """
 
 from __future__ import annotations
@@ -32,14 +36,13 @@ _NONZERO = re.compile(rb"[\x01\x02]")
 _KEEP = bytes([1] + [0] * 255)
 
 
-def _discard_confusing(eq0: list, eq1: list, changed: tuple[bytearray, bytearray],
-                       minimal: bool) -> list[tuple[list, list[int]]]:
-    """(undiscarded lines, their real indexes) of both files; discarded lines are marked
-    changed. Lines are compared by their keys (no class numbers: a key's hash is computed once
-    and cached by the bytes object, so counting keys costs what counting classes did)."""
+def _discard_codes(eq0: list, eq1: list) -> list[bytearray]:
+    """The first pass of ``discard_confusing_lines``: per line of each file, 1 when it
+    matches nothing in the other file, 2 when it matches more than ``many`` lines there, 0
+    otherwise. Lines are compared by their keys (no class numbers: a key's hash is computed
+    once and cached by the bytes object, so counting keys costs what counting classes did).
+    The C accelerator's ``diff_classes`` computes the same codes from class numbers."""
     equivs = (eq0, eq1)
-    if minimal:  # --minimal discards nothing
-        return [(list(eq0), list(range(len(eq0)))), (list(eq1), list(range(len(eq1))))]
     uniques = (set(eq0), set(eq1))
     # A line is in exactly one file's set iff it is in the symmetric difference: one pass over
     # the sets, then each line is looked up in that (usually small, cache-friendly) set.
@@ -65,6 +68,16 @@ def _discard_confusing(eq0: list, eq1: list, changed: tuple[bytearray, bytearray
                 d = bytearray((int.from_bytes(d, "big") | int.from_bytes(h, "big") << 1)
                               .to_bytes(end, "big"))
         discarded.append(d)
+    return discarded
+
+
+def _discard_confusing(equivs: tuple, discarded: list[bytearray] | None,
+                       changed: tuple[bytearray, bytearray]) -> list[tuple[list, list[int]]]:
+    """(undiscarded lines, their real indexes) of both files, given their first-pass codes
+    (``_discard_codes``; None under --minimal, which discards nothing); discarded lines are
+    marked changed. The lines are anything compared with ``==`` (keys or class numbers)."""
+    if discarded is None:
+        return [(list(eq), list(range(len(eq)))) for eq in equivs]
     for f in (0, 1):
         d = discarded[f]
         end = len(d)
@@ -393,9 +406,19 @@ def compare(keys0: list[bytes], keys1: list[bytes], raw0: list[bytes], raw1: lis
     pre = max(0, pre - horizon)
     suf = max(0, suf - horizon)
     eq0, eq1 = keys0[pre:n0 - suf], keys1[pre:n1 - suf]
+    codes = None if minimal else _discard_codes(eq0, eq1)
+    return compare_region(eq0, eq1, codes, pre, minimal, budget)
+
+
+def compare_region(eq0, eq1, codes: list[bytearray] | None, pre: int, minimal: bool = False,  # type: ignore[no-untyped-def]
+                   budget: Budget | None = None) -> list[Change]:
+    """The hunks from the compared region (the lines after the ``pre`` lines of the
+    identical prefix, up to the identical suffix) of both files: sequences compared with
+    ``==`` (keys, or the class numbers of ``_linescan.diff_classes``), with the first-pass
+    discard codes (None under --minimal)."""
     m0, m1 = len(eq0), len(eq1)
     changed = (bytearray(m0 + 2), bytearray(m1 + 2))
-    (x, xr), (y, yr) = _discard_confusing(eq0, eq1, changed, minimal)
+    (x, xr), (y, yr) = _discard_confusing((eq0, eq1), codes, changed)
     seq = _Seq(x, y, xr, yr, changed, budget)
     seq.compareseq(0, len(x), 0, len(y), minimal)
     _shift_boundaries((eq0, eq1), changed)
