@@ -35,6 +35,7 @@ from bisect import bisect_left
 import marshal
 import math
 import os
+import struct
 import threading
 from array import array
 from dataclasses import dataclass, field
@@ -43,7 +44,7 @@ from typing import Iterable, Iterator
 from sandbox.fs.base import FileStat, FileSystem, FSError
 
 from memtool.recall.search import (
-    B, K1, PHRASE_WEIGHT, SearchResult, iter_file_stats, query_terms, score_candidates, unit_score,
+    B, K1, PHRASE_WEIGHT, SearchResult, iter_file_stats, query_terms, rank_scored, score_candidates,
 )
 from memtool.recall.text import terms
 from memtool.recall.units import Unit, text_units, turn_unit, unit_terms
@@ -54,7 +55,7 @@ TAIL_BYTES = 256
 SAVE_EVERY = 1 << 20
 #: At most this many units are read back to add the phrase bonus.
 MAX_RESCORED = 2000
-FORMAT = 1
+FORMAT = 2
 #: Cached BM25 parts are recomputed when the average unit length moves by more than this
 #: share; candidates are chosen with twice this margin, then scored exactly.
 IMPACT_DRIFT = 0.005
@@ -85,6 +86,12 @@ class FileIndex:
     size: array = field(default_factory=lambda: array("I"))
     #: term -> (unit numbers, counts)
     postings: dict[str, tuple[array, array]] = field(default_factory=dict)
+    #: term -> its number (the order its postings were made in)
+    term_ids: dict[str, int] = field(default_factory=dict)
+    #: every unit's terms as term numbers, one unit after another, and where each unit's
+    #: start: the phrase bonus is found here instead of in the unit's text read back
+    seq: array = field(default_factory=lambda: array("I"))
+    seq_start: array = field(default_factory=lambda: array("Q"))
     #: a text file's units (read back from memory, not from the file)
     units: list[Unit] = field(default_factory=list)
     total_length: int = 0
@@ -113,13 +120,30 @@ class FileIndex:
         counts: dict[str, int] = {}
         for t in uterms:
             counts[t] = counts.get(t, 0) + 1
-        postings = self.postings
+        postings, term_ids = self.postings, self.term_ids
         for t, c in counts.items():
             entry = postings.get(t)
             if entry is None:
                 entry = postings[t] = (array("I"), array("I"))
+                term_ids[t] = len(term_ids)
             entry[0].append(uid)
             entry[1].append(c)
+        self.seq_start.append(len(self.seq))
+        self.seq.extend(map(term_ids.__getitem__, uterms))
+
+    def plus_pair_bonus(self, uid: int, score: float, pairs: list[tuple[bytes, float]]) -> float:
+        """``score`` plus, one after another as ``unit_score`` adds them, the bonus of each
+        pair (two term numbers packed as ``seq`` holds them) found adjacent in the terms of
+        unit ``uid``."""
+        start = self.seq_start[uid]
+        blob = self.seq[start:start + self.length[uid]].tobytes()
+        for pattern, bonus in pairs:
+            at = blob.find(pattern)
+            while at > 0 and at % 4:
+                at = blob.find(pattern, at + 1)
+            if at >= 0:
+                score += bonus
+        return score
 
     def impact(self, term: str, avgdl: float) -> array:
         """Per posting of ``term``, its BM25 part without the idf, ``tf (k1 + 1) / (tf +
@@ -169,6 +193,7 @@ class FileIndex:
             "length": self.length.tobytes(), "start": self.start.tobytes(),
             "size": self.size.tobytes(), "total": self.total_length, "partial": self.partial,
             "postings": {t: (ids.tobytes(), cs.tobytes()) for t, (ids, cs) in self.postings.items()},
+            "seq": self.seq.tobytes(),
         })
 
     @classmethod
@@ -195,6 +220,14 @@ class FileIndex:
                     return None
                 postings[t] = (ids, cs)
             fi.postings = postings
+            fi.term_ids = {t: i for i, t in enumerate(postings)}
+            fi.seq.frombytes(d["seq"])
+            at = 0
+            for size in fi.length:
+                fi.seq_start.append(at)
+                at += size
+            if at != len(fi.seq) or (fi.seq and max(fi.seq) >= len(postings)):
+                return None
             fi.saved_end = fi.end
             return fi
         except Exception:  # a damaged or foreign file is only a cache: rebuild
@@ -211,9 +244,9 @@ def _offsets(chosen: list[FileIndex]) -> list[int]:
 
 
 def _postings_score(fi: FileIndex, uid: int, qterms: list[str], idf: dict[str, float],
-                    avgdl: float) -> float:
-    """``unit_score`` of a unit without its phrase bonus, from the postings (the same
-    arithmetic in the same order, so the same float)."""
+                    avgdl: float, pairs: list[tuple[bytes, float]] | None = None) -> float:
+    """``unit_score`` of a unit from the postings (the same arithmetic in the same order, so
+    the same float), with the phrase bonus of ``pairs`` (``FileIndex.plus_pair_bonus``)."""
     norm = K1 * (1 - B + B * fi.length[uid] / avgdl)
     score = 0.0
     for t in qterms:
@@ -225,7 +258,17 @@ def _postings_score(fi: FileIndex, uid: int, qterms: list[str], idf: dict[str, f
         if i < len(ids) and ids[i] == uid:
             tf = entry[1][i]
             score += idf[t] * tf * (K1 + 1) / (tf + norm)
+    if pairs:
+        score = fi.plus_pair_bonus(uid, score, pairs)
     return round(score, 9)
+
+
+def _query_pairs(fi: FileIndex, qterms: list[str], idf: dict[str, float]) -> list[tuple[bytes, float]]:
+    """The adjacent pairs of query terms that ``fi`` holds both of, as ``plus_pair_bonus``
+    takes them (in the query's order, each with ``unit_score``'s bonus)."""
+    ids = fi.term_ids
+    return [(struct.pack("=II", ids[a], ids[b]), PHRASE_WEIGHT * (idf[a] + idf[b]) / 2)
+            for a, b in zip(qterms, qterms[1:]) if a in ids and b in ids]
 
 
 def _numpy():  # type: ignore[no-untyped-def]
@@ -536,7 +579,8 @@ class RecallIndex:
             if len(touched):
                 found.append((f, acc, touched, holding))
                 scores = acc[touched]
-                best += (np.sort(scores)[-k:] if len(scores) > k else scores).tolist()
+                best += (np.partition(scores, len(scores) - k)[-k:] if len(scores) > k
+                         else scores).tolist()
         if not found:
             return SearchResult([], 0)
         total = sum(len(touched) for _f, _a, touched, _h in found)
@@ -549,14 +593,13 @@ class RecallIndex:
             bound = acc[touched] * (1 + eps)
             paired = np.zeros(len(touched), dtype=bool)
             if len(holding) > 1:
-                masks = np.zeros(len(touched), dtype=np.int64)
-                for i, has in enumerate(holding):
-                    masks |= has[touched].astype(np.int64) << i
-                extra = {int(m): sum(b for pm, b in pair_bonus if int(m) & pm == pm)
-                         for m in np.unique(masks)}
-                bonus = np.vectorize(extra.__getitem__, otypes=[float])(masks)
+                has = [h[touched] for h in holding]
+                bonus = np.zeros(len(touched))
+                for i, (_mask, b) in enumerate(pair_bonus):  # added in order, as _search does
+                    both = has[i] & has[i + 1]
+                    bonus += b * both
+                    paired |= both
                 bound = bound + bonus
-                paired = bonus > 0
             above = bound >= floor
             keep += [(float(sc), (f, int(uid)), bool(pr)) for sc, uid, pr
                      in zip(bound[above], touched[above], paired[above])]
@@ -574,33 +617,30 @@ class RecallIndex:
         ``score_candidates`` ranks them."""
         keep.sort(key=lambda x: -x[0])
         exact: dict[tuple[int, int], float] = {}
-        units: dict[tuple[int, int], tuple[Unit, list[str]]] = {}
+        pairs_of: dict[int, list[tuple[bytes, float]]] = {}
         kth: list[float] = []
         for i in range(0, len(keep), max(k, 8)):
             batch = keep[i:i + max(k, 8)]
             if len(kth) >= k and batch[0][0] < kth[0] - 1e-9:
                 break
             for _b, (f, uid), paired in batch:
-                if not paired:
-                    exact[(f, uid)] = _postings_score(chosen[f], uid, qterms, idf, avgdl)
-            for f, uid, unit in self.units(chosen, [key for _b, key, paired in batch if paired]):
-                uterms = unit_terms(unit)
-                units[(f, uid)] = (unit, uterms)
-                exact[(f, uid)] = unit_score(uterms, qterms, idf, avgdl)
-            for _b, key, _p in batch:
+                pairs = None
+                if paired:
+                    pairs = pairs_of.get(f)
+                    if pairs is None:
+                        pairs = pairs_of[f] = _query_pairs(chosen[f], qterms, idf)
+                sc = exact[(f, uid)] = _postings_score(chosen[f], uid, qterms, idf, avgdl, pairs)
                 if len(kth) < k:
-                    heapq.heappush(kth, exact[key])
-                elif exact[key] > kth[0]:
-                    heapq.heapreplace(kth, exact[key])
+                    heapq.heappush(kth, sc)
+                elif sc > kth[0]:
+                    heapq.heapreplace(kth, sc)
         if not exact:
             return SearchResult([], total)
         last = kth[0] if len(kth) >= k else -math.inf
         final = [key for key, sc in exact.items() if sc >= last]
-        for f, uid, unit in self.units(chosen, [key for key in final if key not in units]):
-            units[(f, uid)] = (unit, unit_terms(unit))
         offsets = _offsets(chosen)
-        candidates = [(units[key][0], units[key][1], offsets[key[0]] + key[1]) for key in final]
-        return score_candidates(candidates, qterms, idf, avgdl, k, total)
+        scored = [(exact[(f, uid)], unit, offsets[f] + uid) for f, uid, unit in self.units(chosen, final)]
+        return rank_scored(scored, qterms, k, total)
 
     def _rescore(self, chosen: list[FileIndex], keep: list[tuple[float, tuple[int, int]]],
                  qterms: list[str], idf: dict[str, float], avgdl: float, k: int, total: int

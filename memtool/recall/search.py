@@ -28,7 +28,7 @@ from typing import Iterable, Iterator
 
 from sandbox.fs.base import FileStat, FileSystem, FSError
 
-from memtool.recall.text import prefilter_key, stem, terms, words
+from memtool.recall.text import counts, prefilter_key, stem, terms, words
 from memtool.recall.units import Unit, text_units, turn_unit
 
 K1 = 1.2
@@ -327,12 +327,16 @@ def score_candidates(candidates: list[tuple[Unit, list[str], int]], qterms: list
                      idf: dict[str, float], avgdl: float, k: int, total: int) -> SearchResult:
     """The ``k`` best of ``candidates`` (unit, its terms, its place in reading order) by BM25
     with the phrase bonus; ties go to the newer date, then the later unit."""
-    scored: list[tuple[float, str, int, Unit, list[str]]] = []
-    for unit, uterms, seq in candidates:
-        scored.append((unit_score(uterms, qterms, idf, avgdl), unit.date, seq, unit, uterms))
-    scored.sort(key=lambda s: (s[0], s[1], s[2]), reverse=True)
-    hits = [_hit(unit, score, qterms) for score, _d, _s, unit, _u in scored[:k]]
-    return SearchResult(hits, total)
+    return rank_scored([(unit_score(uterms, qterms, idf, avgdl), unit, seq)
+                        for unit, uterms, seq in candidates], qterms, k, total)
+
+
+def rank_scored(scored: list[tuple[float, Unit, int]], qterms: list[str], k: int,
+                total: int) -> SearchResult:
+    """The ``k`` best of units already scored (score, unit, its place in reading order) as
+    hits; ties go to the newer date, then the later unit."""
+    scored.sort(key=lambda s: (s[0], s[1].date, s[2]), reverse=True)
+    return SearchResult([_hit(unit, score, qterms) for score, unit, _s in scored[:k]], total)
 
 
 def unit_score(uterms: list[str], qterms: list[str], idf: dict[str, float], avgdl: float) -> float:
@@ -379,8 +383,9 @@ def snippet(text: str, qterms: list[str], width: int = SNIPPET_CHARS) -> str:
         return flat
     at = 0
     fold = flat.casefold()
-    for w in words(flat):
-        if stem(w) in qterms:
+    for m in _WORD_AT.finditer(fold):  # words() of the text, up to the first query term
+        w = m.group()
+        if counts(w) and stem(w) in qterms:
             at = max(fold.find(w), 0)
             break
     start = max(0, min(at - width // 4, len(flat) - width))

@@ -29,7 +29,7 @@ import zlib
 from typing import Any, Iterable, Protocol, Sequence, runtime_checkable
 
 from memtool.recall.index import FileIndex, RecallIndex
-from memtool.recall.search import Hit, SearchResult, _hit, best_line, iter_files, query_terms
+from memtool.recall.search import SearchResult, _hit, best_line, iter_files, query_terms
 from memtool.recall.text import terms
 
 #: Reciprocal-rank constant (Cormack et al.'s k = 60).
@@ -376,18 +376,3 @@ def rrf(rankings: list[list[tuple[str, int]]], k: int) -> dict[tuple[str, int], 
         for rank, key in enumerate(ranking, 1):
             fused[key] = fused.get(key, 0.0) + 1 / (RRF_K + rank)
     return {key: fused[key] for key in sorted(fused, key=lambda key: -fused[key])[:k]}
-
-
-def fuse(lexical: list[Hit], semantic: list[Hit], k: int) -> SearchResult:
-    """Reciprocal-rank fusion of two rankings of hits (``rrf``); the first ``k``, each with
-    its fused score."""
-    hits: dict[tuple[str, int], Hit] = {}
-    for hit in lexical + semantic:
-        hits.setdefault((hit.file, hit.line), hit)
-    order = rrf([[(h.file, h.line) for h in lexical], [(h.file, h.line) for h in semantic]], k)
-    out = []
-    for key, score in order.items():
-        hit = hits[key]
-        hit.score = round(score, 9)
-        out.append(hit)
-    return SearchResult(out, len(hits))

@@ -36,13 +36,14 @@ def stem(word: str) -> str:
     return _STEMMER.stemWord(word)
 
 
-def _counts(w: str) -> bool:
+def counts(w: str) -> bool:
+    """True when a case-folded word counts as a term (not a stop word, not one letter)."""
     return not (w in STOP_WORDS or (len(w) < 2 and not w.isdigit()))
 
 
 def words(text: str) -> list[str]:
     """The case-folded words of ``text`` that count (no stop words, no single letters)."""
-    return [w for w in _WORD.findall(text.casefold()) if _counts(w)]
+    return [w for w in _WORD.findall(text.casefold()) if counts(w)]
 
 
 #: word -> its term ("" for a word that does not count); cleared when it grows too big.
@@ -60,7 +61,7 @@ def terms(text: str) -> list[str]:
             cache.clear()
         for w in found:
             if w not in cache:
-                cache[w] = stem(w) if _counts(w) else ""
+                cache[w] = stem(w) if counts(w) else ""
         ts = [cache[w] for w in found]
     return [t for t in ts if t]
 

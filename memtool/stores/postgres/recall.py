@@ -3,13 +3,13 @@
 The same ranking as ``memtool.recall`` (BM25 over Snowball stems, the phrase bonus, the newer
 date then the later unit on ties), with an inverted index kept in the database beside the
 files, so a search sends a few kilobytes each way instead of pulling the history into the
-client. Tables (schema version 9; derived data, never the source of truth):
+client. Tables (schema version 10; derived data, never the source of truth):
 
 * ``recall_files``: per file, what is indexed: its ``fid`` (numbers one indexing of it), the
   content id and version indexed, the bytes and lines indexed, its units and their length;
 * ``recall_units``: per unit (a turn of a JSONL log, an entry or paragraph of any other text
-  file), its line, date, role, the file's line (``raw``) and, for text files, its text and
-  heading;
+  file), its line, date, role, the file's line (``raw``), its terms in order (``seq``,
+  separated by ``SEP``) and, for text files, its text and heading;
 * ``recall_postings``: per (file, term, unit), the term's count and the unit's length in
   terms (primary key ``(fid, term, uid)``: the postings of a query term in the searched files
   are one index range each);
@@ -27,10 +27,13 @@ every process and machine on the database.
 A search asks the database for the query terms' postings in the searched files, each list
 packed into three arrays (units, counts, lengths; a few bytes a posting: the history itself
 never leaves the database), adds BM25 up per unit with NumPy, bounds each unit's score by its
-BM25 plus the phrase bonus of every adjacent pair of query terms it holds both of, and reads
-units back best bound first, a batch per round trip, until no unit left can enter the first
-``k``; those are scored exactly (``score_candidates``, word order included) as the local index
-does, so the answer is the exact one.
+BM25 plus the phrase bonus of every adjacent pair of query terms it holds both of, and scores
+units exactly best bound first (a batch of the units' term sequences per round trip, for the
+units holding a pair: the bonus needs word order), until no unit left can enter the first
+``k``; only those are read back whole. The scores are ``unit_score``'s, float for float (the
+same operations in the same order), so the answer is the local index's; the one difference:
+terms are kept to ``MAX_TERM`` characters, so two terms longer than that and alike in their
+first ``MAX_TERM`` count as one.
 
 Why not ``ts_rank`` over a ``tsvector``: it is not BM25 (no document frequencies); BM25
 computed in SQL from each candidate's ``tsvector`` measured 40-400 ms a query on a 10 MB
@@ -46,8 +49,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Iterable
 
 from memtool.recall.search import (
-    B, HIDDEN_DIRS, K1, PHRASE_WEIGHT, SearchResult, query_terms, score_candidates,
-    unit_score,
+    B, HIDDEN_DIRS, K1, PHRASE_WEIGHT, SearchResult, query_terms, rank_scored,
 )
 from memtool.recall.text import terms
 from memtool.recall.units import Unit, text_units, turn_unit, unit_terms
@@ -61,6 +63,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: Characters of a term kept in the database (a B-tree entry must stay under 2.7 KB).
 MAX_TERM = 400
+#: Separates the terms of ``recall_units.seq`` (never in a term: terms are ``\\w+`` words).
+SEP = "\x1f"
 #: Units read back per round trip: max(this, 4 k).
 SQL_DEPTH = 100
 #: Rows sent per COPY while indexing.
@@ -209,7 +213,7 @@ class PgRecallIndex:
 
         def add(uid: int, line: int, uterms: list[str], row: tuple) -> None:
             nonlocal total
-            units.append((fid, uid, line) + row)
+            units.append((fid, uid, line) + row + (SEP.join(uterms),))
             counts = Counter(t[:MAX_TERM] for t in uterms)
             n = len(uterms)
             postings.extend((fid, t, uid, c, n) for t, c in counts.items())
@@ -237,7 +241,8 @@ class PgRecallIndex:
                     (_clean(unit.date), "", _clean(unit.lines[0] if unit.lines else unit.text),
                      _clean(unit.text), _clean(unit.context)))
         units_n += len(units)
-        self._copy(conn, f"{s}.recall_units (fid, uid, line, date, role, raw, body, context)", units)
+        self._copy(conn, f"{s}.recall_units (fid, uid, line, date, role, raw, body, context, seq)",
+                   units)
         # in term order, so a term's postings share heap pages (a search reads a few pages,
         # not one per posting)
         postings.sort(key=lambda r: r[1])
@@ -322,10 +327,12 @@ class PgRecallIndex:
             postings.setdefault(fid, {})[term] = arrays
             df[term] += len(arrays[0])
         idf = {t: math.log(1 + (n - df[t[:MAX_TERM]] + 0.5) / (df[t[:MAX_TERM]] + 0.5)) for t in qterms}
-        pairs = [(i, PHRASE_WEIGHT * (idf[a] + idf[b]) / 2) for i, (a, b) in enumerate(zip(qterms, qterms[1:]))]
-        # each unit's BM25 (computed here) and a bound of its score: plus the phrase bonus of
-        # every adjacent pair of query terms it holds both of (word order is in its text only)
-        bounds, total = [], 0
+        pairs = [(i, PHRASE_WEIGHT * (idf[a] + idf[b]) / 2, f"{SEP}{a}{SEP}{b}{SEP}")
+                 for i, (a, b) in enumerate(zip(qterms, qterms[1:]))]
+        # each unit's BM25 (computed here as unit_score computes it) and a bound of its score:
+        # plus the phrase bonus of every adjacent pair of query terms it holds both of (word
+        # order is in its term sequence only)
+        parts, total = [], 0
         for fid, terms_of in postings.items():
             top = max(int(a[0].max()) for a in terms_of.values()) + 1
             acc = np.zeros(top)
@@ -340,39 +347,59 @@ class PgRecallIndex:
                 held.append(has)
             touched = np.flatnonzero(np.logical_or.reduce(held))
             total += len(touched)
-            bound = acc[touched] * (1 + 1e-9) + 1e-9
-            for i, b in pairs:
-                bound += b * (held[i][touched] & held[i + 1][touched])
-            bounds.append((bound, np.full(len(touched), fid), touched))
-        if not bounds:
+            bm25 = acc[touched]
+            bound = bm25 * (1 + 1e-9) + 1e-9
+            paired = np.zeros(len(touched), dtype=bool)
+            for i, b, _p in pairs:
+                both = held[i][touched] & held[i + 1][touched]
+                bound += b * both
+                paired |= both
+            parts.append((bound, np.full(len(touched), fid), touched, bm25, paired))
+        if not parts:
             return SearchResult([], 0)
-        bound = np.concatenate([b[0] for b in bounds])
-        fids = np.concatenate([b[1] for b in bounds])
-        uids = np.concatenate([b[2] for b in bounds])
+        bound, fids, uids, bm25, paired = (np.concatenate([p[j] for p in parts]) for j in range(5))
         order = np.argsort(-bound, kind="stable")
         names = {f.fid: f.rel for f in chosen}
         rank = {f.fid: i for i, f in enumerate(chosen)}
-        # read units back best bound first, a batch per round trip, until no unit left can
-        # enter the first k; then rank them exactly as the local index does
+        # exact scores best bound first, a batch at a time (one round trip for the term
+        # sequences of the batch's units that hold a pair), until no unit left can enter the
+        # first k; then only the units that make it are read back
         step = max(SQL_DEPTH, 4 * k)
         kth: list[float] = []
-        candidates = []
+        exact: dict[tuple[int, int], float] = {}
         for at in range(0, len(order), step):
             batch = order[at:at + step]
             if len(kth) >= k and bound[batch[0]] < kth[0] - 1e-9:
                 break
-            got = conn.execute(
-                f"SELECT u.fid, u.uid, u.line, u.date, u.role, u.raw, u.body, u.context "
-                f"FROM {s}.recall_units u JOIN unnest(%s::bigint[], %s::integer[]) AS x(f, i) "
-                f"ON u.fid = x.f AND u.uid = x.i",
-                [fids[batch].tolist(), uids[batch].tolist()]).fetchall()
-            for fid, uid, line, date, role, raw, body, context in got:
-                unit = unit_of(names[fid], line, date, role, raw, body, context)
-                uterms = unit_terms(unit)
-                candidates.append((unit, uterms, (rank[fid] << 32) + uid))
-                exact = unit_score(uterms, qterms, idf, avgdl)
+            need = batch[paired[batch]]
+            seqs: dict[tuple[int, int], str] = {}
+            if len(need):
+                seqs = {(fid, uid): seq for fid, uid, seq in conn.execute(
+                    f"SELECT u.fid, u.uid, u.seq FROM {s}.recall_units u "
+                    f"JOIN unnest(%s::bigint[], %s::integer[]) AS x(f, i) "
+                    f"ON u.fid = x.f AND u.uid = x.i",
+                    [fids[need].tolist(), uids[need].tolist()]).fetchall()}
+            for j in batch.tolist():
+                key = (int(fids[j]), int(uids[j]))
+                score = float(bm25[j])
+                if paired[j]:
+                    seq = f"{SEP}{seqs.get(key, '')}{SEP}"
+                    for _i, b, pattern in pairs:
+                        if pattern in seq:
+                            score += b
+                score = exact[key] = round(score, 9)
                 if len(kth) < k:
-                    heapq.heappush(kth, exact)
-                elif exact > kth[0]:
-                    heapq.heapreplace(kth, exact)
-        return score_candidates(candidates, qterms, idf, avgdl, k, total)
+                    heapq.heappush(kth, score)
+                elif score > kth[0]:
+                    heapq.heapreplace(kth, score)
+        last = kth[0] if len(kth) >= k else -math.inf
+        final = [key for key, sc in exact.items() if sc >= last]
+        got = conn.execute(
+            f"SELECT u.fid, u.uid, u.line, u.date, u.role, u.raw, u.body, u.context "
+            f"FROM {s}.recall_units u JOIN unnest(%s::bigint[], %s::integer[]) AS x(f, i) "
+            f"ON u.fid = x.f AND u.uid = x.i",
+            [[f for f, _u in final], [u for _f, u in final]]).fetchall()
+        scored = [(exact[(fid, uid)], unit_of(names[fid], line, date, role, raw, body, context),
+                   (rank[fid] << 32) + uid)
+                  for fid, uid, line, date, role, raw, body, context in got]
+        return rank_scored(scored, qterms, k, total)

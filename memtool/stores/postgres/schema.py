@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import psycopg
 
 #: Version of the table layout this code writes; see ``MIGRATIONS``.
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 
 
 class SchemaTooNew(RuntimeError):
@@ -413,6 +413,14 @@ def _migrations(schema: str) -> dict[int, list[str]]:
                 upto integer NOT NULL,
                 PRIMARY KEY (embedder, fid))""",
             f"CREATE INDEX IF NOT EXISTS recall_vector_files_fid ON {s}.recall_vector_files (fid)",
+        ],
+        # Version 10: each unit's terms in order (``seq``: the phrase bonus is found there,
+        # without reading the unit back and tokenising it). The recall tables are derived
+        # data: emptied, so every file is indexed again with its units' terms.
+        10: [
+            f"ALTER TABLE {s}.recall_units ADD COLUMN IF NOT EXISTS seq text NOT NULL DEFAULT ''",
+            f"TRUNCATE {s}.recall_files, {s}.recall_units, {s}.recall_postings, {s}.recall_terms, "
+            f"{s}.recall_vectors, {s}.recall_vector_files",
         ],
     }
 

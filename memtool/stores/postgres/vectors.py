@@ -11,7 +11,8 @@ the source of truth.
 PostgreSQL has no vector type without an extension (pgvector is not assumed), so the cosine
 ranking runs in the client: each process keeps the vectors of the files it searched (loaded
 once, then only the rows added since) and multiplies them by the query's vector. The fusion
-with BM25 is ``memtool.recall.semantic.fuse``, as on a local memory.
+with BM25 is reciprocal rank (``memtool.recall.semantic.rrf``) over the first
+``LEXICAL_DEPTH`` BM25 hits and ``DEPTH`` nearest units, as on a local memory.
 """
 
 from __future__ import annotations
@@ -19,8 +20,10 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any, Iterable
 
-from memtool.recall.search import SearchResult, _hit, query_terms
-from memtool.recall.semantic import BATCH, DEPTH, EMBED_CHARS, Embedder, _numpy, fuse, similarities
+from memtool.recall.search import SearchResult, _hit, best_line, query_terms
+from memtool.recall.semantic import (
+    BATCH, DEPTH, EMBED_CHARS, LEXICAL_DEPTH, Embedder, _numpy, rrf, similarities,
+)
 from memtool.stores.postgres.common import _key
 from memtool.stores.postgres.recall import PgRecallIndex, unit_of
 
@@ -118,7 +121,7 @@ class PgSemanticIndex:
         if not query or not query.strip() or k <= 0:
             return SearchResult([], 0)
         depth = max(DEPTH, k)
-        lexical = self.index.search(query, k=depth, paths=paths, exclude=exclude)
+        lexical = self.index.search(query, k=max(LEXICAL_DEPTH, k), paths=paths, exclude=exclude)
         roots, skip = self.index.roots(paths, exclude)
         qterms = query_terms(query)
         qv = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
@@ -154,12 +157,23 @@ class PgSemanticIndex:
                 [[x[1] for x in scored], [x[2] for x in scored]]).fetchall()
             units = {(fid, uid): unit_of(names[fid], line, date, role, raw, body, context)
                      for fid, uid, line, date, role, raw, body, context in rows}
-            return [_hit(units[(fid, uid)], sim, qterms) for sim, fid, uid in scored
-                    if (fid, uid) in units]
+            return [(sim, units[(fid, uid)]) for sim, fid, uid in scored if (fid, uid) in units]
 
         with self._lock:
             semantic = self.index.store._run("", go, retry=True)
-        pre = self.index.prefix
-        for hit in semantic:
-            hit.file = hit.file[len(pre):]
-        return fuse(lexical.hits, semantic, k)
+        # fused on (file, line) first, as the local ranking does: only the semantic units
+        # that make the first k become hits
+        pre = len(self.index.prefix)
+        keys = [(unit.file[pre:], best_line(unit, qterms)[0]) for _sim, unit in semantic]
+        order = rrf([[(h.file, h.line) for h in lexical.hits], keys], k)
+        have = {(h.file, h.line): h for h in lexical.hits}
+        for (sim, unit), key in zip(semantic, keys):
+            if key in order and key not in have:
+                hit = have[key] = _hit(unit, sim, qterms)
+                hit.file = key[0]
+        out = []
+        for key, score in order.items():
+            hit = have[key]
+            hit.score = round(score, 9)
+            out.append(hit)
+        return SearchResult(out, len(set(have) | set(keys)))
