@@ -186,7 +186,7 @@ def each_input(
         try:
             process(stream)
         except FSError as e:
-            ctx.error(f"error reading {quoteaf(operand)}: {e}")
+            ctx.error(f"error reading {quoteaf(name)}: {e}")
             status = 1
         finally:
             if stream is not ctx.stdin:

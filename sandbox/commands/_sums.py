@@ -14,6 +14,7 @@ import zlib
 from typing import BinaryIO
 
 from sandbox.commands.base import CommandContext
+from sandbox.fs.base import FSError
 
 BLOCK = 1 << 20
 _REV = bytes(int(f"{i:08b}"[::-1], 2) for i in range(256))
@@ -38,8 +39,11 @@ def crc_posix(ctx: CommandContext, stream: BinaryIO) -> tuple[int, int]:
     """POSIX ``cksum`` CRC of the stream (length bytes appended), and its length."""
     z = 0xFFFFFFFF
     count = [0]
-    for block in _blocks(ctx, stream, count):
-        z = zlib.crc32(block.translate(_REV), z)
+    try:
+        for block in _blocks(ctx, stream, count):
+            z = zlib.crc32(block.translate(_REV), z)
+    except FSError:  # GNU's cksum takes a failed fread for the end (``cksum < dir``)
+        pass
     total = n = count[0]
     tail = bytearray()
     while n:

@@ -10,6 +10,8 @@ first difference with a binary search over slices, so large equal stretches cost
 
 from __future__ import annotations
 
+import errno
+
 from sandbox.commands._numbers import CountError, parse_count
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, UsageError, parse
@@ -170,23 +172,43 @@ def _run(ctx: CommandContext) -> int:
             skips[k] = max(skips[k], _skip_value(operands[2 + k]))
     if len(operands) > 4:
         raise _try(f"extra operand '{operands[4]}'")
-    datas: list[bytes] = []
-    stdin_data: bytes | None = None
-    for name in names:
-        try:
+    # GNU opens both operands before reading either: a missing second file is reported
+    # before a first one that cannot be read (``cmp - x < dir``), and a directory opens.
+    opened: list[object] = []
+    try:
+        for name in names:
             if name == "-":
-                if stdin_data is None:
+                opened.append(None)
+                continue
+            try:
+                opened.append(ctx.open_read(name))
+            except FSError as err:
+                if err.errno != errno.EISDIR:
+                    ctx.error(f"{name}: {err}")
+                    return 2
+                opened.append(err)  # its read fails (below)
+        if skips[0] == skips[1] and _same_file(ctx, names[0], names[1]):
+            return 0
+        datas: list[bytes] = []
+        stdin_data: bytes | None = None
+        for name, stream in zip(names, opened):
+            try:
+                if isinstance(stream, FSError):
+                    raise stream
+                if stream is not None:
+                    datas.append(stream.read())
+                elif stdin_data is None:
                     stdin_data = ctx.stdin.read()
                     datas.append(stdin_data)
                 else:
                     datas.append(b"")
-            else:
-                datas.append(ctx.read_bytes(name))
-        except FSError as err:
-            ctx.error(f"{name}: {err}")
-            return 2
-    if skips[0] == skips[1] and _same_file(ctx, names[0], names[1]):
-        return 0
+            except FSError as err:
+                ctx.error(f"{name}: {err}")
+                return 2
+    finally:
+        for stream in opened:
+            if stream is not None and not isinstance(stream, FSError):
+                stream.close()
     a = datas[0][skips[0]:]
     b = datas[1][skips[1]:]
     if limit < len(a):

@@ -11,6 +11,8 @@ words or 5000 characters, so the output matches byte for byte. Columns are bytes
 
 from __future__ import annotations
 
+import errno
+
 from sandbox.commands._quoting import quote, quoteaf
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, UsageError, parse
@@ -560,10 +562,23 @@ def run(ctx: CommandContext) -> int:
     status = 0
     for operand in operands or ["-"]:
         try:
-            data = ctx.stdin.read() if operand == "-" else ctx.read_bytes(operand)
+            stream = ctx.stdin if operand == "-" else ctx.open_read(operand)
         except FSError as err:
-            ctx.error(f"cannot open {quoteaf(operand)} for reading: {err}")
+            if err.errno != errno.EISDIR:  # GNU opens a directory; its read fails (below)
+                ctx.error(f"cannot open {quoteaf(operand)} for reading: {err}")
+                status = 1
+                continue
+            stream = None
+        try:
+            if stream is None:
+                raise FSError(errno.EISDIR, operand)
+            data = stream.read()
+        except FSError:  # GNU's fmt: ``read error``, without the name or the errno
+            ctx.error("read error")
             status = 1
             continue
+        finally:
+            if stream is not None and stream is not ctx.stdin:
+                stream.close()
         formatter.fmt(data)
     return status

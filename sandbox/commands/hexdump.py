@@ -13,6 +13,7 @@ stdin that cannot seek (a pipe) fails with ``stdin: Illegal seek`` as util-linux
 
 from __future__ import annotations
 
+import errno
 from dataclasses import dataclass
 from typing import Callable
 
@@ -168,11 +169,15 @@ def run(ctx: CommandContext) -> int:
         if skip and not _seekable(ctx.stdin):
             ctx.error("stdin: Illegal seek")
             return 1
-        streams.append(ctx.open_read("/dev/stdin"))
+        # util-linux names a failed read ``_argv[-1]``: with no operand, the last argument
+        streams.append((ctx.argv[-1], ctx.open_read("/dev/stdin")))
     for name in operands:
         try:
-            streams.append(ctx.open_read(name))
+            streams.append((name, ctx.open_read(name)))
         except FSError as e:
+            if e.errno == errno.EISDIR:  # freopen succeeds on a directory; fread fails
+                streams.append((name, e))
+                continue
             ctx.error(f"{name}: {e}")
             failed += 1
     if operands and failed == len(operands):
@@ -225,14 +230,25 @@ def _seekable(stream: object) -> bool:
 
 
 def _reader(ctx: CommandContext, streams: list) -> Callable[[int], bytes]:
+    """Reads across the (name, stream) inputs; a failed read (a directory) is reported as
+    util-linux's ``warn`` does, without changing the exit status, and ends that input."""
     pending = list(streams)
 
     def read(n: int) -> bytes:
         out = bytearray()
         while len(out) < n and pending:
-            data = pending[0].read(n - len(out))
+            name, stream = pending[0]
+            try:
+                if isinstance(stream, FSError):
+                    raise stream
+                data = stream.read(n - len(out))
+            except FSError as e:
+                ctx.error(f"{name}: {e}")
+                data = b""
             if not data:
-                pending.pop(0).close()
+                pending.pop(0)
+                if not isinstance(stream, FSError):
+                    stream.close()
                 continue
             out += data
         return bytes(out)

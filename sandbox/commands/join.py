@@ -10,6 +10,7 @@ GNU's join.c.
 
 from __future__ import annotations
 
+import errno
 import re
 
 from sandbox.commands._quoting import quote, quoteaf, quotef
@@ -320,19 +321,37 @@ def run(ctx: CommandContext) -> int:
         return ctx.usage_error(f"missing operand after {quote(operands[-1])}")
     s["fields"] = [0 if f is None else f for f in s["fields"]]
     s["names"] = operands
+    # GNU opens both files, then reads: a missing second file is reported before a first
+    # one that cannot be read (``join - x < dir``), and a read error is ``read error``.
+    opened: list[object] = []
     contents: list[bytes] = []
-    for name in operands:
-        if name == "-":
-            if "-" in operands[: len(contents)]:
-                ctx.error("both files cannot be standard input: No such file or directory")
+    try:
+        for name in operands:
+            if name == "-":
+                if "-" in operands[: len(opened)]:
+                    ctx.error("both files cannot be standard input: No such file or directory")
+                    return 1
+                opened.append(None)
+                continue
+            try:
+                opened.append(ctx.open_read(name))
+            except FSError as err:
+                if err.errno != errno.EISDIR:
+                    ctx.error(f"{quotef(name)}: {err}")
+                    return 1
+                opened.append(err)  # a directory opens; its read fails (below)
+        for stream in opened:
+            try:
+                if isinstance(stream, FSError):
+                    raise stream
+                contents.append(ctx.stdin.read() if stream is None else stream.read())
+            except FSError as err:
+                ctx.error(f"read error: {err}")
                 return 1
-            contents.append(ctx.stdin.read())
-            continue
-        try:
-            contents.append(ctx.read_bytes(name))
-        except FSError as err:
-            ctx.error(f"{quotef(name)}: {err}")
-            return 1
+    finally:
+        for stream in opened:
+            if stream is not None and not isinstance(stream, FSError):
+                stream.close()
     joiner = Joiner(ctx, s)
     eol = s["eol"]
     readers = []

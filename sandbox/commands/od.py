@@ -251,8 +251,9 @@ class _Input:
                 break
             try:
                 data = self.stream.read(n - len(out))
-            except FSError as e:
-                self.ctx.error(f"{quotef(self.name)}: read error: {e}")
+            except FSError as e:  # GNU's read_block: ``NAME: strerror``, stdin 'standard input'
+                name = "standard input" if self.name == "-" else self.name
+                self.ctx.error(f"{quotef(name)}: {e}")
                 self.ok, data = False, b""
             if not data:
                 self.stream.close()

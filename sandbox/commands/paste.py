@@ -127,6 +127,9 @@ def run(ctx: CommandContext) -> int:
     status = 0
     contents: list[bytes | None] = []
     read_ok: dict[str, bytes] = {}
+    # Read errors (a directory, ``paste < dir``), reported in operand order after every file
+    # is open, as GNU's reads come after its opens; the input then counts as empty.
+    read_errors: dict[int, str] = {}
     for operand in operands:
         if operand == "-":
             contents.append(None)
@@ -138,14 +141,24 @@ def run(ctx: CommandContext) -> int:
             contents.append(ctx.read_bytes(operand))
             read_ok[operand] = contents[-1]
         except FSError as err:
-            ctx.error(f"{quotef(operand)}: {err}")
             if err.errno != errno.EISDIR:
+                ctx.error(f"{quotef(operand)}: {err}")
                 return 1
+            read_errors[len(contents)] = f"{quotef(operand)}: {err}"
             status = 1
             contents.append(b"")
     stdin_lines: list[bytes] | None = None
     if any(c is None for c in contents):
-        stdin_lines = _lines(ctx.stdin.read(), eol)
+        try:
+            stdin_lines = _lines(ctx.stdin.read(), eol)
+        except FSError as err:
+            stdin_lines = []
+            for i, c in enumerate(contents):
+                if c is None:
+                    read_errors[i] = f"-: {err}"
+            status = 1
+    for i in sorted(read_errors):
+        ctx.error(read_errors[i])
     if serial:
         _serial(ctx, contents, stdin_lines, delims, eol)
     else:

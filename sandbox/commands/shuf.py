@@ -12,6 +12,7 @@ generator is used. ``-r`` without ``-n`` stops at the sandbox's output limit.
 
 from __future__ import annotations
 
+import errno
 import random
 import re
 
@@ -246,9 +247,20 @@ def _run(ctx: CommandContext, opts: list[tuple[str, str | None]], operands: list
     elif irange is None:
         name = operands[0] if operands else "-"
         try:
-            data = ctx.stdin.read() if name == "-" else ctx.read_bytes(name)
+            stream = ctx.stdin if name == "-" else ctx.open_read(name)
         except FSError as err:
-            raise ShufError(f"{quotef(name)}: {err}") from None
+            if err.errno != errno.EISDIR:  # GNU opens a directory; its read fails (below)
+                raise ShufError(f"{quotef(name)}: {err}") from None
+            stream = None
+        try:
+            if stream is None:
+                raise FSError(errno.EISDIR, name)
+            data = stream.read()
+        except FSError as err:  # GNU's read_input: ``read error``, no file name
+            raise ShufError(f"read error: {err}") from None
+        finally:
+            if stream is not None and stream is not ctx.stdin:
+                stream.close()
         from_pipe = name == "-"
         if data:
             if not data.endswith(eol):

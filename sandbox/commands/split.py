@@ -11,6 +11,7 @@ is refused as unknown (it would run a shell).
 
 from __future__ import annotations
 
+import errno
 import re
 
 from sandbox.commands._numbers import CountError, parse_count
@@ -246,10 +247,22 @@ def run(ctx: CommandContext) -> int:
         namer = _namer(s, operands[1] if len(operands) > 1 else "x")
         source = operands[0] if operands else "-"
         try:
-            data = ctx.stdin.read() if source == "-" else ctx.read_bytes(source)
+            stream = ctx.stdin if source == "-" else ctx.open_read(source)
         except FSError as err:
-            ctx.error(f"cannot open {quoteaf(source)} for reading: {err}")
+            if err.errno != errno.EISDIR:  # GNU opens a directory; its read fails (below)
+                ctx.error(f"cannot open {quoteaf(source)} for reading: {err}")
+                return 1
+            stream = err
+        try:
+            if isinstance(stream, FSError):
+                raise stream
+            data = stream.read()
+        except FSError as err:  # a failed read (``split < dir``): ``NAME: strerror``
+            ctx.error(f"{quotef(source)}: {err}")
             return 1
+        finally:
+            if not isinstance(stream, FSError) and stream is not ctx.stdin:
+                stream.close()
         writer = _Writer(ctx, namer, s["verbose"])
         _split(ctx, writer, s, data)
     except SplitError as err:

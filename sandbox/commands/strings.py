@@ -159,7 +159,7 @@ def _scan_wide(ctx: CommandContext, stream, wide: str, graphic: bytes, min_len: 
     """``-e b l B L``: 16/32-bit characters, a string may start at any byte; after a character
     that is not printable (or above 255) the search resumes one byte after its start (binutils'
     ``unget_part_char``). The whole file is read at once."""
-    data = stream.read()
+    data = _read(stream)
     width = 2 if wide in "bl" else 4
     order = "big" if wide in "bB" else "little"
     prefix = f"{shown}: ".encode("utf-8", "surrogateescape") if names else b""
@@ -187,13 +187,22 @@ def _scan_wide(ctx: CommandContext, stream, wide: str, graphic: bytes, min_len: 
     ctx.stdout.write(b"".join(out))
 
 
+def _read(stream, n: int = -1) -> bytes:
+    """A read where a failure (``strings < dir``) is the end of the input, as binutils'
+    ``getc`` loop takes it."""
+    try:
+        return stream.read(n)
+    except FSError:
+        return b""
+
+
 def _scan(ctx: CommandContext, stream, pattern, tail_pattern, names: bool, shown: str, radix: str,
           sep: bytes) -> None:
     prefix = f"{shown}: ".encode("utf-8", "surrogateescape") if names else b""
     fmt = {"o": "%7o ", "d": "%7d ", "x": "%7x "}.get(radix)
     carry, base = b"", 0
     while True:
-        chunk = stream.read(CHUNK)
+        chunk = _read(stream, CHUNK)
         data = carry + chunk
         if not chunk:
             end = len(data)

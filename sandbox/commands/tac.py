@@ -238,8 +238,9 @@ def run(ctx: CommandContext) -> int:
             else:
                 data = ctx.read_bytes(operand)
         except FSError as err:
-            if err.errno == errno.EISDIR:
-                ctx.error(f"{quotef(operand)}: read error: Invalid argument")
+            if err.errno == errno.EISDIR:  # GNU names stdin 'standard input' here
+                name = "standard input" if operand == "-" else operand
+                ctx.error(f"{quotef(name)}: read error: Invalid argument")
             else:
                 ctx.error(f"failed to open {quoteaf(operand)} for reading: {err}")
             status = 1

@@ -73,7 +73,11 @@ def run(ctx: CommandContext) -> int:
         seen.add(vpath)
     read = getattr(ctx.stdin, "read1", None) or ctx.stdin.read
     while True:
-        block = read(BLOCK)
+        try:
+            block = read(BLOCK)
+        except FSError as e:  # ``tee < dir``: the files stay as they are, GNU's read error
+            ctx.error(f"read error: {e}")
+            return 1
         if not block:
             break
         ctx.budget.check_time()

@@ -20,6 +20,7 @@ from sandbox.commands._textutil import CHUNK
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, OptionSpec, parse_command_line
 from sandbox.errors import LimitExceeded
+from sandbox.fs.base import FSError
 
 SPEC = OptionSpec(
     short="cCdst",
@@ -400,7 +401,11 @@ def run(ctx: CommandContext) -> int:
         ctx.error(str(err))
         return 1
     table, deletions, squeeze_set = _plan(s1, s2, complement, delete, squeeze, translating)
-    _filter(ctx, table, deletions, squeeze_set)
+    try:
+        _filter(ctx, table, deletions, squeeze_set)
+    except FSError as err:  # ``tr < dir``: GNU's safe_read failure
+        ctx.error(f"read error: {err}")
+        return 1
     return 0
 
 

@@ -210,8 +210,13 @@ def run(ctx: CommandContext) -> int:
                 _groups(ctx, stream, key_of, count, out_unique, out_first, eol, write)
             else:
                 _general(lines, key_of, count, out_unique, out_first, out_later, delimit, eol, write)
-    except FSError as err:
-        file_error(ctx, source, err)
+    except FSError:  # GNU: ``error reading FILE``, without the errno
+        ctx.error(f"error reading {quoteaf(source)}")
+        if output is not None:  # GNU opened (created) OUTPUT before reading
+            try:
+                ctx.write_bytes(output, b"".join(chunks))
+            except FSError:
+                pass
         return 1
     if output is not None:
         try:

@@ -333,7 +333,12 @@ def run(ctx: CommandContext) -> int:
             counts = Counts()
         else:
             with stream:
-                counts = _count_stream(ctx, stream, flags)
+                try:
+                    counts = _count_stream(ctx, stream, flags)
+                except FSError as err:  # a read failed (``wc < dir``): GNU still prints the line
+                    file_error(ctx, operand if named else "standard input", err)
+                    status = 1
+                    counts = Counts()
         total.add(counts)
         _print(ctx, counts, flags, width, operand if named else None)
     if len(inputs) > 1:

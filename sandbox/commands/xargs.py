@@ -13,6 +13,7 @@ exited 1-125, 124 after a 255 (xargs stops), 126 / 127 when a command can't be r
 
 from __future__ import annotations
 
+import errno
 import io
 import re
 
@@ -233,11 +234,16 @@ class _Reader:
         self.lines = 0
         self.buf = b""
         self.pos = 0
+        self.read_failed = False  # GNU's getc loop takes a failed read for the end
 
     def _getc(self) -> int:
         if self.pos >= len(self.buf):
             self.ctx.budget.check_time()
-            self.buf = self.stream.read(65536)
+            try:
+                self.buf = self.stream.read(65536)
+            except FSError:  # ``xargs < dir``
+                self.read_failed = True
+                self.buf = b""
             self.pos = 0
             if not self.buf:
                 return -1
@@ -453,8 +459,10 @@ def run(ctx: CommandContext) -> int:
         try:
             stream = ctx.open_read(arg_file)
         except FSError as exc:
-            ctx.error(f"Cannot open input file {quote(arg_file)}: {exc}")
-            return 1
+            if exc.errno != errno.EISDIR:
+                ctx.error(f"Cannot open input file {quote(arg_file)}: {exc}")
+                return 1
+            stream = io.BytesIO()  # GNU opens a directory; its failed read is the end
         settings["child_stdin"] = ctx.stdin
     else:
         stream = ctx.stdin
@@ -464,6 +472,16 @@ def run(ctx: CommandContext) -> int:
         return 1
     reader = _Reader(ctx, stream, delim, eof_str, replace is not None,
                      settings["s"] - (0 if replace is not None else builder.initial_chars))
+    status = _consume(ctx, builder, reader, command, replace, settings, no_run_empty)
+    if reader.read_failed and stream is ctx.stdin:
+        ctx.error("error closing file")  # gnulib's close_stdin at exit: stdin had an error
+        return 1
+    return status
+
+
+def _consume(ctx: CommandContext, builder: "_Builder", reader: _Reader, command: list[str],
+             replace: str | None, settings: dict, no_run_empty: bool) -> int:
+    """Read the input and run the commands; the exit status."""
     try:
         try:
             if replace is not None:

@@ -9,7 +9,7 @@ from sandbox.commands.awk import gawkrand
 from sandbox.commands.awk.fmt import FormatError, sprintf
 from sandbox.commands.awk.fmt import ran_out_message as _ran_out_message
 from sandbox.commands.awk.interp import AwkFatal, InCommand, InFile, check_name_length
-from sandbox.commands.awk.records import RecordReader, split_chars, split_default, split_regex
+from sandbox.commands.awk.records import DirectoryInput, RecordReader, split_chars, split_default, split_regex
 from sandbox.commands.awk.values import (
     UNINIT, AwkArray, Str, StrNum, Uninit, num_to_str, str_to_num, strnum_value, to_bool,
 )
@@ -1278,7 +1278,11 @@ def compile_getline(c, node):
                     return -1.0
                 rt.inputs[name] = inp
             inp.reader.set_rs_if_changed(rt)
-            rec = inp.reader.next()
+            try:
+                rec = inp.reader.next()
+            except DirectoryInput:  # ``getline < "-"`` with stdin a directory: gawk's -1
+                rt.set_errno("Is a directory")
+                return -1.0
             if rec is None:
                 return 0.0
             rt.G[rt.slots["RT"]] = inp.reader.rt

@@ -9,7 +9,7 @@ from sandbox.commands.awk.interp import (
     AwkFatal, ExitProgram, NextFile, NextRecord, Runtime, check_name_length,
 )
 from sandbox.commands.awk.parser import AwkSyntaxError, parse, unescape_string
-from sandbox.commands.awk.records import RecordReader, split_default
+from sandbox.commands.awk.records import DirectoryInput, RecordReader, split_default
 from sandbox.commands.awk.values import UNINIT, AwkArray, StrNum
 from sandbox.errors import BrokenPipe, LimitExceeded
 from sandbox.fs.base import FSError
@@ -465,7 +465,10 @@ class MainInput:
                 try:
                     check_name_length(text)
                     if self.ctx.stat(text).is_dir:
-                        rt.warn(f"command line argument `{text}' is a directory: skipped")
+                        rt.filename = arg  # gawk: FILENAME is the directory, FNR 0
+                        rt.G[rt.slots["FILENAME"]] = arg
+                        rt.fnr = 0
+                        self._warn_directory(text)
                         continue
                     stream = self.ctx.open_read(text)
                 except FSError as err:
@@ -489,6 +492,22 @@ class MainInput:
         rt.G[rt.slots["FILENAME"]] = name
         rt.fnr = 0
 
+    def _warn_directory(self, text: str) -> None:
+        """gawk's warning names the source line of the last instruction run (none before
+        any): a getline's, else the last rule's once records went through the rules."""
+        rt = self.rt
+        line = rt.cur_line
+        items = rt.parsed.items
+        if not line and rt.nr > 0 and items:
+            line = items[-1][3]
+        rt.warn(f"command line argument `{text}' is a directory: skipped", line or None)
+
+    def skip_directory(self) -> None:
+        """The current input turned out a directory on its first read (stdin, ``< dir``):
+        skipped with gawk's warning, as an operand that is one."""
+        self._warn_directory(bytes(self.rt.filename).decode("utf-8", "surrogateescape"))
+        self.close_current()
+
     def close_current(self) -> None:
         if self.stream is not None and self.stream is not self.ctx.stdin:
             try:
@@ -505,7 +524,11 @@ class MainInput:
             if self.reader is None:
                 if self.done or not self.open_next():
                     return None
-            rec = self.reader.next()
+            try:
+                rec = self.reader.next()
+            except DirectoryInput:
+                self.skip_directory()
+                continue
             if rec is not None:
                 rt.G[rt.slots["RT"]] = self.reader.rt
                 return rec
@@ -818,6 +841,10 @@ def _main_loop(rt, comp, rules, beginfile, endfile) -> None:
                 _general_file(rt, mi, rules)
         except NextFile:
             pass
+        except DirectoryInput:  # gawk skips it before BEGINFILE would end: no ENDFILE
+            rt.in_record = False
+            mi.skip_directory()
+            continue
         rt.in_record = False
         for b in endfile:
             b()

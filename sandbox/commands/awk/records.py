@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import errno
 import re
 
 from sandbox.commands.awk.awkregex import compile_gawk
+from sandbox.fs.base import FSError
 
 CHUNK = 1 << 18
+
+
+class DirectoryInput(Exception):
+    """A read of an input failed with EISDIR (``awk 1 < dir``): gawk sees the directory when
+    it opens the input (``fstat``), before reading, and skips it; the caller does the same."""
 
 
 class RecordReader:
@@ -48,7 +55,12 @@ class RecordReader:
         """Read more data; False at end of input."""
         if self.eof:
             return False
-        data = self.stream.read(CHUNK)
+        try:
+            data = self.stream.read(CHUNK)
+        except FSError as err:
+            if err.errno == errno.EISDIR:
+                raise DirectoryInput() from None
+            raise
         self.budget.check_time()
         if not data:
             self.eof = True

@@ -128,6 +128,7 @@ def _grep_operand(g: Grep, operand: str, status: dict, implicit_dot: bool, top: 
         if not cfg.no_messages:
             ctx.error(f"{operand}: Is a directory")
         status["error"] = True
+        _report(g, display, 0, status)  # GNU's read failed: its -c / -L lines still follow
         return
     if (cfg.includes or cfg.excludes) and _excluded(cfg, operand, top):
         return
@@ -146,14 +147,20 @@ def _grep_one(g: Grep, operand: str | None, name: str, size: int | None,
         return
     try:
         count = g.grep_stream(stream, name, size)
-    except FSError as err:
+    except FSError as err:  # a failed read (``grep -c x < dir``): the count so far is 0
         if not cfg.no_messages:
             ctx.error(f"{name}: {err.strerror}")
         status["error"] = True
-        return
+        count = 0
     finally:
         if operand is not None:
             stream.close()
+    _report(g, name, count, status)
+
+
+def _report(g: Grep, name: str, count: int, status: dict) -> None:
+    """What follows the search of one input: the -c line, the -l / -L name."""
+    ctx, cfg = g.ctx, g.cfg
     if count:
         status["matched"] = True
     nm = name.encode("utf-8", "surrogateescape")

@@ -308,6 +308,13 @@ class Run:
         self.exit_code = 0
         self.last_output: Any = None
         self.any_output = False
+        # jq_util_input's ``failures``: inputs that could not be opened or read (exit 2; the
+        # main loop takes no further input once there is one), and a failed read's message,
+        # which jq prints on its next read_more: on opening the next file, or, after the last
+        # one, on the next read of the input after the one that failed (``fresh`` until then).
+        self.input_failures = 0
+        self.read_error: str | None = None
+        self.read_error_fresh = False
 
     # -- program -----------------------------------------------------------------------------
 
@@ -339,18 +346,42 @@ class Run:
             yield None, self.ctx.stdin
             return
         for name in self.opts.files:
+            self._report_read_error()
+            if name == "-":  # jq_util_input_read_more: ``-`` is stdin
+                yield None, self.ctx.stdin
+                continue
             try:
                 f = self.ctx.open_read(name)
             except FSError as e:
                 self.out.flush()
                 self.ctx.stderr.write(f"jq: error: Could not open {name}: {e.strerror}\n".encode("utf-8", "surrogateescape"))
                 self.exit_code = 2
+                self.input_failures += 1
                 continue
             except IsADirectoryError:
                 self.ctx.stderr.write(f"jq: error: Could not open {name}: Is a directory\n".encode("utf-8", "surrogateescape"))
                 self.exit_code = 2
+                self.input_failures += 1
                 continue
             yield name, f
+
+    def _read_failed(self, err: FSError) -> None:
+        """A read of the current input failed (``jq . < dir``): counted, its message kept
+        for jq's next read_more."""
+        self.input_failures += 1
+        self.read_error = f"jq: error: {err.strerror}\n"
+        self.read_error_fresh = True
+
+    def _report_read_error(self) -> None:
+        """read_more on a stream whose read failed: the message; the stream is dropped, so
+        the position and ``input_filename`` are unknown until the next one."""
+        if self.read_error is None:
+            return
+        self._stderr(encode_text(self.read_error))
+        self.read_error = None
+        self.read_error_fresh = False
+        self.filename = None
+        self.position_known = False
 
     def _raw_values(self) -> Iterator[Any]:
         if "slurp" in self.opts.flags:
@@ -360,7 +391,11 @@ class Run:
                 self.filename = name
                 self.position_known = True
                 while True:
-                    data = f.read(1 << 16)
+                    try:
+                        data = f.read(1 << 16)
+                    except FSError as e:
+                        self._read_failed(e)
+                        break
                     if not data:
                         break
                     total += len(data)
@@ -373,15 +408,18 @@ class Run:
             self.position_known = True
             self.reader = InputReader(f, self.ctx.budget)
             pending = b""
-            for line in f:
-                self.reader.lines += 1 if line.endswith(b"\n") else 0
-                if pending:
-                    line = pending + line
-                    pending = b""
-                if line.endswith(b"\n"):
-                    yield line[:-1].decode("utf-8", "replace")
-                else:
-                    pending = line
+            try:
+                for line in f:
+                    self.reader.lines += 1 if line.endswith(b"\n") else 0
+                    if pending:
+                        line = pending + line
+                        pending = b""
+                    if line.endswith(b"\n"):
+                        yield line[:-1].decode("utf-8", "replace")
+                    else:
+                        pending = line
+            except FSError as e:
+                self._read_failed(e)
             if pending:
                 yield pending.decode("utf-8", "replace")
 
@@ -389,11 +427,14 @@ class Run:
         for name, f in self._streams():
             self.filename = name
             self.position_known = True
-            if "seq" in self.opts.flags:
-                yield from self._seq_values(f)
-                continue
-            self.reader = InputReader(f, self.ctx.budget)
-            yield from self.reader.values()
+            try:
+                if "seq" in self.opts.flags:
+                    yield from self._seq_values(f)
+                    continue
+                self.reader = InputReader(f, self.ctx.budget)
+                yield from self.reader.values()
+            except FSError as e:
+                self._read_failed(e)
 
     def _seq_values(self, f: Any) -> Iterator[Any]:
         """RFC 7464 input (``--seq``): texts start with RS; text outside them is ignored."""
@@ -527,6 +568,8 @@ class Run:
                 self.ctx.stderr.write(h.message)
             return h.status
         self.out.flush()
+        if self.input_failures:  # main.c: ``if (jq_util_input_errors(...)) ret = 2``
+            return 2
         if status is not None:
             return status
         if self.exit_code:
@@ -538,9 +581,21 @@ class Run:
                 return 1
         return 0
 
+    def _pull(self, source: Iterator[Any]) -> Any:
+        """The next input; StopIteration at the end (a read after the one that found a
+        failed read at the end prints that failure's message first)."""
+        try:
+            return next(source)
+        except StopIteration:
+            if self.read_error_fresh:
+                self.read_error_fresh = False
+            else:
+                self._report_read_error()
+            raise
+
     def _next_input(self, source: Iterator[Any], runtime: I.Runtime) -> Any:
         try:
-            v = next(source)
+            v = self._pull(source)
         except StopIteration:
             raise JQError("No more inputs")
         except JSONParseError as e:
@@ -627,6 +682,8 @@ class Run:
                 self.error(e)
             except Break:
                 self.error(JQError("break"))
+            if self.input_failures:  # main.c: ``while (jq_util_input_errors(...) == 0 && ...)``
+                break
         if have:
             self.any_output = True
             self.last_output = last

@@ -98,6 +98,7 @@ class Input:
         self.pos = 0
         self.name = "-"
         self.eof = True
+        self.started = False  # a line was read: later read failures while peeking are EOF
 
     def _open_next(self) -> bool:
         """Open the next readable file; False when there is none left."""
@@ -136,11 +137,24 @@ class Input:
         """Release the open stream."""
         self._close()
 
-    def _fill(self) -> bool:
-        """Read more of the current file into the buffer; False at its end."""
+    def _fill(self, peek: bool = False) -> bool:
+        """Read more of the current file into the buffer; False at its end.
+
+        A failed read (``sed p < dir``) ends the run as GNU's ``ck_getdelim`` does (status 4),
+        except while looking ahead for ``$`` after a line was read: GNU's ``getc`` there takes
+        the failure for the end of that file."""
         if self.eof or self.stream is None:
             return False
-        data = self.stream.read(CHUNK)
+        try:
+            data = self.stream.read(CHUNK)
+        except FSError as err:
+            if peek and self.started:
+                self.eof = True
+                return False
+            from sandbox.commands.sed.execute import SedRuntimeError
+
+            name = "stdin" if self.stream is self.ctx.stdin else self.name
+            raise SedRuntimeError(f"read error on {name}: {err}", 4) from None
         if not data:
             self.eof = True
             return False
@@ -151,17 +165,18 @@ class Input:
             self.buf += data
         return True
 
-    def _has_data(self) -> bool:
+    def _has_data(self, peek: bool = False) -> bool:
         """True if the current file has at least one more byte."""
         if self.pos < len(self.buf):
             return True
-        return self._fill()
+        return self._fill(peek)
 
     def read_line(self) -> tuple[bytes, bool] | None:
         """The next line, or None when every file is exhausted."""
         while not self._has_data():
             if not self._open_next():
                 return None
+        self.started = True
         delim = self.delim
         while True:
             i = self.buf.find(delim, self.pos)
@@ -177,7 +192,7 @@ class Input:
 
     def at_end(self) -> bool:
         """True if no line follows in this input (later files are opened to find out)."""
-        while not self._has_data():
+        while not self._has_data(peek=True):
             if not self._open_next():
                 return True
         return False
