@@ -21,6 +21,7 @@ from sandbox import guard
 from sandbox.commands.base import CommandContext
 from sandbox.errors import BrokenPipe, LimitExceeded, UnsupportedSyntax
 from sandbox.fs.base import FileSystem, FSError
+from sandbox.fs.memory import MemoryFS
 from sandbox.fs.paths import normalize
 from sandbox.fs.vfs import VirtualFS
 from sandbox.interpreter import redirs
@@ -32,6 +33,8 @@ from sandbox.parse import parse, watch_time
 from sandbox.parse.ast import Script
 from sandbox.policy import Policy
 
+#: The per-run scratch directory (see ``Sandbox.scratch``).
+SCRATCH = "/tmp"
 #: Exit status of a script the front end can't parse or doesn't support (as bash's syntax errors).
 EXIT_SYNTAX = 2
 #: Exit status of a script the guard refused.
@@ -87,8 +90,13 @@ class Sandbox:
         limits: Limits = Limits(),
         env: dict[str, str] | None = None,
         commands: "dict[str, Callable[[CommandContext], int]] | None" = None,
+        scratch: str | None = SCRATCH,
     ):
         self.fs = VirtualFS({point: _mount(v) for point, v in mounts.items()})
+        #: Where each run gets an empty in-memory directory of its own (``/tmp``: ``mktemp``,
+        #: ``sort x > /tmp/y``), gone when the run ends; None, or a path a mount already
+        #: holds (``--root DIR``), for none. Its writes count against the run's write limit.
+        self.scratch = normalize(scratch, "/") if scratch and self.fs.is_free(normalize(scratch, "/")) else None
         #: Embedder-defined commands (name -> run(ctx)), allowlisted like every other.
         self.commands: dict[str, registry.Command] = {
             name: registry.Command(name, fn) for name, fn in (commands or {}).items()}
@@ -162,7 +170,8 @@ class Sandbox:
                  source: str | None = None) -> Result:
         account = OutputAccount(budget)
         out, err = Capture(account), Capture(account)
-        shell = Shell(self.fs, self.cwd, self.policy, self.limits, budget, self.env)
+        fs = self.fs if self.scratch is None else self.fs.with_mount(self.scratch, MemoryFS())
+        shell = Shell(fs, self.cwd, self.policy, self.limits, budget, self.env)
         shell.commands = self.commands
         status = 0
         message = ""

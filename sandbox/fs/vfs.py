@@ -41,6 +41,14 @@ class VirtualFS:
         # Longest mount point first, so the deepest mount wins.
         self._order = sorted(self.mounts, key=len, reverse=True)
 
+    def with_mount(self, point: str, backend: FileSystem) -> "VirtualFS":
+        """A copy of this mount table with ``backend`` mounted at ``point`` as well."""
+        return VirtualFS({**self.mounts, point: backend})
+
+    def is_free(self, point: str) -> bool:
+        """True when no mount holds ``point`` or anything below it (a mount may go there)."""
+        return self.resolve(point) is None and not self._virtual_children(point)
+
     # -- resolution -----------------------------------------------------------------------
 
     def resolve(self, path: str) -> tuple[FileSystem, str] | None:
