@@ -1,14 +1,21 @@
 """``diff``: compare files line by line (GNU diffutils 3.8), inside the jail.
 
 Formats: normal, ``-c``/``-C N``/``--context[=N]``, ``-u``/``-U N``/``--unified[=N]``, ``-q``,
-``-s``, ``-x``/``-X`` (directory entries), ``-y``/``-W N`` (with ``--left-column``, ``--suppress-common-lines``); ``-r`` and plain directory comparison (``Only in``, ``Common subdirectories``, the
-``diff OPTIONS a/x b/x`` line before each pair), ``-N``; comparison options ``-i -w -b -Z -E -B
--a --strip-trailing-cr -d``; ``--label``; ``--color=never|auto``. Hunks are GNU's: the same
-algorithm (``sandbox.commands.diff.analyze``). Timestamps in headers are the files' mtimes in
-UTC (``+0000``). Exit status 0 (same), 1 (different), 2 (trouble). Binary files (a NUL byte in
-the first 32 KiB) are reported as GNU does unless ``-a``. The ed/RCS/ifdef formats, the
-group/line formats, ``-p``/``-F``, ``-t``/``-T`` and ``-x`` are not supported (GNU's "invalid
-option").
+``-s``, ``-e``/``--ed``, ``-n``/``--rcs``, ``-D NAME`` and the ``--*-line-format``/
+``--*-group-format`` directives (``sandbox.commands.diff.formats``), ``-y``/``-W N`` (with
+``--left-column``, ``--suppress-common-lines``); ``-p``/``-F RE`` (the function line after a
+hunk's header), ``-t``/``-T``/``--tabsize``/``--suppress-blank-empty``; ``-x``/``-X``
+(directory entries), ``-S FILE``, ``--ignore-file-name-case``; ``-r`` and plain directory
+comparison (``Only in``, ``Common subdirectories``, the ``diff OPTIONS a/x b/x`` line before
+each pair), ``-N``, ``--unidirectional-new-file``, ``--from-file``/``--to-file``; comparison
+options ``-i -w -b -Z -E -B -I RE -a --strip-trailing-cr -d``; ``-L``/``--label``;
+``--color=never|auto``; ``--no-dereference`` (the jail never follows links). Regexes (``-F``,
+``-I``) are grep's BREs (``sandbox.regex``), never case-folded by ``-i``, as GNU's. Hunks are
+GNU's: the same algorithm (``sandbox.commands.diff.analyze``). Timestamps in headers are the
+files' mtimes in UTC (``+0000``). Exit status 0 (same), 1 (different), 2 (trouble). Binary
+files (a NUL byte in the first 32 KiB) are reported as GNU does unless ``-a``. ``-l``,
+``--horizon-lines``, ``--speed-large-files`` and ``--palette`` are not supported (GNU's
+"invalid option").
 
 With the C accelerator built (``sandbox._native``), a comparison without -i/-E/-w/-b/-Z/
 --strip-trailing-cr has its lines split, its identical ends skipped and its lines numbered by
@@ -24,10 +31,11 @@ import time
 from sandbox._native import linescan
 from sandbox.commands._quoting import _needs_quotes, _shell_always
 from sandbox.commands.base import CommandContext
-from sandbox.commands.diff import output
+from sandbox.commands.diff import formats, output
 from sandbox.commands.diff.analyze import compare, compare_region
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, UsageError, parse
 from sandbox.fs.base import FSError
+from sandbox.regex import RegexError, compile_patterns
 
 VERSION = """diff (GNU diffutils) 3.8
 Copyright (C) 2021 Free Software Foundation, Inc.
@@ -39,7 +47,7 @@ Written by Paul Eggert, Mike Haertel, David Hayes,
 Richard Stallman, and Len Tower.
 """
 
-SPEC = OptionSpec("qscC:uU:rNiwbZEBadyW:x:X:v", {
+SPEC = OptionSpec("qscC:uU:rNiwbZEBadyW:x:X:vL:pF:D:entTI:S:", {
     "exclude": (REQUIRED, "x"), "exclude-from": (REQUIRED, "X"),
     "side-by-side": (NO_ARG, "y"), "width": (REQUIRED, "W"),
     "left-column": (NO_ARG, "left-column"),
@@ -50,9 +58,27 @@ SPEC = OptionSpec("qscC:uU:rNiwbZEBadyW:x:X:v", {
     "ignore-case": (NO_ARG, "i"), "ignore-all-space": (NO_ARG, "w"),
     "ignore-space-change": (NO_ARG, "b"), "ignore-trailing-space": (NO_ARG, "Z"),
     "ignore-tab-expansion": (NO_ARG, "E"), "ignore-blank-lines": (NO_ARG, "B"),
-    "text": (NO_ARG, "a"), "minimal": (NO_ARG, "d"), "label": (REQUIRED, "label"),
+    "text": (NO_ARG, "a"), "minimal": (NO_ARG, "d"), "label": (REQUIRED, "L"),
     "strip-trailing-cr": (NO_ARG, "strip-trailing-cr"), "color": (OPTIONAL, "color"),
     "help": (NO_ARG, "help"), "version": (NO_ARG, "version"),
+    "show-c-function": (NO_ARG, "p"), "show-function-line": (REQUIRED, "F"),
+    "ifdef": (REQUIRED, "D"), "ed": (NO_ARG, "e"), "rcs": (NO_ARG, "n"),
+    "expand-tabs": (NO_ARG, "t"), "initial-tab": (NO_ARG, "T"),
+    "tabsize": (REQUIRED, "tabsize"), "suppress-blank-empty": (NO_ARG, "suppress-blank-empty"),
+    "ignore-matching-lines": (REQUIRED, "I"), "starting-file": (REQUIRED, "S"),
+    "from-file": (REQUIRED, "from-file"), "to-file": (REQUIRED, "to-file"),
+    "unidirectional-new-file": (NO_ARG, "unidirectional-new-file"),
+    "no-dereference": (NO_ARG, "no-dereference"),
+    "ignore-file-name-case": (NO_ARG, "ignore-file-name-case"),
+    "no-ignore-file-name-case": (NO_ARG, "no-ignore-file-name-case"),
+    "line-format": (REQUIRED, "line-format"),
+    "old-line-format": (REQUIRED, "old-line-format"),
+    "new-line-format": (REQUIRED, "new-line-format"),
+    "unchanged-line-format": (REQUIRED, "unchanged-line-format"),
+    "old-group-format": (REQUIRED, "old-group-format"),
+    "new-group-format": (REQUIRED, "new-group-format"),
+    "changed-group-format": (REQUIRED, "changed-group-format"),
+    "unchanged-group-format": (REQUIRED, "unchanged-group-format"),
 })
 
 USAGE = """Usage: diff [OPTION]... FILES
@@ -180,6 +206,19 @@ class Options:
         self.width = 130
         self.left_column = self.suppress_common = False
         self.exclude: list[str] = []
+        self.function_patterns: list[bytes] = []
+        self.ignore_patterns: list[bytes] = []
+        self.function_re = self.ignore_re = None
+        self.show_c_function = False
+        self.expand_tabs = self.initial_tab = self.suppress_blank = False
+        self.tabsize = 8
+        self.line_formats: list[bytes | None] = [None, None, None]  # UNCHANGED, OLD, NEW
+        self.group_formats: list[bytes | None] = [None, None, None, None]  # + CHANGED
+        self.from_file: str | None = None
+        self.to_file: str | None = None
+        self.unidirectional = False
+        self.starting_file: str | None = None
+        self.ignore_name_case = False
 
 
 def _context_number(ctx: CommandContext, value: str) -> int:
@@ -190,6 +229,35 @@ def _context_number(ctx: CommandContext, value: str) -> int:
     return int(value)
 
 
+def _usage(ctx: CommandContext, message: str) -> None:
+    ctx.error(message)
+    ctx.error("Try 'diff --help' for more information.")
+    raise _Trouble()
+
+
+_LINE_FORMAT_KEYS = {"unchanged-line-format": 0, "old-line-format": 1, "new-line-format": 2}
+_GROUP_FORMAT_KEYS = {"unchanged-group-format": 0, "old-group-format": 1,
+                      "new-group-format": 2, "changed-group-format": 3}
+
+
+def _regex_check(ctx: CommandContext, pattern: str) -> bytes:
+    """add_regexp: the pattern compiled alone; GNU's "PATTERN: message" and exit 2."""
+    raw = pattern.encode("utf-8", "surrogateescape")
+    try:
+        compile_patterns(raw.split(b"\n"), syntax="G")
+    except RegexError as err:
+        ctx.error(f"{pattern}: {err.args[0]}")
+        raise _Trouble() from None
+    return raw
+
+
+def _compile(patterns: list[bytes], icase: bool, budget):  # type: ignore[no-untyped-def]
+    if not patterns:
+        return None
+    parts = [piece for p in patterns for piece in p.split(b"\n")]
+    return compile_patterns(parts, syntax="G", icase=icase, budget=budget)
+
+
 def _parse(ctx: CommandContext) -> tuple[Options, list[str]] | int:
     try:
         opts, operands = parse(SPEC, ctx.args)
@@ -198,7 +266,21 @@ def _parse(ctx: CommandContext) -> tuple[Options, list[str]] | int:
         ctx.error("Try 'diff --help' for more information.")
         return 2
     o = Options()
-    styles: set[str] = set()
+    style: list[str] = []
+
+    def specify_style(name: str) -> None:
+        if style and style[0] != name:
+            _usage(ctx, "conflicting output style options")
+        if not style:
+            style.append(name)
+
+    def specify_value(slot: list, k: int, value: bytes, option: str) -> None:
+        if slot[k] is not None and slot[k] != value:
+            _usage(ctx, f"conflicting {option} option value '"
+                   + value.decode("utf-8", "surrogateescape") + "'")
+        slot[k] = value
+
+    context_given = False
     try:
         for key, value in opts:
             if key == "help":
@@ -208,25 +290,33 @@ def _parse(ctx: CommandContext) -> tuple[Options, list[str]] | int:
                 ctx.stdout.write(VERSION.encode())
                 return 0
             if key == "normal":
-                styles.add("normal")
+                specify_style("normal")
             elif key in ("c", "C", "context"):
-                styles.add("context")
                 if value is not None:
                     o.context = _context_number(ctx, value)
+                    context_given = True
+                specify_style("context")
             elif key in ("u", "U", "unified"):
-                styles.add("unified")
                 if value is not None:
                     o.context = _context_number(ctx, value)
+                    context_given = True
+                specify_style("unified")
             elif key == "y":
-                styles.add("side")
+                specify_style("side")
+            elif key == "e":
+                specify_style("ed")
+            elif key == "n":
+                specify_style("rcs")
             elif key == "W":
                 if not (value or "").isdigit() or int(value or "0") == 0:
-                    ctx.error(f"invalid width '{value}'")
-                    ctx.error("Try 'diff --help' for more information.")
-                    return 2
+                    _usage(ctx, f"invalid width '{value}'")
                 # Wider than this is only padding past any output limit: clamp it, so a
                 # hostile -W 999999999 cannot build gigabytes of tabs per line.
                 o.width = min(int(value or "0"), MAX_WIDTH)
+            elif key == "tabsize":
+                if not (value or "").isdigit() or int(value or "0") == 0:
+                    _usage(ctx, f"invalid tabsize '{value}'")
+                o.tabsize = min(int(value or "0"), MAX_WIDTH)
             elif key == "x":
                 o.exclude.append(value or "")
             elif key == "X":
@@ -267,36 +357,104 @@ def _parse(ctx: CommandContext) -> tuple[Options, list[str]] | int:
                 o.minimal = True
             elif key == "strip-trailing-cr":
                 o.strip_cr = True
-            elif key == "label":
+            elif key == "L":
                 o.labels.append(value or "")
+            elif key == "p":
+                o.show_c_function = True
+                o.function_patterns.append(_regex_check(ctx, "^[[:alpha:]$_]"))
+            elif key == "F":
+                o.function_patterns.append(_regex_check(ctx, value or ""))
+            elif key == "I":
+                o.ignore_patterns.append(_regex_check(ctx, value or ""))
+            elif key == "t":
+                o.expand_tabs = True
+            elif key == "T":
+                o.initial_tab = True
+            elif key == "suppress-blank-empty":
+                o.suppress_blank = True
+            elif key == "D":
+                name = (value or "").encode("utf-8", "surrogateescape")
+                specify_style("ifdef")
+                defaults = [b"%=",
+                            b"#ifndef " + name + b"\n%<#endif /* ! " + name + b" */\n",
+                            b"#ifdef " + name + b"\n%>#endif /* " + name + b" */\n",
+                            b"#ifndef " + name + b"\n%<#else /* " + name + b" */\n%>#endif /* "
+                            + name + b" */\n"]
+                for k, fmt in enumerate(defaults):
+                    specify_value(o.group_formats, k, fmt, "-D")
+            elif key == "line-format":
+                specify_style("ifdef")
+                for k in range(3):
+                    specify_value(o.line_formats, k, (value or "").encode(
+                        "utf-8", "surrogateescape"), "--line-format")
+            elif key in _LINE_FORMAT_KEYS:
+                specify_style("ifdef")
+                specify_value(o.line_formats, _LINE_FORMAT_KEYS[key], (value or "").encode(
+                    "utf-8", "surrogateescape"), "--" + key)
+            elif key in _GROUP_FORMAT_KEYS:
+                specify_style("ifdef")
+                specify_value(o.group_formats, _GROUP_FORMAT_KEYS[key], (value or "").encode(
+                    "utf-8", "surrogateescape"), "--" + key)
+            elif key == "from-file":
+                o.from_file = value
+            elif key == "to-file":
+                o.to_file = value
+            elif key == "unidirectional-new-file":
+                o.unidirectional = True
+            elif key == "S":
+                o.starting_file = value
+            elif key == "ignore-file-name-case":
+                o.ignore_name_case = True
+            elif key == "no-ignore-file-name-case":
+                o.ignore_name_case = False
+            elif key == "no-dereference":
+                pass
             elif key == "color":
                 if value not in (None, "never", "auto", "always"):
-                    ctx.error(f"invalid color '{value}'")
-                    ctx.error("Try 'diff --help' for more information.")
-                    return 2
+                    _usage(ctx, f"invalid color '{value}'")
                 if value == "always":
                     ctx.error("--color=always is not supported in the sandbox")
                     return 2
     except _Trouble:
         return 2
-    if len(styles) > 1:
-        ctx.error("conflicting output style options")
-        ctx.error("Try 'diff --help' for more information.")
-        return 2
-    if styles:
-        o.style = styles.pop()
+    if style:
+        o.style = style[0]
+    elif o.show_c_function:
+        o.style = "context"
+        if not context_given:
+            o.context = 3
+    if o.style == "ifdef":
+        lf = [f if f is not None else b"%l\n" for f in o.line_formats]
+        gf = list(o.group_formats)
+        if gf[1] is None:
+            gf[1] = gf[3] if gf[3] is not None else b"%<"
+        if gf[2] is None:
+            gf[2] = gf[3] if gf[3] is not None else b"%>"
+        if gf[0] is None:
+            gf[0] = b"%="
+        if gf[3] is None:
+            gf[3] = gf[1] + gf[2]
+        o.line_formats, o.group_formats = lf, gf
     if len(o.labels) > 2:
         ctx.error("too many file label options")
         return 2
-    if len(operands) < 2:
-        ctx.error(f"missing operand after '{ctx.args[-1] if ctx.args else 'diff'}'"
-                  if operands or ctx.args else "missing operand after 'diff'")
-        ctx.error("Try 'diff --help' for more information.")
+    # -i folds the compared lines, never the -F/-I regexes (GNU compiles them without
+    # RE_ICASE)
+    o.function_re = _compile(o.function_patterns, False, ctx.budget)
+    o.ignore_re = _compile(o.ignore_patterns, False, ctx.budget)
+    if o.from_file is not None and o.to_file is not None:
+        ctx.error("--from-file and --to-file both specified")
         return 2
-    if len(operands) > 2:
-        ctx.error(f"extra operand '{operands[2]}'")
-        ctx.error("Try 'diff --help' for more information.")
-        return 2
+    if o.from_file is None and o.to_file is None:
+        if len(operands) < 2:
+            ctx.error(f"missing operand after '{ctx.args[-1] if ctx.args else 'diff'}'"
+                      if operands or ctx.args else "missing operand after 'diff'")
+            ctx.error("Try 'diff --help' for more information.")
+            return 2
+        if len(operands) > 2:
+            ctx.error(f"extra operand '{operands[2]}'")
+            ctx.error("Try 'diff --help' for more information.")
+            return 2
     words = list(ctx.args)
     for operand in operands:
         for k in range(len(words) - 1, -1, -1):
@@ -420,11 +578,23 @@ class Differ:
             if o.style == "side" and not o.brief:  # -y shows identical files too
                 layout = output.SideBySide(o.width, o.left_column, o.suppress_common)
                 ctx.stdout.write(layout.render([], self.lines(d0), self.lines(d1)))
+            elif o.style == "ifdef" and not o.brief and not (
+                    not o.text and b"\0" in d0[:BINARY_PROBE]):
+                ctx.stdout.write(self.ifdef([], self.lines(d0), self.lines(d1)))
             if o.identical:
                 ctx.stdout.write(f"Files {f0.name} and {f1.name} are identical\n".encode(
                     "utf-8", "surrogateescape"))
             return
         binary = not o.text and (b"\0" in d0[:BINARY_PROBE] or b"\0" in d1[:BINARY_PROBE])
+        if o.style == "ed" and not (o.brief or binary):
+            # io.c: ed scripts cannot say "no newline": the last line is completed, with a
+            # warning (and trouble's exit status)
+            if d0 and not d0.endswith(b"\n"):
+                self.trouble(f"{f0.name}: No newline at end of file\n")
+                d0 += b"\n"
+            if d1 and not d1.endswith(b"\n"):
+                self.trouble(f"{f1.name}: No newline at end of file\n")
+                d1 += b"\n"
         if o.brief or binary:
             if banner and not o.brief and False:
                 pass
@@ -459,11 +629,14 @@ class Differ:
             else:  # a line is its own key
                 keys0, keys1 = a, b
             changes = compare(keys0, keys1, a, b, o.minimal, ctx.budget, horizon)
-        if o.blank:
+        if o.blank or o.ignore_re is not None:
+            trivial = self.trivial
             for c in changes:
-                c.ignore = all(x in (b"\n", b"") for x in a[c.line0:c.line0 + c.deleted]) and \
-                    all(x in (b"\n", b"") for x in b[c.line1:c.line1 + c.inserted])
+                c.ignore = all(map(trivial, a[c.line0:c.line0 + c.deleted])) and \
+                    all(map(trivial, b[c.line1:c.line1 + c.inserted]))
         if not changes or all(c.ignore for c in changes):
+            if o.style == "ifdef":
+                ctx.stdout.write(self.ifdef(changes, a, b))
             if o.style == "side":
                 layout = output.SideBySide(o.width, o.left_column, o.suppress_common)
                 ctx.stdout.write(layout.render(changes, a, b))
@@ -476,8 +649,18 @@ class Differ:
         if banner:
             out.append(f"diff{o.switches} {_c_maybe(f0.name)} {_c_maybe(f1.name)}\n".encode(
                 "utf-8", "surrogateescape"))
+        pr = None
+        if o.expand_tabs or o.initial_tab or o.suppress_blank:
+            pr = output.Printer(o.expand_tabs, o.initial_tab, o.suppress_blank, o.tabsize)
+        func = output.FunctionFinder(o.function_re, a) if o.function_re is not None else None
         if o.style == "normal":
-            out.append(output.normal(changes, a, b))
+            out.append(output.normal(changes, a, b, pr))
+        elif o.style == "ed":
+            out.append(formats.ed(changes, b, pr.expand if pr else None))
+        elif o.style == "rcs":
+            out.append(formats.rcs(changes, b, pr.expand if pr else None))
+        elif o.style == "ifdef":
+            out.append(self.ifdef(changes, a, b))
         elif o.style == "side":
             layout = output.SideBySide(o.width, o.left_column, o.suppress_common)
             out.append(layout.render(changes, a, b))
@@ -485,11 +668,30 @@ class Differ:
             groups = output.hunks(changes, o.context)
             if o.style == "unified":
                 out.append(self.header(f0, b"---", 0) + self.header(f1, b"+++", 1))
-                out.append(output.unified(groups, a, b, o.context))
+                out.append(output.unified(groups, a, b, o.context, pr, func))
             else:
                 out.append(self.header(f0, b"***", 0) + self.header(f1, b"---", 1))
-                out.append(output.context_format(groups, a, b, o.context))
+                out.append(output.context_format(groups, a, b, o.context, pr, func))
         ctx.stdout.write(b"".join(out))
+
+    def trivial(self, line: bytes) -> bool:
+        """analyze_hunk: a line a -B/-I change may consist of (blank, or matching -I)."""
+        o = self.o
+        body = line[:-1] if line.endswith(b"\n") else line
+        if o.blank:
+            if not body:
+                return True
+            if (o.trailing or o.space_change or o.all_space) and not body.strip(b" \t\n\v\f\r"):
+                return True
+        return o.ignore_re is not None and o.ignore_re.search(body) is not None
+
+    def ifdef(self, changes, a, b) -> bytes:  # type: ignore[no-untyped-def]
+        o = self.o
+        expand = None
+        if o.expand_tabs:
+            expand = output.Printer(True, False, False, o.tabsize).expand
+        printer = formats.IfdefPrinter(o.group_formats, o.line_formats, expand)  # type: ignore[arg-type]
+        return printer.render(changes, a, b)
 
     def kind(self, name: str) -> str | None:
         """"dir", "file" or None (absent)."""
@@ -516,13 +718,30 @@ class Differ:
             patterns = [compile_glob(p) for p in o.exclude]
             names0 = {n for n in names0 if not any(p.match(n) for p in patterns)}
             names1 = {n for n in names1 if not any(p.match(n) for p in patterns)}
-        for name in sorted(names0 | names1, key=lambda s: s.encode("utf-8", "surrogateescape")):
-            p0, p1 = _join(d0, name), _join(d1, name)
-            k0 = self.kind(p0) if name in names0 else None
-            k1 = self.kind(p1) if name in names1 else None
+
+        def raw(name: str) -> bytes:
+            data = name.encode("utf-8", "surrogateescape")
+            return data.lower() if o.ignore_name_case else data
+
+        pairs: dict[bytes, list[str | None]] = {}
+        for side, names in ((0, names0), (1, names1)):
+            for name in sorted(names, key=lambda s: s.encode("utf-8", "surrogateescape")):
+                slot = pairs.setdefault(raw(name), [None, None])
+                if slot[side] is None:
+                    slot[side] = name
+        start = raw(o.starting_file) if o.starting_file is not None and depth == 0 else None
+        for key in sorted(pairs):
+            if start is not None and key < start:
+                continue
+            name0, name1 = pairs[key]
+            p0 = _join(d0, name0 if name0 is not None else name1)  # type: ignore[arg-type]
+            p1 = _join(d1, name1 if name1 is not None else name0)  # type: ignore[arg-type]
+            name = name0 if name0 is not None else name1
+            k0 = self.kind(p0) if name0 is not None else None
+            k1 = self.kind(p1) if name1 is not None else None
             if k0 is None or k1 is None:
                 present = k0 or k1
-                if o.new_file and present == "file":
+                if present == "file" and (o.new_file or (o.unidirectional and k0 is None)):
                     f0 = self.read(p0) if k0 else _File(p0, None, 0.0)
                     f1 = self.read(p1) if k1 else _File(p1, None, 0.0)
                     self.files(f0, f1, True)
@@ -548,7 +767,7 @@ class Differ:
     def top(self, n0: str, n1: str) -> None:
         k0, k1 = self.kind(n0), self.kind(n1)
         bad = False
-        if k0 is None and not (self.o.new_file and k1 == "file"):
+        if k0 is None and not ((self.o.new_file or self.o.unidirectional) and k1 == "file"):
             self.trouble(f"{n0}: No such file or directory")
             bad = True
         if k1 is None and not (self.o.new_file and k0 == "file"):
@@ -630,10 +849,17 @@ def run(ctx: CommandContext) -> int:
     parsed = _parse(ctx)
     if isinstance(parsed, int):
         return parsed
-    o, (n0, n1) = parsed
+    o, operands = parsed
+    if o.from_file is not None:
+        pairs = [(o.from_file, x) for x in operands]
+    elif o.to_file is not None:
+        pairs = [(x, o.to_file) for x in operands]
+    else:
+        pairs = [(operands[0], operands[1])]
     differ = Differ(ctx, o)
-    try:
-        differ.top(n0, n1)
-    except FSError as exc:
-        differ.trouble(f"{exc.path and n0 or n0}: {exc}")
+    for n0, n1 in pairs:
+        try:
+            differ.top(n0, n1)
+        except FSError as exc:
+            differ.trouble(f"{exc.path and n0 or n0}: {exc}")
     return differ.status

@@ -46,9 +46,135 @@ def _unified_range(a: int, b: int) -> bytes:
     return f"{ta},{tb - ta + 1}".encode()
 
 
-def normal(changes: list[Change], a: list[bytes], b: list[bytes]) -> bytes:
+class Printer:
+    """util.c ``print_1_line_nl`` and ``output_1_line`` under ``-t``/``-T``/
+    ``--suppress-blank-empty``/``--tabsize`` (the formats' plain paths skip it)."""
+
+    def __init__(self, expand: bool, initial_tab: bool, suppress_blank: bool, tabsize: int):
+        self.expand_tabs = expand
+        self.initial_tab = initial_tab
+        self.suppress_blank = suppress_blank
+        self.tabsize = tabsize
+
+    def expand(self, text: bytes, flag_format: bytes | None = None) -> bytes:
+        """output_1_line: ``text`` with tabs expanded (under -t)."""
+        if not self.expand_tabs:
+            return text
+        out = bytearray()
+        column = 0
+        size = self.tabsize
+        n = len(text)
+        k = 0
+        while k < n:
+            c = text[k]
+            k += 1
+            if c == 9:
+                spaces = size - column % size
+                column += spaces
+                out += b" " * spaces
+            elif c == 13:
+                out.append(c)
+                if flag_format is not None and k < n and text[k] != 10:
+                    out += flag_format
+                column = 0
+            elif c == 8:
+                if column == 0:
+                    continue
+                column -= 1
+                out.append(c)
+            else:
+                column += 0x20 <= c < 0x7F
+                out.append(c)
+        return bytes(out)
+
+    def flagged(self, out: list[bytes], flag: bytes, lines) -> None:  # type: ignore[no-untyped-def]
+        """print_1_line with a non-empty line flag ("<", "!", " " ...)."""
+        sep = b"\t" if self.initial_tab else b" "
+        for line in lines:
+            ff = flag + sep
+            if self.suppress_blank and line[:1] == b"\n":
+                out.append(flag[1:] if flag == b" " else flag)
+            else:
+                out.append(ff)
+            out.append(self.expand(line, ff))
+            if not line.endswith(b"\n"):
+                out.append(b"\n" + NO_NEWLINE)
+
+    def unified(self, out: list[bytes], flag: bytes, lines) -> None:  # type: ignore[no-untyped-def]
+        """pr_unidiff_hunk's lines: ' ' (or a tab under -T) for context, '-'/'+' (and a tab
+        under -T) for changes; nothing before an empty line under --suppress-blank-empty."""
+        for line in lines:
+            blank = self.suppress_blank and line[:1] == b"\n"
+            if flag == b" ":
+                if not blank:
+                    out.append(b"\t" if self.initial_tab else b" ")
+            else:
+                out.append(flag)
+                if self.initial_tab and not blank:
+                    out.append(b"\t")
+            out.append(self.expand(line))
+            if not line.endswith(b"\n"):
+                out.append(b"\n" + NO_NEWLINE)
+
+
+def function_label(line: bytes) -> bytes:
+    """context.c ``print_context_function``: ' ' and at most 40 bytes of the line, leading and
+    trailing white space dropped."""
+    space = b" \t\n\v\f\r"
+    i = 0
+    while i < len(line) and line[i] in space and line[i] != 10:
+        i += 1
+    j = i
+    while j < i + 40 and j < len(line) and line[j] != 10:
+        j += 1
+    while i < j and line[j - 1] in space:
+        j -= 1
+    return b" " + line[i:j]
+
+
+class FunctionFinder:
+    """context.c ``find_function``: the last line before a hunk matching the -F/-p regex,
+    searched back to where the previous search started, else the previous match."""
+
+    def __init__(self, regex, lines) -> None:  # type: ignore[no-untyped-def]
+        self.regex = regex
+        self.lines = lines
+        self.last_search = 0
+        self.last_match: int | None = None
+
+    def __call__(self, linenum: int) -> bytes:
+        i = linenum
+        last = self.last_search
+        self.last_search = i
+        lines, rx = self.lines, self.regex
+        while last <= i - 1:
+            i -= 1
+            line = lines[i]
+            body = line[:-1] if line.endswith(b"\n") else line
+            if rx.search(body) is not None:
+                self.last_match = i
+                return function_label(line)
+        if self.last_match is not None:
+            return function_label(lines[self.last_match])
+        return b""
+
+
+def normal(changes: list[Change], a: list[bytes], b: list[bytes],
+           pr: Printer | None = None) -> bytes:
     """The default format."""
     out: list[bytes] = []
+    if pr is not None:
+        for c in changes:
+            if c.ignore:
+                continue
+            kind = b"c" if c.deleted and c.inserted else b"d" if c.deleted else b"a"
+            out.append(_range(c.line0, c.line0 + c.deleted - 1) + kind
+                       + _range(c.line1, c.line1 + c.inserted - 1) + b"\n")
+            pr.flagged(out, b"<", a[c.line0:c.line0 + c.deleted])
+            if c.deleted and c.inserted:
+                out.append(b"---\n")
+            pr.flagged(out, b">", b[c.line1:c.line1 + c.inserted])
+        return b"".join(out)
     for c in changes:
         if c.ignore:
             continue
@@ -85,9 +211,29 @@ def hunks(changes: list[Change], context: int) -> list[list[Change]]:
     return groups
 
 
-def unified(groups: list[list[Change]], a: list[bytes], b: list[bytes], context: int) -> bytes:
+def unified(groups: list[list[Change]], a: list[bytes], b: list[bytes], context: int,
+            pr: Printer | None = None, func: FunctionFinder | None = None) -> bytes:
     """``-u`` hunks (the header is printed by the caller)."""
     out: list[bytes] = []
+    if pr is not None or func is not None:
+        pr = pr or Printer(False, False, False, 8)
+        for group in groups:
+            first, last = group[0], group[-1]
+            lo0 = max(0, first.line0 - context)
+            lo1 = max(0, first.line1 - context)
+            hi0 = min(len(a), last.line0 + last.deleted + context)
+            hi1 = min(len(b), last.line1 + last.inserted + context)
+            out.append(b"@@ -" + _unified_range(lo0, hi0 - 1) + b" +"
+                       + _unified_range(lo1, hi1 - 1) + b" @@"
+                       + (func(lo0) if func else b"") + b"\n")
+            i = lo0
+            for c in group:
+                pr.unified(out, b" ", a[i:c.line0])
+                pr.unified(out, b"-", a[c.line0:c.line0 + c.deleted])
+                pr.unified(out, b"+", b[c.line1:c.line1 + c.inserted])
+                i = c.line0 + c.deleted
+            pr.unified(out, b" ", a[i:hi0])
+        return b"".join(out)
     for group in groups:
         first, last = group[0], group[-1]
         lo0 = max(0, first.line0 - context)
@@ -107,16 +253,23 @@ def unified(groups: list[list[Change]], a: list[bytes], b: list[bytes], context:
 
 
 def context_format(groups: list[list[Change]], a: list[bytes], b: list[bytes],
-                   context: int) -> bytes:
+                   context: int, pr: Printer | None = None,
+                   func: FunctionFinder | None = None) -> bytes:
     """``-c`` hunks (the header is printed by the caller)."""
     out: list[bytes] = []
+    if pr is not None:
+        def put(mark: bytes, line: bytes) -> None:
+            pr.flagged(out, mark[:1], [line])
+    else:
+        def put(mark: bytes, line: bytes) -> None:
+            out.append(_line(mark, line))
     for group in groups:
         first, last = group[0], group[-1]
         lo0 = max(0, first.line0 - context)
         lo1 = max(0, first.line1 - context)
         hi0 = min(len(a), last.line0 + last.deleted + context)
         hi1 = min(len(b), last.line1 + last.inserted + context)
-        out.append(b"***************\n")
+        out.append(b"***************" + (func(lo0) if func else b"") + b"\n")
         out.append(b"*** " + _range(lo0, hi0 - 1) + b" ****\n")
         if any(c.deleted and not c.ignore for c in group) or any(c.deleted for c in group):
             marks: dict[int, bytes] = {}
@@ -125,7 +278,7 @@ def context_format(groups: list[list[Change]], a: list[bytes], b: list[bytes],
                 for k in range(c.line0, c.line0 + c.deleted):
                     marks[k] = mark
             for k in range(lo0, hi0):
-                out.append(_line(marks.get(k, b"  "), a[k]))
+                put(marks.get(k, b"  "), a[k])
         out.append(b"--- " + _range(lo1, hi1 - 1) + b" ----\n")
         if any(c.inserted for c in group):
             marks = {}
@@ -134,7 +287,7 @@ def context_format(groups: list[list[Change]], a: list[bytes], b: list[bytes],
                 for k in range(c.line1, c.line1 + c.inserted):
                     marks[k] = mark
             for k in range(lo1, hi1):
-                out.append(_line(marks.get(k, b"  "), b[k]))
+                put(marks.get(k, b"  "), b[k])
     return b"".join(out)
 
 

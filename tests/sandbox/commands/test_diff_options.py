@@ -1,0 +1,190 @@
+"""Differential tests of diff's ed/RCS/if-then-else formats, -L, -p/-F, -I, -t/-T,
+--tabsize, --suppress-blank-empty, --from-file/--to-file, --unidirectional-new-file, -S and
+the name-case options against GNU diffutils 3.8, through the whole sandbox.
+
+Generated cases (``DIFF_OPTION_CASES``, default 360): seeded random C-like files, randomly
+edited, with CRLF, missing final newlines and invalid UTF-8, under random sets of the new
+options; stdout, stderr and the exit status must match byte for byte.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shlex
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+from exec_support import check_all, missing  # noqa: E402
+
+pytestmark = pytest.mark.skipif(missing("diff") is not None, reason=str(missing("diff")))
+
+C1 = (b"#include <stdio.h>\n\nint main(void)\n{\n\tint x = 1;\n\tint y = 2;\n\treturn x + y;\n}\n"
+      b"\nstatic int helper(int a)\n{\n    a += 1;\n    a *= 2;\n    a -= 3;\n    return a;\n}\n"
+      b"$var = 1;\n_under:\n  indented(void)\n{\n\tz;\n}\n")
+C2 = (b"#include <stdio.h>\n\nint main(void)\n{\n\tint x = 10;\n\tint y = 2;\n\treturn x + y;\n}\n"
+      b"\nstatic int helper(int a)\n{\n    a += 1;\n    a *= 3;\n    a -= 3;\n    return a;\n}\n"
+      b"$var = 2;\n_under:\n  indented(void)\n{\n\tz2;\n}\nextra\n")
+TREE = {
+    "c1": C1, "c2": C2,
+    "a": b"one\ntwo\nthree\nfour\nfive\n", "b": b"one\n2\nthree\nfour\nFIVE\nsix\n",
+    "dot1": b"x\n.\ny\n", "dot2": b"z\n.\n.\nq\n", "nonl1": b"x\n.\ny", "nonl2": b"z\n.\n.\nq",
+    "n1": b"x", "n2": b"x\n", "empty": b"",
+    "crlf1": b"a\r\nb\r\nc\r\n", "crlf2": b"a\r\nB\r\nc\r\n",
+    "tab1": b"a\tb\n\tc\n\n x\td\r\te\n", "tab2": b"a\tB\n\tc\n\n y\td\r\te\n\n",
+    "bad1": b"caf\xe9\n\xff\xfe\nok\n", "bad2": b"caf\xc3\xa9\n\xff\xfe\nOK\n",
+    "bl1": b"a\n\nb\n#c\nd\n", "bl2": b"a\nb\n\n#C\n#x\nd\n",
+    "d1/x": b"1\n", "d1/y": b"2\n", "d1/z": b"3\n", "d1/W": b"w\n",
+    "d2/x": b"1\n", "d2/y": b"two\n", "d2/z": b"three\n", "d2/w": b"w\n",
+}
+
+Q = "'"
+HAND = [
+    # -L
+    "diff -L L1 -L L2 -u a b", "diff -LL1 -LL2 -c a b", "diff -L only -u a b",
+    "diff -L x -L y -L z a b", "diff -L x a b", "diff -u -L", "diff --label=A -L B -u a b",
+    # -p / -F
+    "diff -p c1 c2", "diff -u -p c1 c2", "diff -c -p c1 c2", "diff -U1 -p c1 c2",
+    "diff -U0 -p c1 c2", "diff -F '^static' -u c1 c2", "diff -F '^[$_]' -U1 c1 c2",
+    "diff -F 'a' -F 'q' -U0 c1 c2", "diff -F '\\(' a b", "diff -F '[' -u a b",
+    "diff -F 'x\\{1' a b", "diff -p -e c1 c2", "diff -F '^i' c1 c2", "diff -p -i -U0 c1 c2",
+    "diff -F '^INT' -i -U1 c1 c2", "diff -F x -U0 a b", "diff --show-function-line='^.' -u a b",
+    "diff --show-c-function -C1 c1 c2",
+    # line / group formats, -D
+    "diff -D FOO a b", "diff --ifdef=FOO c1 c2", "diff -D FOO a a", "diff -D FOO nonl1 nonl2",
+    "diff -D x -D y a b", "diff -D x -D x a b", "diff -D N --old-group-format=OLD a b",
+    "diff --line-format='%L' a b", "diff --line-format='%l|%L' nonl1 nonl2",
+    "diff --old-line-format='-%l\n' --new-line-format='+%l\n' --unchanged-line-format=' %l\n' a b",
+    "diff --line-format='%dn %5dn %-5dn| %05dn %o%on %xn %Xn %.3dn %c" + Q + "\\101" + Q
+    + " %c" + Q + "x" + Q + " %l\n' a b",
+    "diff --changed-group-format='<%dF,%dL,%dN,%dE,%dM,%df,%dl,%dn,%de,%dm>%<--\n%>' a b",
+    "diff --changed-group-format='%(N=1?one:many) %(f=F?same:diff) %(1=1?a%(2=2?b:c)d:e)\n'"
+    " --unchanged-group-format='' a b",
+    "diff --old-group-format='%(x=1?a:b) %(N=7' a b",
+    "diff --line-format=\"%q %c'\\\\' %cx %5 %(\" a b", "diff --new-group-format='[%>]' --old-group-format='{%<}' a b",
+    "diff --unchanged-group-format='' --changed-group-format='%<' a b",
+    "diff --line-format=x --line-format=y a b", "diff --old-line-format=x --old-line-format=y a b",
+    "diff --new-group-format=x --new-group-format=y a b", "diff --line-format=x -u a b",
+    "diff -u --line-format=x a b", "diff -D N -y a b", "diff --line-format='%L' -t tab1 tab2",
+    "diff --line-format='%l\n' --tabsize=4 -t tab1 tab2", "diff -D N -B bl1 bl2",
+    "diff -D N -I '^#' bl1 bl2", "diff --unchanged-group-format='%dn%dN\n' a b",
+    "diff --line-format=\"%c'\\0'%c'\\1234'%c''%c'\\'%c'ab'%c'\\18'%L\" a b",
+    "diff -D N crlf1 crlf2", "diff -D N bad1 bad2", "diff -D N empty a", "diff -D N a empty",
+    "diff --old-line-format='%-08dn;%+dn;%#xn\n' a b",
+    # ed / RCS
+    "diff -e a b", "diff --ed c1 c2", "diff -e dot1 dot2", "diff -e dot2 dot1",
+    "diff -e nonl1 nonl2", "diff -e n1 n2", "diff -e n1 n1", "diff -e a empty", "diff -e empty a",
+    "diff -n a b", "diff --rcs c1 c2", "diff -n nonl1 nonl2", "diff -n a empty", "diff -n empty a",
+    "diff -e -n a b", "diff -u -e a b", "diff -e -u a b", "diff -n -q a b", "diff -e crlf1 crlf2",
+    "diff -e -B bl1 bl2", "diff -n -I '^#' bl1 bl2", "diff -e bad1 bad2",
+    # -t, -T, --tabsize, --suppress-blank-empty
+    "diff -t tab1 tab2", "diff -T tab1 tab2", "diff -t -T tab1 tab2", "diff -u -T tab1 tab2",
+    "diff -c -T tab1 tab2", "diff -u -t --tabsize=3 tab1 tab2", "diff -c -t tab1 tab2",
+    "diff --tabsize=0 a b", "diff --tabsize=x a b", "diff --tabsize=1 -t tab1 tab2",
+    "diff --suppress-blank-empty tab1 tab2", "diff --suppress-blank-empty -u tab1 tab2",
+    "diff --suppress-blank-empty -c tab1 tab2", "diff --suppress-blank-empty -T -u tab1 tab2",
+    "diff --suppress-blank-empty -T -c bl1 bl2", "diff -T nonl1 nonl2", "diff -u -T nonl1 nonl2",
+    "diff -t crlf1 crlf2",
+    # -I
+    "diff -I '^#' bl1 bl2", "diff -I '^#' -u bl1 bl2", "diff -I '^#' -B bl1 bl2; echo $?",
+    "diff -I '^#' -I '^$' bl1 bl2; echo $?", "diff -I '\\(' a b", "diff -I 'o' a b",
+    "diff -I '[0-9]' -I 'FIVE\\|six' a b; echo $?", "diff -i -I 'five' -U0 a b",
+    "diff -I 'five' -i -U0 a b", "diff --ignore-matching-lines=x -c a b", "diff -B -b bl1 bl2",
+    # from-file / to-file, unidirectional, -S, name case, no-dereference
+    "diff --from-file=a b c1", "diff --from-file a b", "diff --to-file=a b c1",
+    "diff --from-file=a --to-file=b a", "diff --from-file=a", "diff --from-file=a nope b",
+    "diff -u --to-file=a b", "diff --from-file=d1 d2", "diff --unidirectional-new-file nope a",
+    "diff --unidirectional-new-file a nope", "diff -r --unidirectional-new-file d1 d2",
+    "diff -S y d1 d2", "diff -S y -r d1 d2", "diff --starting-file=z d1 d2", "diff -S y a b",
+    "diff --ignore-file-name-case d1 d2", "diff --no-ignore-file-name-case d1 d2",
+    "diff --no-dereference -u a b",
+]
+
+
+@pytest.mark.parametrize("script", HAND)
+def test_hand_written(script: str) -> None:
+    check_all([(script + "; echo \"rc=$?\"", TREE)])
+
+
+LINES = [b"int f(void)", b"{", b"}", b"", b"\treturn 0;", b"  x = 1;", b"static int g;",
+         b"_label:", b"$x", b"#define A", b".", b"caf\xc3\xa9", b"bad\xff", b"a\tb\tc", b" ",
+         b"ALPHA", b"alpha", b"    deep", b"x\ty"]
+
+
+def _file(rng: random.Random, n: int) -> list[bytes]:
+    return [rng.choice(LINES) for _ in range(n)]
+
+
+def _edit(rng: random.Random, lines: list[bytes]) -> list[bytes]:
+    out = list(lines)
+    for _ in range(rng.randint(0, 5)):
+        pos = rng.randint(0, len(out))
+        op = rng.random()
+        if op < 0.35:
+            out[pos:pos] = _file(rng, rng.randint(1, 3))
+        elif op < 0.6:
+            del out[pos:pos + rng.randint(1, 3)]
+        else:
+            out[pos:pos + rng.randint(1, 2)] = _file(rng, rng.randint(1, 2))
+    return out
+
+
+def _join(rng: random.Random, lines: list[bytes]) -> bytes:
+    sep = b"\r\n" if rng.random() < 0.1 else b"\n"
+    data = sep.join(lines)
+    if lines and rng.random() < 0.85:
+        data += sep
+    return data
+
+
+FORMATS = ["%l\n", "%L", "[%dn]%l\n", "%3dn %L", "<%l>\n", "%c'\\t'%L", "%xn:%L", ""]
+GROUPS = ["%<", "%>", "%=", "{%dF-%dL %de %dm %dN}\n%<%>", "%(N=0?none:%dN)\n%<%>",
+          "%(n=N?same:diff)%<--\n%>", "", "#%df,%dl\n%<"]
+
+
+def _options(rng: random.Random) -> list[str]:
+    kind = rng.random()
+    opts: list[str] = []
+    if kind < 0.15:
+        opts += [rng.choice(["-e", "-n", "--ed", "--rcs"])]
+    elif kind < 0.3:
+        opts += ["-D", rng.choice(["N", "FOO_H"])]
+    elif kind < 0.5:
+        for name in ("line", "old-line", "new-line", "unchanged-line"):
+            if rng.random() < 0.35:
+                opts.append(f"--{name}-format={rng.choice(FORMATS)}")
+        for name in ("old-group", "new-group", "changed-group", "unchanged-group"):
+            if rng.random() < 0.35:
+                opts.append(f"--{name}-format={rng.choice(GROUPS)}")
+        if not opts:
+            opts.append("--line-format=%dn:%L")
+    else:
+        opts += rng.choice([["-u"], ["-c"], ["-U0"], ["-U1"], ["-C1"], ["-p"], [], ["-U2"]])
+        if rng.random() < 0.6:
+            opts += rng.choice([["-p"], ["-F", "^[a-z]"], ["-F", "^[$_#]"], ["-F", "x"],
+                                ["-F", "^int", "-F", "^static"]])
+        if rng.random() < 0.4:
+            opts += rng.choice([["-t"], ["-T"], ["-t", "--tabsize=4"], ["--suppress-blank-empty"],
+                                ["-T", "--suppress-blank-empty"], ["-t", "-T"]])
+        if rng.random() < 0.2:
+            opts += ["-L", "old", "-L", "new"]
+    if rng.random() < 0.25:
+        opts += rng.choice([["-I", "^#"], ["-I", "^[{}]$"], ["-B"], ["-I", "a", "-B"], ["-i"],
+                            ["-b"], ["-w", "-B"]])
+    if rng.random() < 0.1 and not any(o.startswith("-e") or o == "-n" for o in opts):
+        opts += rng.choice([["-t"], ["--tabsize=3", "-t"]])
+    return opts
+
+
+def test_generated() -> None:
+    rng = random.Random(3808)
+    cases = []
+    for _ in range(int(os.environ.get("DIFF_OPTION_CASES", "360"))):
+        base = _file(rng, rng.randint(0, 30))
+        a = _join(rng, base)
+        b = _join(rng, _edit(rng, base)) if rng.random() < 0.95 else a
+        opts = _options(rng)
+        cases.append((f"diff {shlex.join(opts)} f1 f2; echo \"rc=$?\"", {"f1": a, "f2": b}))
+    check_all(cases)
