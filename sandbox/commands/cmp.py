@@ -184,7 +184,8 @@ def _run(ctx: CommandContext) -> int:
                 opened.append(ctx.open_read(name))
             except FSError as err:
                 if err.errno != errno.EISDIR:
-                    ctx.error(f"{name}: {err}")
+                    if mode != "status":  # -s: a file that can't be opened exits 2 silently
+                        ctx.error(f"{name}: {err}")
                     return 2
                 opened.append(err)  # its read fails (below)
         if skips[0] == skips[1] and _same_file(ctx, names[0], names[1]):

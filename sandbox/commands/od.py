@@ -9,8 +9,9 @@ partial last blocks and float formatting (shortest round-trip, as gnulib's ftoas
 Input is streamed; output is bounded by the run's output limit.
 
 Without a modern option the POSIX form ``od [FILE] [+]OFFSET[b]`` reads the offset as GNU does.
-``--endian=big|little`` swaps multi-byte data. Not supported: ``--traditional`` (labels),
-refused with GNU's option error.
+``--traditional`` takes the operands as ``FILE [[+]OFFSET[.][b] [[+]LABEL[.][b]]]`` (at most
+one file), and a LABEL prints each address with its pseudo-address in parentheses.
+``--endian=big|little`` swaps multi-byte data.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ SPEC = OptionSpec(
         "strings": (OPTIONAL, "S"),
         "endian": (REQUIRED, "endian"),
         "width": (OPTIONAL, "w"),
+        "traditional": (NO_ARG, "traditional"),
         "help": (NO_ARG, "help"),
         "version": (NO_ARG, "version"),
     },
@@ -408,16 +410,31 @@ def run(ctx: CommandContext) -> int:
     except _Fatal as e:
         ctx.error(str(e))
         return 1
-    if not any(k in ("A", "j", "N", "S", "t", "v", "w") for k, _ in opts):
-        # POSIX's old form, accepted when no modern option is given: od [FILE] [+]OFFSET
-        if len(operands) == 1 and operands[0].startswith("+"):
+    traditional = any(k == "traditional" for k, _ in opts)
+    pseudo: int | None = None
+    if traditional or not any(k in ("A", "j", "N", "S", "t", "v", "w") for k, _ in opts):
+        # POSIX's old form (GNU's rules in od.c): od [FILE] [+]OFFSET, and with --traditional
+        # od [FILE] OFFSET LABEL
+        n = len(operands)
+        if n == 1 and (traditional or operands[0].startswith("+")):
             offset = parse_old_offset(operands[0])
             if offset is not None:
                 skip, operands = offset, []
-        elif len(operands) == 2 and operands[1][:1] in ("+", *"0123456789"):
-            offset = parse_old_offset(operands[1])
-            if offset is not None:
-                skip, operands = offset, operands[:1]
+        elif n == 2 and (traditional or operands[1][:1] in ("+", *"0123456789")):
+            second = parse_old_offset(operands[1])
+            if second is not None:
+                first = parse_old_offset(operands[0]) if traditional else None
+                if first is not None:
+                    skip, pseudo, operands = first, second, []
+                else:
+                    skip, operands = second, operands[:1]
+        elif n == 3 and traditional:
+            first, second = parse_old_offset(operands[1]), parse_old_offset(operands[2])
+            if first is not None and second is not None:
+                skip, pseudo, operands = first, second, operands[:1]
+        if traditional and len(operands) > 1:
+            ctx.error(f"extra operand {quote(operands[1])}")
+            return ctx.usage_error("compatibility mode supports at most one file")
     if strings_min is not None and types:
         ctx.error("no type may be specified when dumping strings")
         return 1
@@ -445,7 +462,14 @@ def run(ctx: CommandContext) -> int:
     addr_pad = {"o": 7, "d": 7, "x": 6, "n": 0}[radix]
     fmt = {"o": "o", "d": "d", "x": "x", "n": ""}[radix]
 
+    pseudo_offset = None if pseudo is None else pseudo - skip
+
     def addr(offset: int) -> str:
+        if pseudo_offset is not None:  # --traditional's LABEL: GNU's format_address_label/paren
+            if radix == "n":
+                return "(%07o)" % offset  # GNU prints the address itself here
+            return (("%0" + str(addr_pad) + fmt) % offset + " ("
+                    + ("%0" + str(addr_pad) + fmt) % (offset + pseudo_offset) + ")")
         return "" if radix == "n" else ("%0" + str(addr_pad) + fmt) % offset
 
     offset = skip
@@ -465,6 +489,6 @@ def run(ctx: CommandContext) -> int:
     except _Fatal as e:
         ctx.error(str(e))
         return 1
-    if radix != "n":
+    if radix != "n" or pseudo_offset is not None:
         ctx.stdout.write((addr(offset) + "\n").encode())
     return 0 if inp.ok else 1

@@ -80,6 +80,10 @@ _SPACES = b" \t\n\v\f\r"
 _TAKES_ARG = set("adEILnPs")
 
 
+class _TooLong(Exception):
+    """An input argument longer than the command line can hold (GNU's read_line)."""
+
+
 class _Exit(Exception):
     """Stop xargs with ``status`` (after its message was printed)."""
 
@@ -160,7 +164,8 @@ class _Builder:
         self.max_args = opts["n"]
         self.arg_max = opts["s"]
         # -x matters only when a count (-n, -L, -I) decides where a command line ends.
-        self.exit_if_exceeded = opts["x"] and bool(opts["n"] or opts["L"])
+        # -L implies -x (GNU); -x alone matters only with -n or -L
+        self.exit_if_exceeded = bool(opts["L"]) or opts["x"] and bool(opts["n"])
         self.trace = opts["t"]
         self.slot = opts["slot"]
         self.child_stdin = opts["child_stdin"]
@@ -253,8 +258,7 @@ class _Reader:
 
     def _check(self, arg: bytearray) -> None:
         if len(arg) >= self.limit:
-            self.ctx.error("argument line too long")
-            raise _Exit(1)
+            raise _TooLong()
 
     def read(self, push) -> bool:  # type: ignore[no-untyped-def]
         """Read one unit (a line, or one delimited item) pushing its arguments; False at EOF."""
@@ -493,12 +497,15 @@ def _consume(ctx: CommandContext, builder: "_Builder", reader: _Reader, command:
                         reader.lines = 0
                 if builder.args or (not no_run_empty and builder.executed == 0):
                     builder.execute()
-        except _Unmatched as um:
+        except (_Unmatched, _TooLong) as stop:
             # GNU runs what it has read (exec_if_possible), except under -L, -I and -x.
             if builder.args and not settings["L"] and not settings["x"]:
                 builder.execute()
-            ctx.error(f"unmatched {um} quote; by default quotes are special to xargs unless "
-                      "you use the -0 option")
+            if isinstance(stop, _TooLong):
+                ctx.error("argument line too long")
+            else:
+                ctx.error(f"unmatched {stop} quote; by default quotes are special to xargs "
+                          "unless you use the -0 option")
             return 1
     except _Exit as stop:
         return stop.status

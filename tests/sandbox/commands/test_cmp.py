@@ -27,6 +27,7 @@ ARGS = [
     "--print-bytes --verbose m1 m2", "--quiet m1 m2", "--silent m1 m0", "--bytes=3 m1 m2", "-i :1 m1 m2",
     "-i 1: m1 m2", "-i 0x1 m1 m2", "-i 010 m1 m2", "-n 99999999999999999999999 m1 m2", "-i 2 m1 m2 1",
     "- -", "m1 m1", "m1 ./m1", "-v", "--version", "-b u1 u2", "-l u1 u2", "-lb u1 u2", "-i", "-n",
+    "-s m1 nonexist", "-s nonexist m1", "--quiet nonexist nonexist2", "-s nonexist",
 ]
 
 

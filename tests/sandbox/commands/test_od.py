@@ -53,6 +53,10 @@ HAND = [
     "-t fL ld", "-t f16 ld", "-t fL -t x1 ld", "-t fL -w32 ld", "-t fLz ld", "-t fL in", "-t fL -t c floats",
     "--endian=x in", "--endian=big -t x2 in", "--endian=b -t x4 -t f4 in", "--endian=little -t x2 in",
     "--endian=big in", "--endian=big -t d8 -t u4 -t fD floats", "--endian=big -t fL ld", "--endian big -x in",
+    "--traditional in", "--traditional", "-b --traditional in", "--traditional -c in 2", "--traditional -c in +2 +3",
+    "--traditional -bc in 2 3", "--traditional -An -c in 2 3", "--traditional -Ax -c in 2 0x10", "--traditional -c 2",
+    "--traditional -c 2 3", "--traditional -c in x", "--traditional -j1 -c in 2", "--traditional -c in in",
+    "--traditional 1 2 3 4", "--traditional -c in 1. 10", "--traditional -c in 1b", "--traditional -c in 2. 8b",
 ]
 
 
