@@ -2,7 +2,8 @@
 
 ``--root DIR`` mounts DIR at ``/`` (cwd ``/``); ``--mount /.memory=DIR`` (repeatable) mounts
 DIR at a virtual path, with ``--cwd`` choosing the start directory. ``--allow a,b,c`` replaces
-the allowlist, ``--read-only`` refuses every write, ``--protect GLOB`` protects paths,
+the allowlist, ``--read-only`` refuses every write, ``--dynamic`` is ``Policy(dynamic=True)``,
+``--protect GLOB`` protects paths,
 ``--seconds N`` sets the time limit. Standard input is passed to the script and the process
 exits with the script's status (126 when the guard refuses it, with the reasons on stderr).
 Without ``-c`` it is an interactive shell over the same jail: each line is one run (variables
@@ -28,6 +29,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--cwd", metavar="VPATH", help="start directory (default: / or the first mount)")
     p.add_argument("--allow", metavar="a,b,c", help="commands allowed (replaces the default list)")
     p.add_argument("--read-only", action="store_true", help="refuse every write")
+    p.add_argument("--dynamic", action="store_true",
+                   help="also run code made at run time (eval, bash -c, $CMD), each checked when it runs")
     p.add_argument("--protect", metavar="GLOB", action="append", default=[],
                    help="virtual path or glob no command may write (repeatable)")
     p.add_argument("--seconds", type=float, help="wall-clock time limit of each run")
@@ -56,7 +59,8 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     cwd = args.cwd or ("/" if "/" in mounts else next(iter(mounts)))
     allow = frozenset(a for a in args.allow.split(",") if a) if args.allow is not None else DEFAULT_ALLOW
-    policy = Policy(allow=allow, read_only=args.read_only, protected=frozenset(args.protect))
+    policy = Policy(allow=allow, read_only=args.read_only, protected=frozenset(args.protect),
+                    dynamic=args.dynamic)
     limits = Limits() if args.seconds is None else replace(Limits(), seconds=args.seconds)
     from sandbox.api import Sandbox
     sb = Sandbox(mounts, cwd=cwd, policy=policy, limits=limits)

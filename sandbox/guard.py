@@ -286,7 +286,7 @@ class _Walker:
                      "out plainly")
             return
         for argv in planned:
-            name = argv[0] if argv else ""
+            name = standard_name(argv[0]) if argv else ""  # `env /usr/bin/printenv` runs printenv
             if name.startswith(DYNAMIC) or name == "":
                 shown = name[len(DYNAMIC):] or "''"
                 self.add(pos, f"`{runner}` would run a command named at run time (`{shown}`); "

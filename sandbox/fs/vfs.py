@@ -69,7 +69,9 @@ class VirtualFS:
         for point in self.mounts:
             if point != path and point.startswith(prefix):
                 names.add(point[len(prefix) :].split("/", 1)[0])
-        if path == "/":
+        if path == "/" and "/" not in self.mounts:
+            # /dev is listed in a root made of mounts; a directory mounted as the root (``--root
+            # DIR``) lists as itself (its /dev still resolves: /dev/null, ``ls /dev``)
             names.add("dev")
         return names
 

@@ -1189,7 +1189,9 @@ class Shell:
         """
         import errno as _errno
         from sandbox.commands.base import NEVER_RUN
-        name = argv[0] if argv else ""
+        name = cmdpath.standard_name(argv[0]) if argv else ""  # /usr/bin/X is X, as at the top level
+        if name != (argv[0] if argv else ""):
+            argv = [name, *argv[1:]]
         if name in NEVER_RUN or name in _FORBIDDEN_RUN or "/" in name or name == "":
             raise FSError(_errno.EACCES if name else _errno.ENOENT, name)
         if name in _PROGRAM_BUILTINS and name not in _REGISTRY_BUILTINS:

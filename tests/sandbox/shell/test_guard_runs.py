@@ -66,7 +66,20 @@ REFUSED = [
     ("env rm a.txt", "read-only"),
     ("timeout 1 touch new", "read-only"),
     ("find . -exec eval x \\;", "never runs"),
+    ("env /bin/sh -c 'rm a.txt'", "never runs"),
+    ("echo a.txt | xargs /usr/bin/python3", "not an allowed command"),
+    ("echo a.txt | xargs ./evil", "never runs"),
+    ("find . -exec /tmp/evil {} \\;", "never runs"),
+    ("echo a.txt | xargs /usr/bin/rm", "read-only"),
 ]
+
+
+def test_a_standard_path_runs_its_command(tree: Path) -> None:
+    """``/usr/bin/X`` and ``/bin/X`` given to a runner are X, as at the top level (bash would run
+    the system's X); any other path is never run."""
+    r = _run(tree, "env A=foo /usr/bin/printenv A; echo x y | xargs /bin/echo; "
+             "timeout 5 /bin/cat a.txt; find . -name a.txt -exec /usr/bin/wc -c {} \\;")
+    assert (r.exit_code, r.stdout, r.stderr) == (0, b"foo\nx y\nalpha\n6 ./a.txt\n", b"")
 
 
 @pytest.mark.parametrize("script,why", REFUSED)
