@@ -1,5 +1,5 @@
 """``du``: estimate file space usage (GNU coreutils 9.1): ``-a -s -c -h --si -b -k -m -B SIZE
--d N -0 -x``,
+-d N -0 -x -l -L -H -D -P``,
 ``-S``, ``--exclude=PATTERN``, ``--apparent-size``, ``--max-depth``, ``--summarize``, ``--total``, ``--null``.
 
 Sizes come from the jail's ``FileStat``: a file uses ``ceil(size / 4096)`` 4 KiB blocks (what
@@ -7,7 +7,10 @@ ext4 allocates, and what ``ls -s`` assumes), a directory its own size the same w
 contents; ``--apparent-size``/``-b`` sum the sizes themselves. With several operands every file and
 directory is counted once (``du . d`` shows ``d`` only inside ``.``), as GNU does. Entries of a directory are visited in name order (GNU follows
 the host's directory order, which differs from one filesystem to the next). ``-x`` is a no-op
-(the jail is one tree).
+(the jail is one tree). The jail has no symbolic links, so ``-L``/``--dereference``,
+``-H``/``-D``/``--dereference-args`` and ``-P``/``--no-dereference`` change nothing;
+``-l``/``--count-links`` turns off the once-only counting of several operands, as in GNU (no
+file has more than one link).
 """
 
 from __future__ import annotations
@@ -23,8 +26,12 @@ from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command
 from sandbox.fs.base import FileStat, FSError
 
 SPEC = OptionSpec(
-    "0abB:cd:hkmsSx",
+    "0abB:cd:DHhklLmPsSx",
     {
+        "count-links": (NO_ARG, "l"),
+        "dereference": (NO_ARG, "L"),
+        "dereference-args": (NO_ARG, "D"),
+        "no-dereference": (NO_ARG, "P"),
         "null": (NO_ARG, "0"),
         "all": (NO_ARG, "a"),
         "apparent-size": (NO_ARG, "apparent"),
@@ -54,14 +61,20 @@ Mandatory arguments to long options are mandatory for short options too.
                            '-BM' prints sizes in units of 1,048,576 bytes
   -b, --bytes           equivalent to '--apparent-size --block-size=1'
   -c, --total           produce a grand total
+  -D, --dereference-args  dereference only symlinks that are listed on the
+                          command line
       --exclude=PATTERN  exclude files that match PATTERN
+  -H                    equivalent to --dereference-args (-D)
   -d, --max-depth=N     print the total for a directory (or file, with --all)
                           only if it is N or fewer levels below the command
                           line argument;  --max-depth=0 is the same as
                           --summarize
   -h, --human-readable  print sizes in human readable format (e.g., 1K 234M 2G)
   -k                    like --block-size=1K
+  -l, --count-links     count sizes many times if hard linked
+  -L, --dereference     dereference all symbolic links
   -m                    like --block-size=1M
+  -P, --no-dereference  don't follow any symbolic links (this is the default)
       --si              like -h, but use powers of 1000 not 1024
   -S, --separate-dirs   for directories do not include size of subdirectories
   -s, --summarize       display only a total for each argument
@@ -221,7 +234,7 @@ def run(ctx: CommandContext) -> int:
     if isinstance(o, int):
         return o
     walker = _Walker(ctx, o)
-    walker.hash_all = len(operands) > 1
+    walker.hash_all = len(operands) > 1 and not any(k == "l" for k, _ in opts)
     grand = 0
     for operand in operands or ["."]:
         if operand == "":

@@ -35,6 +35,10 @@ HAND = [
     "-a --exclude=f", "-a --exclude='d/*'", "-a --exclude=d .", "--exclude=big -a d", "-s --exclude=e d",
     "--exclude='*' .", "-a --exclude='./d' .", "-a --exclude='*/e'", "-a --exclude='*.txt' --exclude=u s",
     "-a --exclude='[st]' .", "-ab --exclude='s/t/?' s", "--exclude= -a d", "-a --exclude='sp*' .",
+    # dereferencing (no links in the jail) and --count-links
+    "-L d", "--dereference -a s", "-H d", "-D -s s", "--dereference-args d", "-P d", "--no-dereference -s .",
+    "-LHDP d", "-sL s d", "-l d", "-l . d", "--count-links -s . d s", "-lc d d", "-lsc s s/t", "-la s s/t/w",
+    "-l -x d", "--one-file-system -s .", "-lLa --exclude=u s", "--count-link d", "--deref d",
 ]
 
 
