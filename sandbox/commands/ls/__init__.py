@@ -6,7 +6,7 @@ Formats: one name a line (the default off a terminal, ``-1``), ``-C`` (columns),
 with tabs). Entries: ``-a -A -d -R -f``, ``-I PATTERN`` / ``--ignore``, ``--hide`` (not with
 ``-a``/``-A``), ``-B`` (``*~``). Order: ``-t -S -X -v -U -r``, ``--sort=WORD``,
 ``-c``/``-u`` (sort by that time unless ``-l``), ``--group-directories-first``. Columns and
-decorations: ``-i -s -k -h --si --block-size=SIZE``, ``-F -p --file-type
+decorations: ``-i -s -Z`` (the context is always ``?``: no SELinux), ``-k -h --si --block-size=SIZE``, ``-F -p --file-type
 --indicator-style=WORD``, ``-b -q -N -Q --quoting-style=WORD --show-control-chars``
 (``QUOTING_STYLE``), ``-G``, ``--time-style=STYLE`` (``TIME_STYLE``), ``--full-time``,
 ``--color=never|auto`` (output is never a terminal: no colour). ``-L -H`` are accepted: the
@@ -49,7 +49,7 @@ from sandbox.fs.paths import normalize
 __all__ = ["run", "human_size"]
 
 SPEC = OptionSpec(
-    "1aAbBcCdfFgGhHiI:klLmnNopqQrRsStT:uUvw:xX",
+    "1aAbBcCdfFgGhHiI:klLmnNopqQrRsStT:uUvw:xXZ",
     {
         "all": (NO_ARG, "a"), "almost-all": (NO_ARG, "A"), "escape": (NO_ARG, "b"),
         "directory": (NO_ARG, "d"), "classify": (OPTIONAL, "classify"), "file-type": (NO_ARG, "file-type"),
@@ -65,7 +65,7 @@ SPEC = OptionSpec(
         "tabsize": (REQUIRED, "T"), "width": (REQUIRED, "w"), "block-size": (REQUIRED, "block-size"),
         "ignore": (REQUIRED, "I"), "hide": (REQUIRED, "hide"), "ignore-backups": (NO_ARG, "B"),
         "color": (OPTIONAL, "color"), "dereference": (NO_ARG, "L"),
-        "dereference-command-line": (NO_ARG, "H"),
+        "dereference-command-line": (NO_ARG, "H"), "context": (NO_ARG, "Z"),
         "help": (NO_ARG, "help"), "version": (NO_ARG, "version"),
     },
 )
@@ -127,6 +127,7 @@ Sort entries alphabetically if none of -cftuvSUX nor --sort is specified.
   -w, --width=COLS           set output width to COLS.  0 means no limit
   -x                         list entries by lines instead of by columns
   -X                         sort alphabetically by entry extension
+  -Z, --context              print any security context of each file
   -1                         list one file per line
       --help     display this help and exit
       --version  output version information and exit
@@ -196,6 +197,9 @@ class _Options:
     group: bool = True
     numeric: bool = False
     inode: bool = False
+    #: -Z: the security context column, always ``?`` (no SELinux in the jail, as GNU prints
+    #: without it)
+    context: bool = False
     blocks: bool = False
     block_scale: Scale = field(default_factory=lambda: Scale(1024))
     size_scale: Scale = field(default_factory=Scale)
@@ -281,6 +285,8 @@ def _options(ctx: CommandContext, opts: list[tuple[str, str | None]]) -> _Option
             o.hide.append(value or "")
         elif key == "i":
             o.inode = True
+        elif key == "Z":
+            o.context = True
         elif key == "s":
             o.blocks = True
         elif key == "k":
@@ -533,6 +539,8 @@ class _Lister:
                 prefix += f"{_inode(e.vpath) if e.stat else '?':>{inode_w}} "
             if o.blocks:
                 prefix += f"{self._block_text(e.stat):>{block_w}} "
+            if o.context:
+                prefix += "? "
             if prefix:
                 cell.text, cell.width = prefix + cell.text, len(prefix) + cell.width
         if o.format == "one":
@@ -567,6 +575,8 @@ class _Lister:
                 line += owner + " "
             if o.group:
                 line += group + " "
+            if o.context:
+                line += "? "
             date = layout.format_date(st.mtime, self.now, o.time_formats)
             self.write(f"{line}{self._size_text(st):>{size_w}} {date} {cell.text}\n")
 

@@ -192,6 +192,9 @@ HAND_FLAGS = [
     "-C -l", "-lm", "-ml", "-x -1", "-R -m", "--indicator-style=file-type", "--classify=auto", "-f", "-fl",
     "-ls -f", "-I *.txt", "-I .* -a", "-I . -a", "-I .. -a", "-I * -d .", "--hide=d* -A", "--hide=d*",
     "-B -a", "-I [!a]*", "-I [^a]*", "-I \\.hd -a", "-I *.b.* -R", "--ignore=a --ignore=B",
+    # -Z: '?' for each context (no SELinux)
+    "-Z", "-lZ", "-1Z", "-sZ", "-ZC", "-Zx -w 30", "-Zm", "-Z --format=commas", "--context -l", "-Zlg", "-ZlG",
+    "-Zn", "-Zo", "-Zls", "-Zl --full-time", "-ZR", "-Zd . d1", "-ZF", "-ZsC -w 40", "-lZh",
 ]
 
 
@@ -215,7 +218,8 @@ def test_hand_written_options() -> None:
 
 @needs_gnu
 @pytest.mark.parametrize("flags", [["-U"], ["-f"], ["-Ua"], ["-U", "-1", "-F"], ["-fA"], ["-lU"], ["-i"],
-                                   ["-1iF", "d1"], ["-il"], ["-i", "-d", ".", "d1"], ["-is"]])
+                                   ["-1iF", "d1"], ["-il"], ["-i", "-d", ".", "d1"], ["-is"],
+                                   ["-iZ"], ["-ilZ"]])
 def test_directory_order_and_inodes_as_sets(flags: list[str]) -> None:
     """-U/-f keep the host's directory order and -i its inode numbers: compare what remains."""
     inode = re.compile(rb"^ *\d+ ", re.M)
@@ -236,7 +240,8 @@ def test_option_errors() -> None:
            "--color=x", "--tabsize=", "--width=1e2", "--format=lo", "--sort=v", "--time-style=full -l",
            "--block-size=1KB -l", "--block-size=99999999999999999999999 -l", "--block-size=1k -s",
            "--block-size=K -s", "--block-size=2b -s", "--block-size=1KX -l", "--block-size=-1 -l",
-           "-w 99999999999999999999999 -C", "--quoting-style=c-maybe", "--quoting-style=c-m -C"]
+           "-w 99999999999999999999999 -C", "--quoting-style=c-maybe", "--quoting-style=c-m -C", "--context=x",
+           "--cont=x -l"]
     fsup.check_all([(["ls"] + line.split(" "), {"a": b"", "a b": b"", "c\"d": b""}, b"",
                      ids_normalizer(line.split(" "))) for line in bad])
 
