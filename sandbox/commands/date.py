@@ -10,6 +10,7 @@ clock is never set: a date operand without ``+`` is refused as GNU refuses an in
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
 from datetime import datetime, timedelta, timezone, tzinfo
@@ -174,8 +175,48 @@ def _relative_items(text: str) -> tuple[int, int, int] | None:
     return months, days, seconds
 
 
+def _tz_prefix(text: str) -> tuple[str, str] | None:
+    """gnulib parse_datetime's leading ``TZ="VALUE"`` (after white space): the zone's value
+    (``\\`` and ``\"`` unescaped) and the rest of the string; None when there is none (or it
+    is malformed: no closing quote, or a backslash before another character)."""
+    body = text.lstrip(" \t\n\v\f\r")
+    if not body.startswith('TZ="'):
+        return None
+    value: list[str] = []
+    i = 4
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\":
+            i += 1
+            if i >= len(body) or body[i] not in '\\"':
+                return None
+            value.append(body[i])
+        elif ch == '"':
+            return "".join(value), body[i + 1:]
+        else:
+            value.append(ch)
+        i += 1
+    return None
+
+
 def parse_date(text: str, now: Moment, zone: tzinfo) -> tuple[int, int]:
-    """Parse a ``-d`` STRING into (seconds since the epoch, nanoseconds)."""
+    """Parse a ``-d`` STRING into (seconds since the epoch, nanoseconds). A leading
+    ``TZ="Zone/Name"`` reads the rest in that zone (an unknown name is UTC, as glibc's
+    tzalloc takes it)."""
+    prefix = _tz_prefix(text)
+    if prefix is None:
+        return _parse_date(text, now, zone)
+    value, rest = prefix
+    if value.startswith("/usr/share/zoneinfo/"):
+        value = value[len("/usr/share/zoneinfo/"):]
+    zone = resolve_zone(value)[0] if value else timezone.utc
+    try:
+        return _parse_date(rest, Moment(now.seconds, now.nanos, zone), zone)
+    except DateError:
+        raise DateError(f"invalid date {quote(text)}") from None
+
+
+def _parse_date(text: str, now: Moment, zone: tzinfo) -> tuple[int, int]:
     match = _EPOCH_RE.match(text)
     if match:
         if len(match.group(2).lstrip("0")) > 15:
@@ -222,12 +263,14 @@ def parse_date(text: str, now: Moment, zone: tzinfo) -> tuple[int, int]:
         return _parse_items(text, now, zone)
     months, days, seconds = relative
     if months or days:
+        base = naive
         try:
             index = naive.year * 12 + naive.month - 1 + months
             first = datetime(index // 12, index % 12 + 1, 1, naive.hour, naive.minute, naive.second)
             naive = first + timedelta(days=naive.day - 1 + days)
         except (ValueError, OverflowError):
             raise DateError(f"invalid date {quote(text)}") from None
+        return _to_epoch(naive, base_zone, base) + seconds, nanos
     return _to_epoch(naive, base_zone) + seconds, nanos
 
 
@@ -241,12 +284,42 @@ def _parse_items(text: str, now: Moment, zone: tzinfo) -> tuple[int, int]:
     base_zone = timezone.utc if items.utc else zone
     if items.zone_minutes is not None:
         base_zone = timezone(timedelta(minutes=items.zone_minutes))
-    return _to_epoch(naive, base_zone) + items.rel["seconds"], nanos
+    hint = None
+    if items.rel["months"] or items.rel["days"]:  # GNU's first mktime: the date before them
+        plain = dataclasses.replace(items, rel={**items.rel, "months": 0, "days": 0})
+        try:
+            hint = resolve(plain, now.local.replace(tzinfo=None, microsecond=0), now.nanos)[0]
+        except ItemsError:
+            hint = None
+    return _to_epoch(naive, base_zone, hint) + items.rel["seconds"], nanos
 
 
-def _to_epoch(naive: datetime, zone: tzinfo) -> int:
+def _to_epoch(naive: datetime, zone: tzinfo, hint: datetime | None = None) -> int:
+    """``naive`` local time in ``zone`` as epoch seconds. A time that occurs twice (a
+    fall-back hour) is resolved as glibc's mktime does: its first guess takes ``naive`` at the
+    offset of the previous mktime call (``hint``, the date before relative items were added;
+    none: offset 0), then steps to the offset in force at the guess."""
     aware = naive.replace(tzinfo=zone)
-    return int((aware - _EPOCH).total_seconds())
+    early = int((aware - _EPOCH).total_seconds())
+    late = int((naive.replace(tzinfo=zone, fold=1) - _EPOCH).total_seconds())
+    if early == late or isinstance(zone, timezone):
+        return early
+    for candidate in (early, late):
+        if (_EPOCH + timedelta(seconds=candidate)).astimezone(zone).replace(tzinfo=None) != naive:
+            return early  # a skipped (spring-forward) time, not an ambiguous one
+    as_utc = int((naive.replace(tzinfo=timezone.utc) - _EPOCH).total_seconds())
+    offset = 0
+    if hint is not None:
+        previous = _to_epoch(hint, zone)
+        offset = int((_EPOCH + timedelta(seconds=previous)).astimezone(zone).utcoffset().total_seconds())
+    guess = as_utc - offset
+    for _ in range(6):
+        at = (_EPOCH + timedelta(seconds=guess)).astimezone(zone).utcoffset()
+        step = as_utc - int(at.total_seconds())
+        if step == guess:
+            break
+        guess = step
+    return guess if guess in (early, late) else early
 
 
 # -- strftime --------------------------------------------------------------------------------

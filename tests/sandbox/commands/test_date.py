@@ -130,3 +130,47 @@ def test_relative_items_match_gnu(text: str, tz: str) -> None:
         if (ours[0], ours[1]) == (ref[0], ref[1]):
             break
     assert (ours[0], ours[1], ours[2]) == (ref[0], ref[1], ref[2]), gts.repro(argv, b"", None, {"TZ": tz})
+
+
+# -- TZ="Zone/Name" prefix in -d strings (gnulib parse_datetime) ---------------------------------
+
+TZ_PREFIX = [
+    'TZ="Europe/Berlin" 2018-01-04 08:00', 'TZ="GMT" @1533427200', 'TZ="Bogus/Zone" 2018-01-04 08:00',
+    '  TZ="UTC0" 2018-01-04', 'TZ="Europe/Berlin  2018-01-04', 'TZ=Europe/Berlin 2018-01-04',
+    'TZ="Asia/Tokyo"2018-01-04 08:00', 'TZ="EST5EDT" 2018-07-04 08:00', 'TZ="a\\"b" 2018-07-04 08:00',
+    'TZ="a\\xb" 2018-07-04', 'TZ="a\\\\b" 2018-07-04', 'TZ="" 2018-07-04 08:00',
+    'TZ="Europe/Berlin" 2018-01-04 08:00 UTC', 'TZ="Europe/Berlin" 2018-01-04T08:00:00Z',
+    'TZ="Europe/Berlin" 2018-01-04 08:00 +0300', 'TZ="../../etc/passwd" 2018-01-04 08:00',
+    'TZ="/usr/share/zoneinfo/Asia/Tokyo" 2018-01-04 08:00', 'TZ="XYZ-3" 2018-01-04 08:00',
+    'TZ="Europe/Berlin" 2018-03-25 02:30', 'TZ="Europe/Berlin" 2018-10-28 02:30', 'tz="Europe/Berlin" 2018-01-04',
+    'TZ="Europe/Berlin" dec 25 2018 10:00', 'TZ="Asia/Kolkata" 2018-01-04 3 days ago',
+    'TZ="America/New_York" 2018-03-11 12:00 -1 day', 'TZ="Australia/Sydney" 12/25/2018 9am',
+    'TZ="Europe/Berlin" 2018-01-04 08:00 "', 'TZ="Europe/Berlin" xyz', 'TZ="UTC" 2018-01-04 25:00',
+    'TZ="Europe/Berlin"', 'TZ="Europe/Berlin" @0', 'TZ="Pacific/Kiritimati" 2018-01-04 08:00:00.5',
+    'x TZ="Europe/Berlin" 2018-01-04', 'TZ="Europe/Berlin" TZ="UTC" 2018-01-04',
+]
+
+
+@pytest.mark.parametrize("text", TZ_PREFIX)
+@pytest.mark.parametrize("tz", ["America/Los_Angeles", "UTC"])
+def test_tz_prefix_matches_gnu(text: str, tz: str) -> None:
+    fmt = "+%F %T %Z %z" if text != 'TZ="Europe/Berlin"' else "+%Z %z"
+    gts.compare(["date", "-d", text, fmt], env={"TZ": tz})
+    gts.compare(["date", "-d", text], env={"TZ": tz})
+    gts.compare(["date", "-u", "-d", text], env={"TZ": tz})
+
+
+def test_tz_prefix_example() -> None:
+    out = run_command(["date", "-d", 'TZ="Europe/Berlin" 2018-01-04 08:00'], env={"TZ": "America/Los_Angeles"})
+    assert out == (0, b"Wed Jan  3 23:00:00 PST 2018\n", b"")
+
+
+@pytest.mark.parametrize("tz", ["Europe/Berlin", "America/New_York", "Australia/Sydney", "Europe/London"])
+def test_ambiguous_local_times_match_gnu(tz: str) -> None:
+    """A fall-back hour that occurs twice resolves as glibc's mktime does (first guess at the
+    previous call's offset)."""
+    for text in ["2018-10-28 02:30", "2018-11-04 01:30", "2018-04-01 02:30", "2018-10-28 01:30",
+                 "2018-10-27 02:30 1 day", "2018-10-29 02:30 1 day ago", "2018-10-28 02:30 +1 hour",
+                 "oct 28 2018 02:30", "oct 27 2018 02:30 1 day", "2018-11-03 01:30 1 day",
+                 f'TZ="{tz}" 2018-10-28 02:30', f'TZ="{tz}" 2018-11-04 01:30']:
+        gts.compare(["date", "-d", text, "+%F %T %Z %s"], env={"TZ": tz})
