@@ -14,7 +14,7 @@ from typing import Callable
 #: explicitly; memtool adds them where every change is versioned (``MEMORY_ALLOW``).
 DEFAULT_ALLOW: frozenset[str] = frozenset(
     "cat grep egrep fgrep sed jq awk tail head echo printf ls wc sort uniq cut tr mkdir touch "
-    "tee date seq basename dirname xargs env printenv timeout nice nohup expr sleep yes which whoami id "
+    "tee date seq basename dirname xargs env printenv timeout nice nohup expr bc sleep yes which whoami id "
     "hostname uname tree file diff cmp comm join nl tac rev paste fold fmt expand unexpand "
     "column split shuf tsort od xxd hexdump strings base64 base32 md5sum sha1sum sha224sum "
     "sha256sum sha384sum sha512sum b2sum cksum sum stat du readlink realpath mktemp ln chmod "

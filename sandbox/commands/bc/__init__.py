@@ -1,0 +1,23 @@
+"""``bc``: GNU bc 1.07.1, the arbitrary-precision calculator language, for the sandbox.
+
+POSIX bc plus GNU's extensions: numbers with a scale and libbc's scale rules for ``+ - * / % ^``,
+``scale``/``ibase`` (2..36)/``obase`` (2.. with GNU's space-separated digit groups above 16),
+``length() scale() sqrt()``, variables, arrays, ``++ --``, ``op=``, relations, ``&& || !``,
+``if``/``else``, ``while``, ``for`` (empty parts), ``break``, ``continue``, ``halt``, ``quit``
+(when parsed, as GNU), ``return``, ``define [void]`` with ``auto`` and array parameters (``*a[]``
+by reference), ``print``, strings, ``/* */`` and ``#`` comments, ``last``/``.``, ``limits``,
+``warranty``, ``random()`` (glibc's sequence); options ``-l -q -s -w -i -h -v``; files, then
+standard input; output wrapped at ``BC_LINE_LENGTH`` (70; 0: never) with a backslash.
+
+The parser emits GNU's code text and the machine runs it byte for byte (``machine.py``), so
+runtime messages carry GNU's addresses; ``-l`` runs GNU's own compiled math library. ``read()``
+is refused (standard input holds the program). Bounds: results of more than 100,000 digits or
+a scale above 10,000, and function calls nested more than 2,000 deep, end bc with a one-line
+``bc: ... refused`` message (status 1); loops check the time budget.
+"""
+
+from __future__ import annotations
+
+from sandbox.commands.bc.main import run
+
+__all__ = ["run"]
