@@ -35,6 +35,16 @@ class Quit(Exception):
     """``quit`` was parsed: bc ends now."""
 
 
+class Abort(Exception):
+    """yacc gave up (end of input while recovering from an error): bc ends."""
+
+
+#: Tokens that can start a statement (where yacc's ``error statement`` recovery resumes).
+STATEMENT_START = frozenset(
+    "NUMBER NAME STRING ( - ! ++ -- { if while for print return break continue quit halt ibase "
+    "obase scale last read length sqrt random limits warranty history".split())
+
+
 class Scanner:
     """Lazy tokens of one source; ``line_no`` counts newlines as flex's actions do."""
 
@@ -48,12 +58,11 @@ class Scanner:
         self.check_time = check_time
 
     def tokens(self) -> Iterator[Token]:
-        """Yield tokens, then EOF tokens forever."""
+        """Yield the tokens of this source (the driver chains the sources, as yywrap)."""
         s, n = self.s, len(self.s)
         while True:
             if self.i >= n:
-                yield Token("EOF")
-                continue
+                return
             c = s[self.i]
             if c in " \t":
                 self.i += 1
@@ -239,7 +248,7 @@ class Parser:
         self.if_label = 0
         self.cur_func = -1
         self.cur_void = False
-        self.depth = 0
+        self.errstatus = 0
 
     # -- tokens ----------------------------------------------------------------------------
 
@@ -250,10 +259,28 @@ class Parser:
         return self.buf[k]
 
     def take(self) -> Token:
-        """Consume and return the lookahead token."""
+        """Consume (shift) and return the lookahead token."""
         tok = self.peek()
         del self.buf[0]
+        if self.errstatus:
+            self.errstatus -= 1
         return tok
+
+    def discard(self) -> None:
+        """Drop the lookahead token during error recovery."""
+        self.peek()
+        del self.buf[0]
+
+    def syntax_error(self) -> None:
+        """yacc's yyerrlab: report (unless just recovering), drop a failed lookahead."""
+        if self.errstatus == 0:
+            self.yyerror("syntax error")
+        elif self.errstatus == 3:
+            if self.peek().kind == "EOF":
+                raise Abort()
+            self.discard()
+        self.errstatus = 3
+        self.had_error = True
 
     def expect(self, kind: str) -> Token:
         """Consume a token of ``kind`` or fail with a syntax error."""
@@ -273,7 +300,7 @@ class Parser:
     # -- input items -----------------------------------------------------------------------
 
     def parse_source(self, tokens: Iterator[Token]) -> None:
-        """Parse and run one source until its end (parser state carries over, as yacc's)."""
+        """Parse and run the whole input (all sources chained, EOF tokens at the end)."""
         self.tokens = tokens
         self.buf = []
         while True:
@@ -287,15 +314,26 @@ class Parser:
                     self._finish_item()
                 else:
                     self.semicolon_list()
-                    tok = self.peek()
-                    if tok.kind == "NL":
+                    if self.peek().kind == "NL":
                         self.take()
                         self._finish_item()
                     else:
                         raise BcSyntaxError()
             except BcSyntaxError:
-                self.yyerror("syntax error")
-                self._recover()
+                self.syntax_error()
+                # input_item: error ENDOFLINE | statement_or_error: error statement
+                while True:
+                    tok = self.peek()
+                    if tok.kind == "EOF":
+                        return
+                    if tok.kind == "NL":
+                        self.take()
+                        self.errstatus = 0
+                        self._reset()
+                        break
+                    if tok.kind in STATEMENT_START:
+                        break
+                    self.discard()
 
     def _finish_item(self) -> None:
         code, ok = self.code, not self.had_error
@@ -312,22 +350,6 @@ class Parser:
         self.if_label = 0
         self.cur_func = -1
         self.cur_void = False
-
-    def _recover(self) -> None:
-        depth = self.depth
-        self.depth = 0
-        while True:
-            tok = self.take()
-            if tok.kind == "EOF":
-                self.buf.insert(0, tok)
-                break
-            if tok.kind == "{":
-                depth += 1
-            elif tok.kind == "}":
-                depth -= 1
-            elif tok.kind == "NL" and depth <= 0:
-                break
-        self._reset()
 
     # -- statements ------------------------------------------------------------------------
 
@@ -351,18 +373,25 @@ class Parser:
         """``statement_list`` inside braces, up to the closing brace (not consumed)."""
         while True:
             self.check_time()
-            kind = self.peek().kind
-            if kind == "}":
-                return
-            if kind in ("NL", ";"):
-                self.take()
-                continue
-            if kind == "EOF":
-                raise BcSyntaxError()
-            self.statement()
-            kind = self.peek().kind
-            if kind not in ("NL", ";", "}"):
-                raise BcSyntaxError()
+            try:
+                kind = self.peek().kind
+                if kind == "}":
+                    return
+                if kind in ("NL", ";"):
+                    self.take()
+                    continue
+                if kind == "EOF":
+                    raise BcSyntaxError()
+                self.statement()
+                kind = self.peek().kind
+                if kind not in ("NL", ";", "}"):
+                    raise BcSyntaxError()
+            except BcSyntaxError:
+                self.syntax_error()
+                while self.peek().kind not in STATEMENT_START:
+                    if self.peek().kind == "EOF":
+                        raise Abort()
+                    self.discard()
 
     def opt_newline(self) -> None:
         """``opt_newline``."""
@@ -414,10 +443,8 @@ class Parser:
             self.while_statement()
         elif kind == "{":
             self.take()
-            self.depth += 1
             self.statement_list()
             self.expect("}")
-            self.depth -= 1
         elif kind == "print":
             self.take()
             self.ct_warn("print statement")
@@ -595,7 +622,6 @@ class Parser:
         self.expect(")")
         self.opt_newline()
         self.expect("{")
-        self.depth += 1
         if self.peek().kind != "NL":
             self.ct_warn("End of line required")
         else:
@@ -635,7 +661,6 @@ class Parser:
         self.next_label = 1
         self.statement_list()
         self.expect("}")
-        self.depth -= 1
         self.gen("0R]")
         self.next_label = saved_label
         self.cur_func = -1

@@ -399,10 +399,10 @@ class Machine:
             if temp < 2 and not toobig:
                 self.i_base = 2
                 self.rt_warn("ibase too small, set to 2")
-            elif temp > 36 or toobig:
+            elif temp > 36 or toobig or self.std_only and temp > 16:
                 if self.std_only:
-                    self.i_base = 10
-                    self.rt_warn("ibase too large, set to 10")
+                    self.i_base = 16
+                    self.rt_warn("ibase too large, set to 16")
                 else:
                     self.i_base = 36
                     self.rt_warn("ibase too large, set to 36")

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from sandbox.commands.base import CommandContext
 from sandbox.commands.bc import libmath
-from sandbox.commands.bc.compiler import Names, Parser, Quit, Scanner
+from collections.abc import Iterator
+
+from sandbox.commands.bc.compiler import Abort, Names, Parser, Quit, Scanner, Token
 from sandbox.commands.bc.machine import Halt, Machine, Output, Refused
 from sandbox.commands.bc.number import NumberLimit
 from sandbox.commands.options import NO_ARG, OptionSpec, UsageError, parse
@@ -75,6 +77,7 @@ class _Session:
         self.warn = warn
         self.source_name = "(standard_in)"
         self.scanner: Scanner | None = None
+        self.at_end = False
         self.names = Names()
         self.out = Output(ctx.stdout.write, line_length(ctx.env))
         self.machine = Machine(self.out, self.err, self.names.f_names, self.names.v_names,
@@ -88,7 +91,9 @@ class _Session:
         self.ctx.stderr.write(text.encode("latin-1", "replace"))
 
     def _line(self) -> int:
-        return self.scanner.line_no if self.scanner else 0
+        if self.at_end or self.scanner is None:
+            return 1
+        return self.scanner.line_no
 
     def yyerror(self, message: str) -> None:
         """``NAME LINE: message``; the current item will not run."""
@@ -125,13 +130,33 @@ class _Session:
         for piece in libmath.LIBMATH:
             self.machine.load_code(piece)
 
-    def source(self, name: str, data: bytes) -> None:
-        """Parse and run one source."""
+    def tokens(self, operands: list[str]) -> Iterator[Token]:
+        """The files' tokens, then standard input's, then EOF for ever (flex's yywrap)."""
+        for operand in operands:
+            try:
+                data = self.ctx.read_bytes(operand)
+            except FSError:
+                raise Unavailable(operand) from None
+            self._start(operand, data)
+            assert self.scanner is not None
+            yield from self.scanner.tokens()
+        self._start("(standard_in)", self.ctx.stdin.read())
+        assert self.scanner is not None
+        yield from self.scanner.tokens()
+        self.at_end = True
+        self.source_name = "(standard_in)"
+        while True:
+            yield Token("EOF")
+
+    def _start(self, name: str, data: bytes) -> None:
         self.source_name = name
         self.scanner = Scanner(data.decode("latin-1"), lambda msg: self.yyerror(msg),
                                self.std_only, self.ctx.budget.check_time)
         self.scanner.report_raw = self.err  # type: ignore[method-assign]
-        self.parser.parse_source(self.scanner.tokens())
+
+
+class Unavailable(Exception):
+    """A file operand cannot be read."""
 
 
 def run(ctx: CommandContext) -> int:
@@ -140,7 +165,7 @@ def run(ctx: CommandContext) -> int:
         opts, operands = parse(SPEC, ctx.args)
     except UsageError as e:
         ctx.error(str(e))
-        ctx.stderr.write(USAGE.format(prog=ctx.prog).encode())
+        ctx.stdout.write(USAGE.format(prog=ctx.prog).encode())
         return 1
     keys = {k for k, _ in opts}
     if "h" in keys:
@@ -154,15 +179,11 @@ def run(ctx: CommandContext) -> int:
         try:
             if "l" in keys:
                 session.load_library()
-            for operand in operands:
-                try:
-                    data = ctx.read_bytes(operand)
-                except FSError:
-                    session.err(f"File {operand} is unavailable.\n")
-                    return 1
-                session.source(operand, data)
-            session.source("(standard_in)", ctx.stdin.read())
-        except (Quit, Halt):
+            session.parser.parse_source(session.tokens(operands))
+        except Unavailable as e:
+            session.err(f"File {e} is unavailable.\n")
+            return 1
+        except (Quit, Halt, Abort):
             pass
         except (Refused, NumberLimit) as e:
             session.out.flush()

@@ -13,6 +13,8 @@ from __future__ import annotations
 MAX_DIGITS = 100_000
 #: Largest scale a result may have.
 MAX_SCALE = 10_000
+#: Bits of a mantissa of about ``MAX_DIGITS`` decimal digits.
+MAX_BITS = int(MAX_DIGITS * 3.321928094887362) + 1
 
 _POW10: dict[int, int] = {}
 
@@ -111,7 +113,7 @@ def check(m: int, scale: int) -> Num:
     """A new ``Num``, or ``NumberLimit`` when it is beyond the sandbox's bounds."""
     if scale > MAX_SCALE:
         raise NumberLimit(f"a result with scale {scale} (more than {MAX_SCALE} fraction digits)")
-    if m and abs(m).bit_length() > MAX_DIGITS * 3.33:
+    if m and abs(m).bit_length() > MAX_BITS:
         raise NumberLimit(f"a result of more than {MAX_DIGITS} digits")
     return Num(m, scale)
 
@@ -151,7 +153,7 @@ def mul(a: Num, b: Num, scale: int) -> Num:
     """``bc_multiply``: the product truncated to ``min(a+b, max(scale, a, b))`` digits."""
     full = a.scale + b.scale
     ps = min(full, max(scale, a.scale, b.scale))
-    if a.m and b.m and abs(a.m).bit_length() + abs(b.m).bit_length() > MAX_DIGITS * 3.33 + 64:
+    if a.m and b.m and abs(a.m).bit_length() + abs(b.m).bit_length() > MAX_BITS + 64:
         raise NumberLimit(f"a product of more than {MAX_DIGITS} digits")
     m = a.m * b.m
     if full > ps:
@@ -198,7 +200,7 @@ def power(a: Num, exponent: int, scale: int) -> Num | None:
     if a.m == 0:
         return None if neg else Num(0, rscale)
     bits = abs(a.m).bit_length()
-    if (bits - 1) * e > MAX_DIGITS * 3.33 + 64 or a.scale * e > MAX_DIGITS:
+    if (bits - 1) * e > MAX_BITS + 64 or a.scale * e > MAX_DIGITS:
         raise NumberLimit(f"a power of more than {MAX_DIGITS} digits")
     exact = Num(a.m ** e, a.scale * e)
     if neg:
