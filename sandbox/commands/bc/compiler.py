@@ -39,6 +39,10 @@ class Abort(Exception):
     """yacc gave up (end of input while recovering from an error): bc ends."""
 
 
+#: Tokens that can start an expression.
+EXPRESSION_START = frozenset(
+    "NUMBER NAME ( - ! ++ -- ibase obase scale last history length sqrt read random".split())
+
 #: Tokens that can start a statement (where yacc's ``error statement`` recovery resumes).
 STATEMENT_START = frozenset(
     "NUMBER NAME STRING ( - ! ++ -- { if while for print return break continue quit halt ibase "
@@ -275,12 +279,12 @@ class Parser:
         """yacc's yyerrlab: report (unless just recovering), drop a failed lookahead."""
         if self.errstatus == 0:
             self.yyerror("syntax error")
+            self.had_error = True
         elif self.errstatus == 3:
             if self.peek().kind == "EOF":
                 raise Abort()
             self.discard()
         self.errstatus = 3
-        self.had_error = True
 
     def expect(self, kind: str) -> Token:
         """Consume a token of ``kind`` or fail with a syntax error."""
@@ -319,14 +323,15 @@ class Parser:
                         self._finish_item()
                     else:
                         raise BcSyntaxError()
-            except BcSyntaxError:
+            except BcSyntaxError as e:
                 self.syntax_error()
                 # input_item: error ENDOFLINE | statement_or_error: error statement
+                newline_ends = not getattr(e, "after_semicolon", False)
                 while True:
                     tok = self.peek()
                     if tok.kind == "EOF":
                         return
-                    if tok.kind == "NL":
+                    if tok.kind == "NL" and newline_ends:
                         self.take()
                         self.errstatus = 0
                         self._reset()
@@ -354,18 +359,29 @@ class Parser:
     # -- statements ------------------------------------------------------------------------
 
     def semicolon_list(self) -> None:
-        """``semicolon_list``: statements separated by ``;`` up to the end of the line."""
+        """``semicolon_list``: statements separated by ``;`` up to the end of the line.
+
+        A syntax error inside a statement that follows a ``;`` is marked ``after_semicolon``:
+        yacc recovers in the state after that ``;``, where a newline cannot follow ``error``.
+        """
+        after_semicolon = False
         while True:
             kind = self.peek().kind
             if kind in ("NL", "EOF"):
                 return
             if kind == ";":
                 self.take()
+                after_semicolon = True
                 continue
-            self.statement()
+            try:
+                self.statement()
+            except BcSyntaxError as e:
+                e.after_semicolon = after_semicolon  # type: ignore[attr-defined]
+                raise
             kind = self.peek().kind
             if kind == ";":
                 self.take()
+                after_semicolon = True
             elif kind not in ("NL", "EOF"):
                 raise BcSyntaxError()
 
@@ -468,7 +484,7 @@ class Parser:
 
     def return_statement(self) -> None:
         """``Return return_expression``."""
-        if self.peek().kind in ("NL", ";", "}", "EOF"):
+        if self.peek().kind not in EXPRESSION_START:
             self.gen("0")
             if self.cur_func == -1:
                 self.error("Return outside of a function.")
@@ -488,7 +504,7 @@ class Parser:
 
     def opt_expression(self, end: str) -> int:
         """An optional ``for`` expression ending at ``end``."""
-        if self.peek().kind == end:
+        if self.peek().kind not in EXPRESSION_START:
             self.ct_warn("Missing expression in for statement")
             return EX_EMPTY
         return self.expression()

@@ -778,7 +778,9 @@ class Machine:
                     if name < 0:
                         self.rt_error(f"Parameter type mismatch parameter {self.a_names[-name]}.")
                     else:
-                        self.rt_error("Parameter type mismatch, parameter (null).")
+                        # GNU prints v_names[n], which holds the name of variable n + 1
+                        shown = self.v_names[name + 1] if name + 1 < len(self.v_names) else "(null)"
+                        self.rt_error(f"Parameter type mismatch, parameter {shown}.")
                 self.ex.pop()
             else:
                 self.rt_error("Parameter number mismatch")

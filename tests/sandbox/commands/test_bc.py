@@ -239,6 +239,39 @@ def test_generated_mathlib(seed: int) -> None:
             check(f"scale={sc}\nj({rng.randint(-3, 3)}, {x})\n", ("-l",))
 
 
+# -- generated token soup: syntax errors, recovery, runtime errors in any order ------------------
+
+SOUP = ["x", "y", "a[1]", "a[x]", "b[2]", "1", "0", "2.5", "-3", ".5", "10", "F", "1A", "x++", "--y", "++a[0]",
+        "+", "-", "*", "/", "%", "^", "=", "+=", "-=", "*=", "/=", "%=", "^=", "<", ">", "==", "!=", "&&", "||",
+        "!", "(", ")", ";", "{", "}", "[", "]", ",", "f(x)", "g(1,2)", "f(a[])", "sqrt(x)", "length(x)",
+        "scale(x)", "\"s\\n\"", "print x, \"\\n\"", "if (x) ", "else ", "while (x < 3) x++",
+        "for (i=0;i<2;i++) ", "break", "continue", "return", "return (x)", "scale", "ibase", "obase", "last",
+        ".", "\n", "\n", "\n", "#c\n", "/*c*/", "halt", "define"]
+SOUP_PRELUDE = ("define f(n) { auto t; t = n * 2; return (t) }\ndefine g(p, q) { return p - q }\n"
+                "define h(a[]) { return a[1] }\n")
+
+
+def gen_soup(rng: random.Random) -> str:
+    """Random token lines after a few definitions (mostly invalid programs)."""
+    lines = [SOUP_PRELUDE] if rng.random() < 0.6 else []
+    if rng.random() < 0.5:
+        lines.append(f"scale={rng.choice([0, 2, 5, 20])}\n")
+    if rng.random() < 0.3:
+        lines.append(f"obase={rng.choice([2, 8, 16, 20, 100, 1000, 3])}\n")
+    if rng.random() < 0.3:
+        lines.append(f"ibase={rng.choice([2, 8, 16, 12])}\n")
+    for _ in range(rng.randint(1, 6)):
+        lines.append(" ".join(rng.choice(SOUP) for _ in range(rng.randint(1, 7))) + "\n")
+    return "".join(lines)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_generated_token_soup(seed: int) -> None:
+    for k in range(50):
+        rng = random.Random(seed * 50 + k)
+        check(gen_soup(rng))
+
+
 # -- bounds ----------------------------------------------------------------------------------
 
 def run_bounded(script: str, seconds: float = 2.0, args: tuple[str, ...] = ()) -> tuple[int, bytes, bytes]:
