@@ -192,6 +192,10 @@ class _Trouble(Exception):
     """A usage error already reported: exit 2."""
 
 
+class _Fatal(Exception):
+    """GNU's fatal(): reported, diff stops here (exit 2)."""
+
+
 class Options:
     """What one run of diff compares and prints."""
 
@@ -221,12 +225,33 @@ class Options:
         self.ignore_name_case = False
 
 
+_INTMAX = (1 << 63) - 1
+_C_SPACE = " \t\n\v\f\r"
+
+
+def _strtoimax(value: str) -> int | None:
+    """C strtoimax(value, &end, 10) when nothing follows the number (None otherwise):
+    leading white space and a sign allowed, saturated at INTMAX_MIN/INTMAX_MAX; "" is 0."""
+    text = value.lstrip(_C_SPACE)
+    sign = 1
+    if text[:1] in ("+", "-"):
+        sign = -1 if text[0] == "-" else 1
+        text = text[1:]
+    if not text:
+        return 0 if value == "" else None
+    if not (text.isascii() and text.isdigit()):
+        return None
+    return max(-_INTMAX - 1, min(_INTMAX, sign * int(text)))
+
+
 def _context_number(ctx: CommandContext, value: str) -> int:
-    if not value.isdigit():
+    number = _strtoimax(value)
+    if number is None or number < 0:
         ctx.error(f"invalid context length '{value}'")
         ctx.error("Try 'diff --help' for more information.")
         raise _Trouble()
-    return int(value)
+    # past any file's length, more context changes nothing
+    return min(number, 1 << 30)
 
 
 def _usage(ctx: CommandContext, message: str) -> None:
@@ -308,15 +333,18 @@ def _parse(ctx: CommandContext) -> tuple[Options, list[str]] | int:
             elif key == "n":
                 specify_style("rcs")
             elif key == "W":
-                if not (value or "").isdigit() or int(value or "0") == 0:
+                number = _strtoimax(value or "")
+                if number is None or number <= 0:
                     _usage(ctx, f"invalid width '{value}'")
                 # Wider than this is only padding past any output limit: clamp it, so a
                 # hostile -W 999999999 cannot build gigabytes of tabs per line.
-                o.width = min(int(value or "0"), MAX_WIDTH)
+                o.width = min(number, MAX_WIDTH)  # type: ignore[type-var]
             elif key == "tabsize":
-                if not (value or "").isdigit() or int(value or "0") == 0:
+                number = _strtoimax(value or "")
+                if number is None or number <= 0:
                     _usage(ctx, f"invalid tabsize '{value}'")
-                o.tabsize = min(int(value or "0"), MAX_WIDTH)
+                # as -W: a bigger tab is only padding (the sandbox's bound, not GNU's)
+                o.tabsize = min(number, MAX_WIDTH)  # type: ignore[type-var]
             elif key == "x":
                 o.exclude.append(value or "")
             elif key == "X":
@@ -396,8 +424,12 @@ def _parse(ctx: CommandContext) -> tuple[Options, list[str]] | int:
                 specify_value(o.group_formats, _GROUP_FORMAT_KEYS[key], (value or "").encode(
                     "utf-8", "surrogateescape"), "--" + key)
             elif key == "from-file":
+                if o.from_file is not None and o.from_file != value:
+                    _usage(ctx, f"conflicting --from-file option value '{value}'")
                 o.from_file = value
             elif key == "to-file":
+                if o.to_file is not None and o.to_file != value:
+                    _usage(ctx, f"conflicting --to-file option value '{value}'")
                 o.to_file = value
             elif key == "unidirectional-new-file":
                 o.unidirectional = True
@@ -576,7 +608,8 @@ class Differ:
         d1 = f1.data if f1.data is not None else b""
         if d0 == d1:
             if o.style == "side" and not o.brief:  # -y shows identical files too
-                layout = output.SideBySide(o.width, o.left_column, o.suppress_common)
+                layout = output.SideBySide(o.width, o.left_column, o.suppress_common, o.tabsize,
+                                           o.expand_tabs)
                 ctx.stdout.write(layout.render([], self.lines(d0), self.lines(d1)))
             elif o.style == "ifdef" and not o.brief and not (
                     not o.text and b"\0" in d0[:BINARY_PROBE]):
@@ -638,7 +671,8 @@ class Differ:
             if o.style == "ifdef":
                 ctx.stdout.write(self.ifdef(changes, a, b))
             if o.style == "side":
-                layout = output.SideBySide(o.width, o.left_column, o.suppress_common)
+                layout = output.SideBySide(o.width, o.left_column, o.suppress_common, o.tabsize,
+                                           o.expand_tabs)
                 ctx.stdout.write(layout.render(changes, a, b))
             if o.identical and not changes:
                 ctx.stdout.write(f"Files {f0.name} and {f1.name} are identical\n".encode(
@@ -662,7 +696,8 @@ class Differ:
         elif o.style == "ifdef":
             out.append(self.ifdef(changes, a, b))
         elif o.style == "side":
-            layout = output.SideBySide(o.width, o.left_column, o.suppress_common)
+            layout = output.SideBySide(o.width, o.left_column, o.suppress_common, o.tabsize,
+                                           o.expand_tabs)
             out.append(layout.render(changes, a, b))
         else:
             groups = output.hunks(changes, o.context)
@@ -776,6 +811,9 @@ class Differ:
         if bad:
             return
         if k0 == "dir" and k1 == "dir":
+            if self.o.style == "ifdef":
+                self.trouble("-D option not supported with directories")
+                raise _Fatal()
             if self.ctx.path(n0) == self.ctx.path(n1):
                 return  # the same directory: GNU compares nothing
             self.directories(n0, n1)
@@ -862,4 +900,6 @@ def run(ctx: CommandContext) -> int:
             differ.top(n0, n1)
         except FSError as exc:
             differ.trouble(f"{exc.path and n0 or n0}: {exc}")
+        except _Fatal:
+            break
     return differ.status

@@ -68,6 +68,7 @@ def rcs(changes: list[Change], b: list[bytes],
 
 OLD, NEW, UNCHANGED, CHANGED = 1, 2, 0, 3
 _DIGITS = b"0123456789"
+_INTMAX = (1 << 63) - 1
 
 
 class _Group:
@@ -167,6 +168,9 @@ class IfdefPrinter:
                                 e += 1
                             values[i] = int(fmt[f:e])
                             f = e
+                            if values[i] > _INTMAX:  # strtoimax's ERANGE
+                                ok = False
+                                break
                         else:
                             v = _letter(groups, fmt[f] if f < n else 0)
                             if v < 0:

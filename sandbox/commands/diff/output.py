@@ -296,9 +296,10 @@ def context_format(groups: list[list[Change]], a: list[bytes], b: list[bytes],
 _PRINTABLE = frozenset(range(0x20, 0x7F))
 
 
-def _tab_from_to(out: bytearray, frm: int, to: int, tabsize: int = 8) -> int:
+def _tab_from_to(out: bytearray, frm: int, to: int, tabsize: int = 8,
+                 expand: bool = False) -> int:
     tab = frm + tabsize - frm % tabsize
-    while tab <= to:
+    while tab <= to and not expand:
         out += b"\t"
         frm = tab
         tab += tabsize
@@ -321,7 +322,8 @@ def _utf8_char(line: bytes, k: int) -> tuple[int, int] | None:
     return (ord(ch), size) if len(ch) == 1 else None
 
 
-def _half_line(out: bytearray, line: bytes, indent: int, bound: int, tabsize: int = 8) -> int:
+def _half_line(out: bytearray, line: bytes, indent: int, bound: int, tabsize: int = 8,
+               expand: bool = False) -> int:
     """side.c ``print_half_line``: multibyte characters take their wcwidth in columns."""
     in_pos = out_pos = 0
     k = 0
@@ -345,13 +347,18 @@ def _half_line(out: bytearray, line: bytes, indent: int, bound: int, tabsize: in
             spaces = tabsize - in_pos % tabsize
             if in_pos == out_pos:
                 tabstop = out_pos + spaces
-                if tabstop < bound:
+                if expand:
+                    tabstop = min(tabstop, bound)
+                    if out_pos < tabstop:
+                        out += b" " * (tabstop - out_pos)
+                        out_pos = tabstop
+                elif tabstop < bound:
                     out_pos = tabstop
                     out.append(c)
             in_pos += spaces
         elif c == 13:
             out.append(c)
-            _tab_from_to(out, 0, indent, tabsize)
+            _tab_from_to(out, 0, indent, tabsize, expand)
             in_pos = out_pos = 0
         elif c == 8:
             if in_pos != 0:
@@ -382,8 +389,10 @@ def _half_line(out: bytearray, line: bytes, indent: int, bound: int, tabsize: in
 class SideBySide:
     """Layout of ``-y`` for a width (GNU's half width and second-column offset)."""
 
-    def __init__(self, width: int, left_column: bool, suppress: bool, tabsize: int = 8):
-        t = tabsize
+    def __init__(self, width: int, left_column: bool, suppress: bool, tabsize: int = 8,
+                 expand: bool = False):
+        t = 1 if expand else tabsize
+        self.expand = expand
         off = (width + t + 3) // (2 * t) * t
         self.hw = max(0, min(off - 3, width - off))
         self.c2o = off if self.hw else width
@@ -396,17 +405,18 @@ class SideBySide:
         put_newline = False
         if left is not None:
             put_newline |= left.endswith(b"\n")
-            col = _half_line(out, left, 0, self.hw, self.tabsize)
+            col = _half_line(out, left, 0, self.hw, self.tabsize, self.expand)
         if sep != " ":
-            col = _tab_from_to(out, col, (self.hw + self.c2o - 1) // 2, self.tabsize) + 1
+            col = _tab_from_to(out, col, (self.hw + self.c2o - 1) // 2, self.tabsize,
+                               self.expand) + 1
             if sep == "|" and right is not None and put_newline != right.endswith(b"\n"):
                 sep = "/" if put_newline else "\\"
             out += sep.encode()
         if right is not None:
             put_newline |= right.endswith(b"\n")
             if right[:1] != b"\n":
-                col = _tab_from_to(out, col, self.c2o, self.tabsize)
-                _half_line(out, right, col, self.hw, self.tabsize)
+                col = _tab_from_to(out, col, self.c2o, self.tabsize, self.expand)
+                _half_line(out, right, col, self.hw, self.tabsize, self.expand)
         if put_newline:
             out += b"\n"
 
