@@ -215,9 +215,15 @@ class IfdefPrinter:
         if out is None:
             return
         lines = g.lines
-        if self.expand is None and fmt == b"%L":
-            out += b"".join(lines[g.start:g.end])
-            return
+        if self.expand is None and g.start < g.end:
+            if fmt == b"%L":
+                out += b"".join(lines[g.start:g.end])
+                return
+            if fmt == b"%l\n":  # ifdef.c's single fwrite: each line completed
+                out += b"".join(lines[g.start:g.end])
+                if not out.endswith(b"\n"):
+                    out += b"\n"
+                return
         n = len(fmt)
         for k in range(g.start, g.end):
             line = lines[k]

@@ -278,3 +278,78 @@ def test_generated() -> None:
         opts = _options(rng)
         cases.append((f"diff {shlex.join(opts)} f1 f2; echo \"rc=$?\"", {"f1": a, "f2": b}))
     check_all(cases)
+
+
+PIECES = ["%l", "%L", "%%", "%c'x'", "%c'\\101'", "%c'\\0'", "%c'\\'", "%c''", "%c'ab'",
+          "%dn", "%5dn", "%-3on", "%05xn", "%.2Xn", "%'dn", "%dq", "%", "%z", "%.", "%5",
+          "\n", "\t", "|", "x", " ", "%c", "%c'"]
+GROUP_PIECES = ["%<", "%>", "%=", "%%", "%dF", "%dL", "%dN", "%dE", "%dM", "%df", "%dl",
+                "%dn", "%de", "%dm", "%3xN", "%-4oF", "%.0de", "%dz", "%c'y'", "\n", "[", "]",
+                "%(N=1?one:more)", "%(n=0?:%<)", "%(F=f?%>:x)", "%(e=E?a%(1=1?b:c)d:)",
+                "%(0=N?empty:%dN)", "%(q=1?a:b)", "%(N=", "%(1=1?open", "?", ":", ")", "%"]
+
+
+def _format(rng: random.Random, pieces: list[str]) -> str:
+    return "".join(rng.choice(pieces) for _ in range(rng.randint(0, 6)))
+
+
+def test_generated_formats() -> None:
+    """Random line and group formats, malformed directives included, over random edits:
+    the directive scanner must print what GNU's ifdef.c prints."""
+    rng = random.Random(3809)
+    cases = []
+    for _ in range(int(os.environ.get("DIFF_FORMAT_CASES", "200"))):
+        base = _file(rng, rng.randint(0, 15))
+        a = _join(rng, base)
+        b = _join(rng, _edit(rng, base))
+        opts = []
+        for name in ("line", "old-line", "new-line", "unchanged-line"):
+            if rng.random() < 0.4:
+                opts.append(f"--{name}-format={_format(rng, PIECES)}")
+        for name in ("old-group", "new-group", "changed-group", "unchanged-group"):
+            if rng.random() < 0.5:
+                opts.append(f"--{name}-format={_format(rng, GROUP_PIECES)}")
+        if not opts or rng.random() < 0.2:
+            opts += ["-D", "SYM"] if not any(o.startswith("--line") for o in opts) else []
+        if not opts:
+            opts.append("--line-format=%L")
+        if rng.random() < 0.15:
+            opts.append(rng.choice(["-t", "-B", "-I^#", "-i", "-b"]))
+        cases.append((f"diff {shlex.join(opts)} f1 f2; echo \"rc=$?\"", {"f1": a, "f2": b}))
+    check_all(cases)
+
+
+def test_generated_function_lines() -> None:
+    """Bigger C-like files (40-300 lines), a few edits, under -p/-F (one or two regexes),
+    -I and the context sizes: the function line of every hunk, GNU's cached search."""
+    rng = random.Random(3810)
+    cases = []
+    heads = [b"int f%d(void)", b"static void g%d(int x)", b"_start%d:", b"$v%d = 1;",
+             b"#define M%d 1", b"struct s%d {", b"  inner%d(void)"]
+    for _ in range(int(os.environ.get("DIFF_FUNCTION_CASES", "120"))):
+        base = []
+        for k in range(rng.randint(40, 300)):
+            if rng.random() < 0.08:
+                base.append(rng.choice(heads) % k)
+            else:
+                base.append(rng.choice([b"\tx%d++;" % rng.randrange(50), b"{", b"}", b"",
+                                        b"    y = %d;" % k, b"\t/* comment %d */" % k]))
+        other = list(base)
+        for _ in range(rng.randint(1, 6)):
+            i = rng.randrange(len(other))
+            op = rng.random()
+            if op < 0.4:
+                other[i] = b"changed %d" % rng.randrange(1000)
+            elif op < 0.7:
+                other.insert(i, rng.choice([b"", b"}", b"int new%d(void)" % i, b"#x"]))
+            else:
+                del other[i]
+        opts = rng.choice([["-p"], ["-u", "-p"], ["-c", "-p"], ["-U0", "-p"], ["-U1", "-p"],
+                           ["-u", "-F", "^static"], ["-C2", "-F", "^[_$]"],
+                           ["-U5", "-F", "^#", "-F", "^struct"], ["-u", "-F", "x[0-9]\\+"],
+                           ["-c", "-F", "^\\s*inner"]])
+        if rng.random() < 0.3:
+            opts += rng.choice([["-I", "^#"], ["-B"], ["-I", "^changed"], ["-T"], ["-t"]])
+        cases.append((f"diff {shlex.join(opts)} f1 f2; echo \"rc=$?\"",
+                      {"f1": b"\n".join(base) + b"\n", "f2": b"\n".join(other) + b"\n"}))
+    check_all(cases)
