@@ -253,6 +253,9 @@ class Parser:
         self.cur_func = -1
         self.cur_void = False
         self.errstatus = 0
+        #: -s and -w (load.c's checks of constants need them).
+        self.std_only = False
+        self.warn = False
 
     # -- tokens ----------------------------------------------------------------------------
 
@@ -653,7 +656,9 @@ class Parser:
                 raise BcSyntaxError()
             self.take()
         seen = set()
-        for number, _ in params:
+        for number, ref in params:
+            if ref:
+                self.ct_warn("Variable array parameter")
             if number in seen:
                 self.error("duplicate parameter names")
             seen.add(number)
@@ -758,6 +763,12 @@ class Parser:
             return EX_REG
         if kind == "NUMBER":
             self.take()
+            if (self.std_only or self.warn) and any("F" < ch <= "Z" for ch in tok.text):
+                # load.c, as the constant is loaded
+                if self.std_only:
+                    self.error("Error in numeric constant")
+                else:
+                    self.ct_warn("Non-standard base in numeric constant")
             if tok.text == "0":
                 self.gen("0")
             elif tok.text == "1":

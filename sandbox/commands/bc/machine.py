@@ -40,6 +40,8 @@ class Function:
     defined: bool = False
     params: list[tuple[int, bool]] = field(default_factory=list)
     autos: list[int] = field(default_factory=list)
+    #: ``Machine.decode``'s cache.
+    decoded: list | None = None
 
 
 class BcArray:
@@ -206,6 +208,8 @@ class Machine:
         self.a_names = a_names
         self.check_time = check_time
         self.std_only = std_only
+        #: -w: warn about non-standard settings.
+        self.warn = False
         self.functions: dict[int, Function] = {0: Function("(main)")}
         self.variables: dict[int, list[Num]] = {}
         self.arrays: dict[int, list[BcArray]] = {}
@@ -407,6 +411,8 @@ class Machine:
                     self.i_base = 36
                     self.rt_warn("ibase too large, set to 36")
             else:
+                if temp > 16 and self.warn:
+                    self.rt_warn("ibase larger than 16 is non-standard")
                 self.i_base = temp
         elif n == 1:
             if temp < 2 and not toobig:
@@ -539,6 +545,64 @@ class Machine:
             n = ((n << 8) & 0x7F00) + self.byte(code)
         return n
 
+    def decode(self, f: Function) -> list[tuple[str, object, int] | None]:
+        """The instructions of ``f`` by address: (opcode, operand, address after it)."""
+        if f.decoded is not None:
+            return f.decoded
+        code = f.code
+        n = len(code)
+        out: list[tuple[str, object, int] | None] = [None] * (n + 1)
+        a = 0
+        while a < n:
+            op = chr(code[a])
+            i = a + 1
+            arg: object = None
+            if op in "lsidLSAM":
+                arg = code[i]
+                i += 1
+                if arg & 0x80:  # type: ignore[operator]
+                    arg = ((arg << 8) & 0x7F00) + code[i]  # type: ignore[operator]
+                    i += 1
+            elif op == "K":
+                j = i
+                while j < n and code[j] != 58:
+                    j += 1
+                arg = (code[i:j], {})
+                i = j + 1
+            elif op in "BZJ":
+                label = code[i] + (code[i + 1] << 8)
+                i += 2
+                arg = f.labels.get(label, n)
+            elif op == "c":
+                arg = chr(code[i])
+                i += 1
+            elif op in "wO":
+                j = i
+                while j < n and code[j] != 34:
+                    if op == "O" and code[j] == 92:
+                        j += 1
+                    j += 1
+                arg = _string_text(code[i:j + 1], op == "O")
+                i = j + 1
+            elif op == "C":
+                arg = i
+                i = n  # a call reads its own operand bytes
+            out[a] = (op, arg, i)
+            if op == "C":
+                # the bytes after a call are decoded from where the call ends
+                j = a + 1
+                fn = code[j]
+                j += 1
+                if fn & 0x80:
+                    j += 1
+                while j < n and code[j] != 58:
+                    j += 1
+                a = j + 1
+                continue
+            a = i
+        f.decoded = out
+        return out
+
     def execute(self) -> None:
         """Run function 0 (the current main program) from its start."""
         self.func = 0
@@ -546,123 +610,153 @@ class Machine:
         self.runtime_error = False
         ex = self.ex
         steps = 0
+        f = self.functions[0]
+        dec = self.decode(f)
+        ncode = len(f.code)
+        addr = 0
         try:
-            while not self.runtime_error:
-                f = self.functions[self.func]
-                code = f.code
-                if self.addr >= len(code):
+            while True:
+                if addr >= ncode:
+                    if self.func == 0:
+                        break
+                    # a function's code always ends with 0R: not reached
                     break
                 steps += 1
                 if steps & 0xFFF == 0:
                     self.check_time()
-                inst = chr(self.byte(code))
-                if inst in "+-*/%^":
+                ins = dec[addr]
+                if ins is None:  # inside a call's operands: not reached by GNU's code
+                    self.addr = addr
+                    self.rt_error("bad instruction")
+                    break
+                op, arg, nxt = ins
+                self.addr = addr = nxt
+                if op in "+-*/%^":
                     b, a = ex[-1], ex[-2]
-                    if inst == "+":
+                    if op == "+":
                         r: Num | None = bn.add(a, b, 0)
-                    elif inst == "-":
+                    elif op == "-":
                         r = bn.sub(a, b, 0)
-                    elif inst == "*":
+                    elif op == "*":
                         r = bn.mul(a, b, self.scale)
-                    elif inst == "/":
+                    elif op == "/":
                         r = bn.div(a, b, self.scale)
                         if r is None:
                             self.rt_error("Divide by zero")
-                            continue
-                    elif inst == "%":
+                            break
+                    elif op == "%":
                         if b.is_zero():
                             self.rt_error("Modulo by zero")
-                            continue
+                            break
                         r = bn.mod(a, b, self.scale)
                     else:
                         r = self._raise(a, b)
                         if self.runtime_error:
-                            continue
+                            break
                     ex.pop()
                     ex[-1] = r  # type: ignore[assignment]
-                elif inst == "l":
-                    self.load_var(self._name(code))
-                elif inst == "s":
-                    self.store_var(self._name(code))
-                elif inst == "K":
+                elif op == "l":
+                    n = arg
+                    if n > 4:  # type: ignore[operator]
+                        st = self.variables.get(n)  # type: ignore[arg-type]
+                        ex.append(st[-1] if st else ZERO)
+                    else:
+                        self.load_var(n)  # type: ignore[arg-type]
+                elif op == "s":
+                    n = arg
+                    if n > 4:  # type: ignore[operator]
+                        st = self.variables.get(n)  # type: ignore[arg-type]
+                        if st:
+                            st[-1] = ex[-1]
+                        else:
+                            self.variables[n] = [ex[-1]]  # type: ignore[index]
+                    else:
+                        self.store_var(n)  # type: ignore[arg-type]
+                elif op in "ZBJ":
+                    if op == "J":
+                        addr = arg  # type: ignore[assignment]
+                    else:
+                        zero = ex.pop().m == 0
+                        if zero == (op == "Z"):
+                            addr = arg  # type: ignore[assignment]
+                elif op == "K":
                     base = self.i_base if self.func == 0 else self.fn_stack[-1][2]
-                    ex.append(self._constant(code, base))
-                elif inst == "0":
+                    digits_, cache = arg  # type: ignore[misc]
+                    value = cache.get(base)
+                    if value is None:
+                        value = cache[base] = self._constant(digits_, base)
+                    ex.append(value)
+                elif op == "0":
                     ex.append(ZERO)
-                elif inst == "1":
+                elif op == "1":
                     ex.append(ONE)
-                elif inst == "p":
+                elif op == "p":
                     ex.pop()
-                elif inst in "BZJ":
-                    cond = False
-                    if inst != "J":
-                        cond = not ex.pop().is_zero()
-                    label = self.byte(code)
-                    label += self.byte(code) << 8
-                    if inst == "J" or (inst == "B" and cond) or (inst == "Z" and not cond):
-                        self.addr = f.labels.get(label, len(code))
-                elif inst in "=#<{>}":
+                elif op in "=#<{>}":
                     c = bn.compare(ex[-2], ex[-1])
                     ex.pop()
-                    ok = {"=": c == 0, "#": c != 0, "<": c < 0, "{": c <= 0, ">": c > 0, "}": c >= 0}[inst]
+                    ok = {"=": c == 0, "#": c != 0, "<": c < 0, "{": c <= 0, ">": c > 0, "}": c >= 0}[op]
                     ex[-1] = ONE if ok else ZERO
-                elif inst == "!":
+                elif op == "!" or op == "T":
                     ex[-1] = ONE if ex[-1].is_zero() else ZERO
-                elif inst == "n":
+                elif op == "n":
                     ex[-1] = bn.sub(ZERO, ex[-1], 0)
-                elif inst in "WP":
+                elif op in "WP":
                     value = ex[-1]
                     self.out.emit(format_number(value, self.o_base))
-                    if inst == "W":
+                    if op == "W":
                         self.out.emit("\n")
                     self.get_var(4)[-1] = value
                     ex.pop()
-                elif inst == "D":
+                elif op == "D":
                     ex.append(ex[-1])
-                elif inst == "x":
+                elif op == "x":
                     ex[-1], ex[-2] = ex[-2], ex[-1]
-                elif inst == "L":
-                    self.load_array(self._name(code))
-                elif inst == "S":
-                    self.store_array(self._name(code))
-                elif inst in "AM":
-                    self.incr_array(self._name(code), 1 if inst == "A" else -1)
-                elif inst in "id":
-                    self.incr_var(self._name(code), 1 if inst == "i" else -1)
-                elif inst == "C":
-                    self._call(code)
-                elif inst == "R":
+                elif op == "L":
+                    self.load_array(arg)  # type: ignore[arg-type]
+                elif op == "S":
+                    self.store_array(arg)  # type: ignore[arg-type]
+                elif op in "AM":
+                    self.incr_array(arg, 1 if op == "A" else -1)  # type: ignore[arg-type]
+                elif op in "id":
+                    self.incr_var(arg, 1 if op == "i" else -1)  # type: ignore[arg-type]
+                elif op == "C":
+                    self.addr = arg  # type: ignore[assignment]
+                    self._call(self.functions[self.func].code)
+                    f = self.functions[self.func]
+                    dec = self.decode(f)
+                    ncode = len(f.code)
+                    addr = self.addr
+                elif op == "R":
                     if self.func != 0:
                         callee = self.functions[self.func]
                         self.pop_vars(callee.autos)
                         self.pop_vars([n for n, _ in callee.params])
-                        self.func, self.addr, _ = self.fn_stack.pop()
+                        self.func, addr, _ = self.fn_stack.pop()
+                        self.addr = addr
+                        f = self.functions[self.func]
+                        dec = self.decode(f)
+                        ncode = len(f.code)
                     else:
                         self.rt_error("Return from main program.")
-                elif inst == "c":
-                    self._special(chr(self.byte(code)))
-                elif inst == "w":
-                    chars = []
-                    while True:
-                        ch = self.byte(code)
-                        if ch == 34:
-                            break
-                        chars.append(chr(ch))
-                    self.out.emit("".join(chars), not self.std_only)
-                elif inst == "O":
-                    self._print_string(code)
-                elif inst == "h":
+                elif op == "c":
+                    self._special(arg)  # type: ignore[arg-type]
+                elif op == "w":
+                    self.out.emit(arg, not self.std_only)  # type: ignore[arg-type]
+                elif op == "O":
+                    self.out.emit(arg, not self.std_only)  # type: ignore[arg-type]
+                elif op == "h":
                     raise Halt()
-                elif inst == "T":
-                    ex[-1] = ONE if ex[-1].is_zero() else ZERO
-                elif inst == "&":
+                elif op == "&":
                     b2 = ex.pop()
                     ex[-1] = ONE if (not ex[-1].is_zero() and not b2.is_zero()) else ZERO
-                elif inst == "|":
+                elif op == "|":
                     b2 = ex.pop()
                     ex[-1] = ONE if (not ex[-1].is_zero() or not b2.is_zero()) else ZERO
                 else:
-                    self.rt_error(f"bad instruction: inst={inst}")
+                    self.rt_error(f"bad instruction: inst={op}")
+                if self.runtime_error:
+                    break
         finally:
             while self.func != 0:
                 callee = self.functions[self.func]
@@ -685,13 +779,9 @@ class Machine:
             return ZERO
         return r
 
-    def _constant(self, code: list[int], base: int) -> Num:
+    def _constant(self, ds: list[int], base: int) -> Num:
+        """A ``K`` constant's digits (values 0..35, 46 for ``.``) as a number in ``base``."""
         if base == 10:
-            start = self.addr
-            while code[self.addr] != 58:
-                self.addr += 1
-            ds = code[start:self.addr]
-            self.addr += 1
             if len(ds) == 1 and ds[0] < 36:
                 return bn.from_int(ds[0])
             if 46 in ds:
@@ -701,7 +791,8 @@ class Machine:
                 ip, fp = ds, []
             text = "".join(str(min(d, 9)) for d in ip) + "".join(str(min(d, 9)) for d in fp)
             return bn.check(bn.parse_digits(text or "0"), len(fp))
-        return self._convert(lambda: self.byte(code), base)
+        feed = iter(ds + [58])
+        return self._convert(lambda: next(feed), base)
 
     @staticmethod
     def _convert(read: Callable[[], int], base: int) -> Num:
@@ -816,21 +907,29 @@ class Machine:
         elif which == "X":
             ex.append(bn.from_int(self.random.next()))
 
-    def _print_string(self, code: list[int]) -> None:
-        chars = []
-        escapes = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "q": '"', "r": "\r", "t": "\t", "\\": "\\"}
-        while True:
-            ch = chr(self.byte(code))
-            if ch == '"':
-                break
-            if ch != "\\":
-                chars.append(ch)
-                continue
-            ch = chr(self.byte(code))
-            if ch == '"':
-                break
-            chars.append(escapes.get(ch, ""))
-        self.out.emit("".join(chars), not self.std_only)
+_ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "q": '"', "r": "\r", "t": "\t", "\\": "\\"}
+
+
+def _string_text(raw: list[int], escapes: bool) -> str:
+    """The characters a ``w`` (as is) or ``O`` (with bc's escapes) string writes."""
+    chars = []
+    i = 0
+    while i < len(raw):
+        ch = chr(raw[i])
+        i += 1
+        if ch == '"':
+            break
+        if ch != "\\" or not escapes:
+            chars.append(ch)
+            continue
+        if i >= len(raw):
+            break
+        ch = chr(raw[i])
+        i += 1
+        if ch == '"':
+            break
+        chars.append(_ESCAPES.get(ch, ""))
+    return "".join(chars)
 
 
 def _long_val(code: str, i: int) -> tuple[int, int]:

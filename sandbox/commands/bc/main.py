@@ -84,6 +84,9 @@ class _Session:
                                self.names.a_names, ctx.budget.check_time, std_only)
         self.parser = Parser(self.names, self.yyerror, self.ct_warn, self.run_item,
                              self.special, ctx.budget.check_time)
+        self.parser.std_only = std_only
+        self.parser.warn = warn
+        self.machine.warn = warn
 
     def err(self, text: str) -> None:
         """Write a message to stderr."""
