@@ -283,13 +283,27 @@ def _compile(patterns: list[bytes], icase: bool, budget):  # type: ignore[no-unt
     return compile_patterns(parts, syntax="G", icase=icase, budget=budget)
 
 
+def _options_before_error(args: list[str], message: str) -> tuple[list, list[str]]:
+    """The options getopt returns before the one it refuses with ``message``."""
+    good: tuple[list, list[str]] = ([], [])
+    for k in range(len(args) + 1):
+        try:
+            good = parse(SPEC, args[:k])
+        except UsageError as err:
+            if str(err) == message:
+                return good
+    return good
+
+
 def _parse(ctx: CommandContext) -> tuple[Options, list[str]] | int:
+    usage_error: UsageError | None = None
     try:
         opts, operands = parse(SPEC, ctx.args)
     except UsageError as err:
-        ctx.error(str(err))
-        ctx.error("Try 'diff --help' for more information.")
-        return 2
+        # GNU acts on each option as getopt returns it: the options before the bad one
+        # (a bad regex, conflicting styles, --help...) come first
+        usage_error = err
+        opts, operands = _options_before_error(ctx.args, str(err))
     o = Options()
     style: list[str] = []
 
@@ -448,6 +462,10 @@ def _parse(ctx: CommandContext) -> tuple[Options, list[str]] | int:
                     ctx.error("--color=always is not supported in the sandbox")
                     return 2
     except _Trouble:
+        return 2
+    if usage_error is not None:
+        ctx.error(str(usage_error))
+        ctx.error("Try 'diff --help' for more information.")
         return 2
     if style:
         o.style = style[0]

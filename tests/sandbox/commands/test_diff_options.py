@@ -192,6 +192,24 @@ HAND += [
     'diff --tabsize= a b',
 ]
 
+# GNU acts on the options before a refused one
+HAND += [
+    "diff -F '\\(' --bogus a b",
+    "diff --bogus -F '\\(' a b",
+    'diff -u -e --bogus a b',
+    'diff --help --bogus | head -2',
+    'diff -I x -F',
+    "diff -F '\\(' -Q",
+    'diff -u -c -U',
+    'diff -u --line-format=x --bogus',
+    'diff --from-file=a --to-file=b --bogus a',
+    'diff -D',
+    'diff --line-format',
+    'diff -L',
+    'diff -S',
+    'diff -I',
+]
+
 
 @pytest.mark.parametrize("script", HAND)
 def test_hand_written(script: str) -> None:
