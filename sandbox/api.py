@@ -21,7 +21,7 @@ from sandbox import guard
 from sandbox.commands.base import CommandContext
 from sandbox.errors import BrokenPipe, LimitExceeded, UnsupportedSyntax
 from sandbox.fs.base import FileSystem, FSError
-from sandbox.fs.memory import MemoryFS
+from sandbox.fs.memory import LazyMemoryFS
 from sandbox.fs.paths import normalize
 from sandbox.fs.vfs import VirtualFS
 from sandbox.interpreter import redirs
@@ -170,7 +170,7 @@ class Sandbox:
                  source: str | None = None) -> Result:
         account = OutputAccount(budget)
         out, err = Capture(account), Capture(account)
-        fs = self.fs if self.scratch is None else self.fs.with_mount(self.scratch, MemoryFS())
+        fs = self.fs if self.scratch is None else self.fs.with_mount(self.scratch, LazyMemoryFS())
         shell = Shell(fs, self.cwd, self.policy, self.limits, budget, self.env)
         shell.commands = self.commands
         status = 0

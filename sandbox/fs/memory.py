@@ -146,3 +146,27 @@ class MemoryFS(FileSystem):
     def set_mtime(self, path: str, mtime: float) -> None:
         with self._mutex:
             self._find(path).mtime = mtime
+
+
+_LAZY_LOCK = threading.Lock()
+
+
+class LazyMemoryFS:
+    """A ``MemoryFS`` made on first use (a run's scratch ``/tmp``: most runs never touch it,
+    and every run gets one). Any attribute is the real one's; pipeline threads of one run
+    share it (made once, under a lock)."""
+
+    read_only = False
+
+    def __init__(self) -> None:
+        self._real: MemoryFS | None = None
+
+    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+        real = self._real
+        if real is None:
+            with _LAZY_LOCK:
+                real = self._real
+                if real is None:
+                    real = self._real = MemoryFS()
+        return getattr(real, name)
+

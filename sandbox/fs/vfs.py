@@ -42,8 +42,12 @@ class VirtualFS:
         self._order = sorted(self.mounts, key=len, reverse=True)
 
     def with_mount(self, point: str, backend: FileSystem) -> "VirtualFS":
-        """A copy of this mount table with ``backend`` mounted at ``point`` as well."""
-        return VirtualFS({**self.mounts, point: backend})
+        """A copy of this mount table with ``backend`` mounted at ``point`` (normalised) as
+        well; made for every run, so it skips ``__init__``'s normalising."""
+        new = VirtualFS.__new__(VirtualFS)
+        new.mounts = {**self.mounts, point: backend}
+        new._order = sorted(new.mounts, key=len, reverse=True)
+        return new
 
     def is_free(self, point: str) -> bool:
         """True when no mount holds ``point`` or anything below it (a mount may go there)."""
