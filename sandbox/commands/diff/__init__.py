@@ -637,15 +637,23 @@ class Differ:
                     "utf-8", "surrogateescape"))
             return
         binary = not o.text and (b"\0" in d0[:BINARY_PROBE] or b"\0" in d1[:BINARY_PROBE])
+        late_newline = [False, False]
         if o.style == "ed" and not (o.brief or binary):
             # io.c: ed scripts cannot say "no newline": the last line is completed, with a
             # warning (and trouble's exit status)
+            # (after --strip-trailing-cr, so a last "\r" stays: see below)
             if d0 and not d0.endswith(b"\n"):
                 self.trouble(f"{f0.name}: No newline at end of file\n")
-                d0 += b"\n"
+                if o.strip_cr and d0.endswith(b"\r"):
+                    late_newline[0] = True
+                else:
+                    d0 += b"\n"
             if d1 and not d1.endswith(b"\n"):
                 self.trouble(f"{f1.name}: No newline at end of file\n")
-                d1 += b"\n"
+                if o.strip_cr and d1.endswith(b"\r"):
+                    late_newline[1] = True
+                else:
+                    d1 += b"\n"
         if o.brief or binary:
             if banner and not o.brief and False:
                 pass
@@ -674,6 +682,10 @@ class Differ:
                                      ctx.budget)
         else:
             a, b = self.lines(d0), self.lines(d1)
+            if late_newline[0]:
+                a[-1] += b"\n"
+            if late_newline[1]:
+                b[-1] += b"\n"
             if transformed:
                 keys0 = [self.key(x) for x in a]
                 keys1 = [self.key(x) for x in b]

@@ -426,14 +426,24 @@ class SideBySide:
 
         def common(limit0: int, limit1: int) -> None:
             nonlocal n0, n1
-            if not self.suppress:
+            if self.suppress:
+                pass
+            elif self.left_column:  # file 1's lines of ignored changes are not shown
+                while n0 < limit0:
+                    self.line(out, a[n0], "(", None)
+                    n0 += 1
+            else:
                 while n0 < limit0 and n1 < limit1:
-                    if self.left_column:
-                        self.line(out, a[n0], "(", None)
-                    else:
-                        self.line(out, a[n0], " ", b[n1])
+                    self.line(out, a[n0], " ", b[n1])
                     n0 += 1
                     n1 += 1
+                # lines of changes -B/-I ignore: side.c's ')' and '(' columns
+                while n1 < limit1:
+                    self.line(out, None, ")", b[n1])
+                    n1 += 1
+                while n0 < limit0:
+                    self.line(out, a[n0], "(", None)
+                    n0 += 1
             n0, n1 = limit0, limit1
 
         for c in changes:

@@ -371,3 +371,32 @@ def test_generated_function_lines() -> None:
         cases.append((f"diff {shlex.join(opts)} f1 f2; echo \"rc=$?\"",
                       {"f1": b"\n".join(base) + b"\n", "f2": b"\n".join(other) + b"\n"}))
     check_all(cases)
+
+
+def test_generated_ignored_changes() -> None:
+    """Files of blank, white-space-only, CR and comment lines under -B (alone and with
+    -b/-w/-Z/-E/-i/--strip-trailing-cr) and -I, in every output style: which changes are
+    ignorable (analyze_hunk's white-space skipping) and how each style shows them (-y's '('
+    and ')' columns, -D's unchanged lines)."""
+    rng = random.Random(3811)
+    words = [b"", b" ", b"\t", b"  \t ", b"a", b"b", b" a", b"a ", b"\r", b"x\r", b"#c", b"\v",
+             b"\f"]
+    cases = []
+    for _ in range(int(os.environ.get("DIFF_IGNORE_CASES", "200"))):
+        base = [rng.choice(words) for _ in range(rng.randint(0, 12))]
+        other = list(base)
+        for _ in range(rng.randint(1, 4)):
+            pos = rng.randint(0, len(other))
+            if rng.random() < 0.5:
+                other.insert(pos, rng.choice(words))
+            elif other:
+                del other[min(pos, len(other) - 1)]
+        opts = rng.choice([["-B"], ["-B", "-b"], ["-B", "-w"], ["-B", "-Z"], ["-B", "-E"],
+                           ["-B", "-i"], ["-I", "^ *$"], ["-I", "^#", "-B", "-b"],
+                           ["-B", "--strip-trailing-cr"], ["-I", "x$"]])
+        opts += rng.choice([[], ["-u"], ["-e"], ["-n"], ["-D", "X"], ["-c", "-p"], ["-y"],
+                            ["-y", "--left-column"], ["-y", "--suppress-common-lines"]])
+        a = b"\n".join(base) + (b"\n" if base and rng.random() < 0.8 else b"")
+        b = b"\n".join(other) + (b"\n" if other and rng.random() < 0.8 else b"")
+        cases.append((f"diff {shlex.join(opts)} f1 f2; echo \"rc=$?\"", {"f1": a, "f2": b}))
+    check_all(cases)
