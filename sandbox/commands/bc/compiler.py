@@ -12,6 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from sandbox.commands.bc.machine import Refused
+
+#: Deepest nesting of statements and expressions parsed (parentheses, unary operators, braces).
+MAX_NESTING = 200
+
 EX_ASSGN, EX_REG, EX_COMP, EX_PAREN, EX_VOID, EX_EMPTY = 0, 1, 2, 4, 8, 16
 
 KEYWORDS = frozenset(
@@ -253,6 +258,7 @@ class Parser:
         self.cur_func = -1
         self.cur_void = False
         self.errstatus = 0
+        self.nesting = 0
         #: -s and -w (load.c's checks of constants need them).
         self.std_only = False
         self.warn = False
@@ -418,8 +424,21 @@ class Parser:
             self.take()
             self.ct_warn("newline not allowed")
 
+    def nest(self) -> None:
+        """Count one level of nesting; refuse past ``MAX_NESTING``."""
+        self.nesting += 1
+        if self.nesting > MAX_NESTING:
+            raise Refused(f"bc: program nested more than {MAX_NESTING} levels deep (refused)")
+
     def statement(self) -> None:
         """One ``statement``."""
+        self.nest()
+        try:
+            self._statement()
+        finally:
+            self.nesting -= 1
+
+    def _statement(self) -> None:
         tok = self.peek()
         kind = tok.kind
         if kind == "warranty":
@@ -735,6 +754,13 @@ class Parser:
 
     def unary(self) -> int:
         """Prefix operators and primaries (assignments start here: yacc shifts ``=``)."""
+        self.nest()
+        try:
+            return self._unary()
+        finally:
+            self.nesting -= 1
+
+    def _unary(self) -> int:
         tok = self.peek()
         kind = tok.kind
         if kind == "!":

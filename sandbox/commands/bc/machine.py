@@ -19,6 +19,8 @@ BC_SCALE_MAX = 2147483647
 BC_DIM_MAX = 16777215
 #: Deepest nesting of bc function calls we run.
 MAX_CALL_DEPTH = 2000
+#: Most array elements alive at once (all arrays, all instances, copies for calls included).
+MAX_ARRAY_CELLS = 4_000_000
 _LONG_MAX = 9223372036854775807
 
 
@@ -213,6 +215,7 @@ class Machine:
         self.functions: dict[int, Function] = {0: Function("(main)")}
         self.variables: dict[int, list[Num]] = {}
         self.arrays: dict[int, list[BcArray]] = {}
+        self.array_cells = 0
         self.i_base = 10
         self.o_base = 10
         self.scale = 0
@@ -484,7 +487,10 @@ class Machine:
         idx = self._index(self.ex[-2], n)
         if idx is not None:
             value = self.ex.pop()
-            self.get_array(n).values[idx] = value
+            values = self.get_array(n).values
+            if idx not in values:
+                self.add_cells(1)
+            values[idx] = value
             self.ex[-1] = value
 
     def incr_array(self, n: int, step: int) -> None:
@@ -496,7 +502,15 @@ class Machine:
             return
         arr = self.get_array(n)
         self.ex.pop()
+        if idx not in arr.values:
+            self.add_cells(1)
         arr.values[idx] = (bn.add if step > 0 else bn.sub)(arr.values.get(idx, ZERO), ONE, 0)
+
+    def add_cells(self, count: int) -> None:
+        """Account for array elements; refuse past ``MAX_ARRAY_CELLS``."""
+        self.array_cells += count
+        if self.array_cells > MAX_ARRAY_CELLS:
+            raise Refused(f"bc: arrays would hold more than {MAX_ARRAY_CELLS} elements (refused)")
 
     def auto_var(self, n: int) -> None:
         """Push a fresh instance of a variable (n > 0) or array (n < 0)."""
@@ -516,9 +530,15 @@ class Machine:
             else:
                 st2 = self.arrays.get(-n)
                 if st2 and len(st2) > 1:
-                    st2.pop()
+                    gone = st2.pop()
+                    if not any(gone is other for other in st2) and not self._shared(gone):
+                        self.array_cells -= len(gone.values)
 
     # -- messages --------------------------------------------------------------------------
+
+    def _shared(self, arr: BcArray) -> bool:
+        """True when ``arr`` is still an instance of some array (passed by reference)."""
+        return any(arr is inst for st in self.arrays.values() for inst in st)
 
     def rt_error(self, message: str) -> None:
         """``rt_error``: report and stop the current run."""
@@ -622,7 +642,7 @@ class Machine:
                     # a function's code always ends with 0R: not reached
                     break
                 steps += 1
-                if steps & 0xFFF == 0:
+                if steps & 0xFF == 0:
                     self.check_time()
                 ins = dec[addr]
                 if ins is None:  # inside a call's operands: not reached by GNU's code
@@ -655,6 +675,8 @@ class Machine:
                             break
                     ex.pop()
                     ex[-1] = r  # type: ignore[assignment]
+                    if r.m.bit_length() > 50_000:  # type: ignore[union-attr]
+                        self.check_time()
                 elif op == "l":
                     n = arg
                     if n > 4:  # type: ignore[operator]
@@ -767,17 +789,18 @@ class Machine:
             self.out.flush()
 
     def _raise(self, a: Num, b: Num) -> Num:
+        """``^`` as execute.c runs bc_raise, then its check of 0 raised to a negative power."""
         if b.scale != 0:
             self.rt_warn("non-zero scale in exponent")
         e = b.to_long()
-        if e == 0 and b.n_len() > 1 or e == 0 and abs(b.int_part()) != 0:
+        r: Num | None = ZERO
+        if e == 0 and b.int_part() != 0:
             self.rt_error("exponent too large in raise")
-            return ZERO
-        r = bn.power(a, e, self.scale)
-        if r is None:
+        elif not (a.is_zero() and e < 0):
+            r = bn.power(a, e, self.scale)
+        if a.is_zero() and b.is_neg():
             self.rt_error("divide by zero")
-            return ZERO
-        return r
+        return r if r is not None else ZERO
 
     def _constant(self, ds: list[int], base: int) -> Num:
         """A ``K`` constant's digits (values 0..35, 46 for ``.``) as a number in ``base``."""
@@ -864,6 +887,7 @@ class Machine:
                     if ref:
                         self.arrays[-name].append(src)
                     else:
+                        self.add_cells(len(src.values))
                         self.arrays[-name].append(BcArray(dict(src.values)))
                 else:
                     if name < 0:

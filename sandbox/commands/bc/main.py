@@ -188,6 +188,10 @@ def run(ctx: CommandContext) -> int:
             return 1
         except (Quit, Halt, Abort):
             pass
+        except RecursionError:
+            session.out.flush()
+            session.err("bc: program nested too deeply (refused)\n")
+            return 1
         except (Refused, NumberLimit) as e:
             session.out.flush()
             msg = str(e)

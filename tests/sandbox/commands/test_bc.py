@@ -310,6 +310,32 @@ def test_deep_recursion_ends_in_one_line() -> None:
     assert (code, out) == (0, b"1000\n")
 
 
+@pytest.mark.parametrize("script", [
+    "(" * 300 + "1" + ")" * 300, "- " * 300 + "1", "if (1) " * 300 + "1", "{" * 300 + "1" + "}" * 300,
+    "x = " * 300 + "1", "!" * 300 + "1",
+])
+def test_deep_nesting_is_refused_in_one_line(script: str) -> None:
+    code, out, err = run_bounded(script + "\n")
+    assert code == 1 and err.count(b"\n") == 1 and b"refused" in err, err
+
+
+def test_nesting_within_the_bound_runs() -> None:
+    check("(" * 150 + "1" + ")" * 150 + "\n")
+    check("- " * 150 + "1\n")
+
+
+def test_array_cells_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sandbox.commands.bc import machine
+    monkeypatch.setattr(machine, "MAX_ARRAY_CELLS", 20_000)
+    code, out, err = run_bounded("for (i = 0; i < 50000; i++) a[i] = i\n", seconds=20)
+    assert code == 1 and err == b"bc: arrays would hold more than 20000 elements (refused)\n"
+    recurse = "define f(x[], n) { if (n == 0) return 0; return f(x[], n - 1) }\n"
+    code, out, err = run_bounded("for (i = 0; i < 100; i++) a[i] = i\n" + recurse + "f(a[], 150)\n", seconds=20)
+    assert (code, out, err) == (0, b"0\n", b"")
+    code, out, err = run_bounded("for (i = 0; i < 1000; i++) a[i] = i\n" + recurse + "f(a[], 150)\n", seconds=20)
+    assert code == 1 and b"refused" in err and err.count(b"\n") == 1
+
+
 def test_read_is_refused() -> None:
     code, _, err = run_command(["bc"], stdin=b"x = read()\n5\n")
     assert code == 1 and b"read()" in err
