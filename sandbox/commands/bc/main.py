@@ -2,7 +2,8 @@
 
 GNU bc 1.07.1's main.c/util.c: ``-l`` loads the math library first, ``-s`` makes POSIX
 extensions errors and ``-w`` warnings (``NAME LINE: Error: ...`` / ``(Warning) ...``),
-``-q``/``-i`` change nothing here; a missing file is ``File X is unavailable.`` (status 1).
+``-q``/``-i`` change nothing here; ``BC_ENV_ARGS`` holds more arguments (read first) and
+``POSIXLY_CORRECT`` means ``-s``; a missing file is ``File X is unavailable.`` (status 1).
 Syntax and runtime errors do not change the exit status (0), as in GNU bc.
 """
 
@@ -164,8 +165,9 @@ class Unavailable(Exception):
 
 def run(ctx: CommandContext) -> int:
     """bc's main."""
+    env_args = ctx.env.get("BC_ENV_ARGS", "").split()
     try:
-        opts, operands = parse(SPEC, ctx.args)
+        opts, operands = parse(SPEC, env_args + ctx.args)
     except UsageError as e:
         ctx.error(str(e))
         ctx.stdout.write(USAGE.format(prog=ctx.prog).encode())
@@ -177,7 +179,7 @@ def run(ctx: CommandContext) -> int:
     if "v" in keys:
         ctx.stdout.write(VERSION.encode())
         return 0
-    session = _Session(ctx, "s" in keys, "w" in keys)
+    session = _Session(ctx, "s" in keys or "POSIXLY_CORRECT" in ctx.env, "w" in keys)
     try:
         try:
             if "l" in keys:

@@ -137,16 +137,33 @@ def truncate(a: Num, scale: int) -> Num:
     return Num(rescale(a, scale), scale)
 
 
+_SMALL = 1 << 256
+
+
 def add(a: Num, b: Num, scale_min: int = 0) -> Num:
     """``bc_add``."""
-    s = max(a.scale, b.scale, scale_min)
-    return check(rescale(a, s) + rescale(b, s), s)
+    s = a.scale
+    if s == b.scale and s >= scale_min:
+        m = a.m + b.m
+    else:
+        s = max(s, b.scale, scale_min)
+        m = rescale(a, s) + rescale(b, s)
+    if -_SMALL < m < _SMALL and s <= MAX_SCALE:
+        return Num(m, s)
+    return check(m, s)
 
 
 def sub(a: Num, b: Num, scale_min: int = 0) -> Num:
     """``bc_sub``."""
-    s = max(a.scale, b.scale, scale_min)
-    return check(rescale(a, s) - rescale(b, s), s)
+    s = a.scale
+    if s == b.scale and s >= scale_min:
+        m = a.m - b.m
+    else:
+        s = max(s, b.scale, scale_min)
+        m = rescale(a, s) - rescale(b, s)
+    if -_SMALL < m < _SMALL and s <= MAX_SCALE:
+        return Num(m, s)
+    return check(m, s)
 
 
 def mul(a: Num, b: Num, scale: int) -> Num:
@@ -185,8 +202,11 @@ def mod(a: Num, b: Num, scale: int) -> Num:
 
 def compare(a: Num, b: Num) -> int:
     """-1, 0 or 1."""
-    s = max(a.scale, b.scale)
-    x, y = rescale(a, s), rescale(b, s)
+    if a.scale == b.scale:
+        x, y = a.m, b.m
+    else:
+        s = max(a.scale, b.scale)
+        x, y = rescale(a, s), rescale(b, s)
     return (x > y) - (x < y)
 
 

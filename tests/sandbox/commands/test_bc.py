@@ -149,6 +149,14 @@ def test_files_then_stdin() -> None:
     check("x\n", ("-l", "a.bc"), files=files)
 
 
+def test_environment() -> None:
+    check("print 1; a=2\n", env={"POSIXLY_CORRECT": "1"})
+    check("s(1)\n", env={"BC_ENV_ARGS": "-l -q"})
+    check("abc=1\n", env={"BC_ENV_ARGS": " -w "})
+    check("5\n", env={"BC_ENV_ARGS": "e.bc"}, files={"e.bc": b"x = 3; x\n"})
+    check("5\n", ("f.bc",), env={"BC_ENV_ARGS": "e.bc"}, files={"e.bc": b"1\n", "f.bc": b"2\n"})
+
+
 def test_no_final_newline() -> None:
     check("1+2")
     check("")
