@@ -724,7 +724,8 @@ class Differ:
         elif o.style == "rcs":
             out.append(formats.rcs(changes, b, pr.expand if pr else None))
         elif o.style == "ifdef":
-            out.append(self.ifdef(changes, a, b))
+            ctx.stdout.write(b"".join(out))
+            out = [self.ifdef(changes, a, b, ctx.stdout.write)]
         elif o.style == "side":
             layout = output.SideBySide(o.width, o.left_column, o.suppress_common, o.tabsize,
                                            o.expand_tabs)
@@ -750,13 +751,18 @@ class Differ:
                 return True
         return o.ignore_re is not None and o.ignore_re.search(body) is not None
 
-    def ifdef(self, changes, a, b) -> bytes:  # type: ignore[no-untyped-def]
+    def ifdef(self, changes, a, b, sink=None) -> bytes:  # type: ignore[no-untyped-def]
         o = self.o
         expand = None
         if o.expand_tabs:
             expand = output.Printer(True, False, False, o.tabsize).expand
-        printer = formats.IfdefPrinter(o.group_formats, o.line_formats, expand)  # type: ignore[arg-type]
-        return printer.render(changes, a, b)
+        printer = formats.IfdefPrinter(o.group_formats, o.line_formats, expand,  # type: ignore[arg-type]
+                                       sink or self.ctx.stdout.write)
+        try:
+            return printer.render(changes, a, b)
+        except RecursionError:
+            self.trouble("group format nested too deeply")
+            raise _Fatal() from None
 
     def kind(self, name: str) -> str | None:
         """"dir", "file" or None (absent)."""

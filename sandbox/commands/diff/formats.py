@@ -69,6 +69,9 @@ def rcs(changes: list[Change], b: list[bytes],
 OLD, NEW, UNCHANGED, CHANGED = 1, 2, 0, 3
 _DIGITS = b"0123456789"
 _INTMAX = (1 << 63) - 1
+_FLUSH = 1 << 16
+#: printf widths and precisions past this are only padding: the sandbox's bound, not GNU's
+_MAX_PAD = 1 << 16
 
 
 class _Group:
@@ -88,14 +91,14 @@ def _printf(spec: bytes, value: int) -> bytes:
     w = k
     while k < len(spec) and spec[k] in _DIGITS:
         k += 1
-    width = int(spec[w:k]) if k > w else 0
+    width = min(int(spec[w:k]), _MAX_PAD) if k > w else 0
     prec = None
     if spec[k:k + 1] == b".":
         k += 1
         p = k
         while k < len(spec) and spec[k] in _DIGITS:
             k += 1
-        prec = int(spec[p:k]) if k > p else 0
+        prec = min(int(spec[p:k]), _MAX_PAD) if k > p else 0
     conv = spec[k:k + 1]
     neg = value < 0
     mag = -value if neg else value
@@ -123,10 +126,19 @@ class IfdefPrinter:
     expansion (or None)."""
 
     def __init__(self, group_formats: list[bytes], line_formats: list[bytes],
-                 expand: Callable[[bytes], bytes] | None):
+                 expand: Callable[[bytes], bytes] | None,
+                 sink: Callable[[bytes], object] | None = None):
         self.gf = group_formats
         self.lf = line_formats
         self.expand = expand
+        #: where output goes once it passes _FLUSH bytes (so the run's output limit stops
+        #: a format that repeats lines many times before memory does)
+        self.sink = sink
+
+    def _flush(self, out: bytearray) -> None:
+        if self.sink is not None and len(out) > _FLUSH:
+            self.sink(bytes(out))
+            out.clear()
 
     def render(self, changes: list[Change], a: list[bytes], b: list[bytes]) -> bytes:
         out = bytearray()
@@ -138,6 +150,7 @@ class IfdefPrinter:
                 self._format(out, self.gf[UNCHANGED], a, n0, c.line0, b, n1, c.line1)
             n0, n1 = c.line0 + c.deleted, c.line1 + c.inserted
             self._format(out, self.gf[_kind(c)], a, c.line0, n0, b, c.line1, n1)
+            self._flush(out)
         if n0 < len(a) or n1 < len(b):
             self._format(out, self.gf[UNCHANGED], a, n0, len(a), b, n1, len(b))
         return bytes(out)
@@ -226,6 +239,7 @@ class IfdefPrinter:
                 return
         n = len(fmt)
         for k in range(g.start, g.end):
+            self._flush(out)
             line = lines[k]
             f = 0
             while f < n:
