@@ -60,7 +60,9 @@ def compare(argv: list[str], tree: fsup.Tree = TREE) -> str | None:
         vfs = VirtualFS({fsup.MOUNT: LocalDir(our_root)})
         code, out, err = run_command(argv, fs=vfs, cwd=fsup.MOUNT)
         ref_out = ref.stdout
-        if fsup._walks_in_directory_order(argv):
+        archive = any(a.startswith("-") and not a.startswith("--") and "a" in a for a in argv[1:])
+        verbose = "--verbose" in argv or any(a.startswith("-") and not a.startswith("--") and "v" in a for a in argv[1:])
+        if fsup._walks_in_directory_order(argv) or (archive and verbose):  # host directory order
             ref_out, out = fsup._sorted_lines(ref_out), fsup._sorted_lines(out)
         a = (ref.returncode, ref_out, ref.stderr, fsup.snapshot(ref_root), _times(ref_root))
         b = (code, out, err, fsup.snapshot(our_root), _times(our_root))
