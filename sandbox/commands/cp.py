@@ -36,7 +36,7 @@ from sandbox.commands._writing import copy_file, is_inside, join, operands_of, s
 from sandbox.commands.base import CommandContext
 from sandbox.commands.mv import targets
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, parse_command_line
-from sandbox.fs.base import FSError
+from sandbox.fs.base import FSError, Timestamp, mtime_ns_of
 
 SPEC = OptionSpec(
     "adfHiLnPprRt:TuvxZ",
@@ -167,7 +167,7 @@ class _Copier:
         if not self.keep_times:
             return True
         try:
-            self.ctx.set_mtime(dst, mtime)
+            self.ctx.set_mtime(dst, mtime)  # a Timestamp: the source's exact nanoseconds
         except FSError as e:
             self.ctx.error(f"preserving times for {quoteaf(dst)}: {e}")
             return False
@@ -205,7 +205,6 @@ class _Copier:
                 here = ctx.stat(prefix)
             except FSError:
                 here = None
-            src_mtime = 0.0
             if here is None or self.keep_times:
                 try:
                     src_st = ctx.stat(src)
@@ -214,8 +213,7 @@ class _Copier:
                 except FSError as e:
                     ctx.error(f"failed to get attributes of {quoteaf(src)}: {e}")
                     return False
-                src_mtime = src_st.mtime
-                dirs.append((prefix, src_mtime))
+                dirs.append((prefix, Timestamp(mtime_ns_of(src_st))))
             if here is None:
                 try:
                     ctx.mkdir(prefix)
@@ -271,7 +269,7 @@ class _Copier:
         if dst_stat is not None and same_path(ctx, src, dst):
             ctx.error(f"{quoteaf(src)} and {quoteaf(dst)} are the same file")
             return False
-        if dst_stat is not None and self.update and not src_stat.is_dir and dst_stat.mtime >= src_stat.mtime:
+        if dst_stat is not None and self.update and not src_stat.is_dir and mtime_ns_of(dst_stat) >= mtime_ns_of(src_stat):
             return True  # -u: the destination is not older than the source
         if src_stat.is_dir:
             if dst_stat is not None and not dst_stat.is_dir:
@@ -314,7 +312,7 @@ class _Copier:
             ok = True
             for name in names:
                 ok = self.copy(join(src, name), join(dst, name), False) and ok
-            return self.keep_mtime(dst, src_stat.mtime) and ok
+            return self.keep_mtime(dst, Timestamp(mtime_ns_of(src_stat))) and ok
         if dst_stat is not None:
             if ctx.path(dst) in self.created:
                 ctx.error(f"will not overwrite just-created {quoteaf(dst)} with {quoteaf(src)}")
@@ -332,7 +330,7 @@ class _Copier:
                 ctx.error(f"cannot create regular file {quoteaf(dst)}: {e}")
             return False
         self.created.add(ctx.path(dst))
-        return self.keep_mtime(dst, src_stat.mtime)
+        return self.keep_mtime(dst, Timestamp(mtime_ns_of(src_stat)))
 
 
 def _decode_preserve(ctx: CommandContext, arg: str, on: bool, attrs: dict[str, bool]) -> bool:

@@ -21,7 +21,7 @@ from sandbox.commands._textutil import ArgmatchError, argmatch
 from sandbox.commands.base import CommandContext
 from sandbox.commands._date_items import ItemsError, parse_items, resolve
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, parse_command_line
-from sandbox.fs.base import FSError
+from sandbox.fs.base import FSError, mtime_ns_of
 
 SPEC = OptionSpec(
     short="d:f:I::r:Rs:u",
@@ -571,12 +571,10 @@ def run(ctx: CommandContext) -> int:
         now = Moment(seconds, nanos, zone, fixed_name)
         if reference is not None:
             try:
-                mtime = ctx.stat(reference).mtime
+                seconds, nanos = divmod(mtime_ns_of(ctx.stat(reference)), 1_000_000_000)
             except FSError as err:
                 ctx.error(f"{quotef(reference)}: {err}")
                 return 1
-            seconds = int(mtime // 1)
-            nanos = int(round((mtime - seconds) * 1e9)) % 1_000_000_000
         elif date_text is not None:
             seconds, nanos = parse_date(date_text, now, zone)
         moment = Moment(seconds, nanos, zone, fixed_name)

@@ -27,7 +27,7 @@ from sandbox.commands.ls import _blocks as allocated_blocks  # ls's block rule, 
 from sandbox.commands.ls import _inode as jail_inode  # the same number ls -i shows
 from sandbox.commands.ls import _mode_string as mode_string
 from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command_line
-from sandbox.fs.base import FileStat, FSError
+from sandbox.fs.base import FileStat, FSError, mtime_ns_of
 
 SPEC = OptionSpec(
     "c:fLt",
@@ -72,24 +72,25 @@ _ESCAPES = {"a": b"\a", "b": b"\b", "e": b"\x1b", "f": b"\f", "n": b"\n", "r": b
             "v": b"\v", '"': b'"', "\\": b"\\"}
 
 
-def _human_time(t: float, precision: int | None = None) -> str:
-    sec = int(t // 1)
-    ns = int(round((t - sec) * 1e9))
-    if ns >= 1_000_000_000:
-        sec, ns = sec + 1, ns - 1_000_000_000
+def _human_time(t: int, precision: int | None = None) -> str:
+    """A time given in nanoseconds, as ``%y`` prints it."""
+    sec, ns = divmod(t, 1_000_000_000)
     return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(sec)) + f".{ns:09d} +0000"
 
 
-def _epoch(t: float, precision: int | None) -> str:
-    sec = int(t // 1)
+def _epoch(t: int, precision: int | None) -> str:
+    """A time given in nanoseconds, as ``%Y`` (``%.9Y``) prints it."""
+    sec, ns = divmod(t, 1_000_000_000)
     if precision is None:
         return str(sec)
-    ns = int(round((t - sec) * 1e9))
     if not precision:
         return str(sec)
+    sign = ""
+    if t < 0 and ns:  # coreutils prints the magnitude: -1.5 s is -1.500000000
+        sign, (sec, ns) = "-", divmod(-t, 1_000_000_000)
     frac = f"{ns:09d}"
     frac = frac[:precision] if precision <= 9 else frac + "0" * (precision - 9)
-    return f"{sec}.{frac}"
+    return f"{sign}{sec}.{frac}"
 
 
 class _File:
@@ -142,9 +143,9 @@ class _File:
         if conv == "D":
             return "x", 0
         if conv in "xyz":
-            return "s", _human_time(st.mtime)
+            return "s", _human_time(mtime_ns_of(st))
         if conv in "XYZ":
-            return "e", _epoch(st.mtime, precision)
+            return "e", _epoch(mtime_ns_of(st), precision)
         if conv == "w":
             return "s", "-"
         if conv == "W":
@@ -190,6 +191,9 @@ def _format_epoch(flags: str, width: str, precision: int | None, text: str) -> s
     if size > 1 and size - 1 > 1 and size - 1 - precision > 1:
         int_width = "" if left else str(size - 1 - precision)
     int_text = _format_number(flags.replace("-", ""), int_width, None, "d", int(sec))
+    if sec.startswith("-") and int(sec) == 0:  # -0.5 s: keep the sign int() drops
+        digits = int_text.lstrip(" ")
+        int_text = " " * max(len(int_text) - len(digits) - 1, 0) + "-" + digits
     result = f"{int_text}.{frac}"
     if left:
         result = result.ljust(size)

@@ -4,7 +4,10 @@ Options: ``-c`` (do not create), ``-d DATE``, ``-t [[CC]YY]MMDDhhmm[.ss]``, ``-r
 ``-a``/``-m``/``-f`` accepted. Times are UTC. ``-d`` understands ``@SECONDS``, ``YYYY-MM-DD``,
 ``YYYY-MM-DD HH:MM[:SS[.frac]]`` (``T`` or space, optional ``Z``/``UTC``) and ``now``; other
 GNU date phrases are refused as ``invalid date format``. The sandbox filesystem keeps one
-time per file, so ``-a``/``-m`` both set it. New files are private (0600).
+time per file, so ``-a``/``-m`` both set it. Times are exact to the nanosecond (a
+``Timestamp``: ``-d ...56.123456789`` keeps all nine digits, ``-r`` copies the reference's
+``mtime_ns``) where the backend stores them (local directories, memory). New files are
+private (0600).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from sandbox.commands._quoting import quote, quoteaf
 from sandbox.commands._writing import operands_of
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command_line
-from sandbox.fs.base import FSError
+from sandbox.fs.base import FSError, Timestamp, mtime_ns_of
 
 SPEC = OptionSpec(
     "acd:fmr:t:h",
@@ -60,15 +63,26 @@ class _BadDate(Exception):
     """A date the command cannot understand (message already formatted)."""
 
 
+def _frac_ns(frac: str) -> int:
+    """Nanoseconds of a fraction's digits (``123456789``; more digits are truncated)."""
+    return int(frac[:9].ljust(9, "0")) if frac else 0
+
+
 def parse_date(text: str, now: float) -> float:
-    """Seconds since the epoch for a ``-d`` string (see the module docstring)."""
+    """Seconds since the epoch for a ``-d`` string (see the module docstring), as a
+    ``Timestamp`` that keeps every nanosecond digit."""
     stripped = text.strip()
     if stripped.lower() in ("now", ""):
         return now
     if stripped.startswith("@"):
         if not re.fullmatch(r"@\s*[-+]?\d+(?:[.,]\d+)?", stripped):
             raise _BadDate(f"invalid date format {quote(text)}")
-        return float(stripped[1:].strip().replace(",", "."))
+        number = stripped[1:].strip().replace(",", ".")
+        whole, _, frac = number.partition(".")
+        negative = whole.startswith("-")
+        seconds = int(whole.lstrip("+-") or 0)
+        ns = seconds * 1_000_000_000 + _frac_ns(frac)
+        return Timestamp(-ns if negative else ns)
     match = _ISO.match(text)
     if not match:
         raise _BadDate(f"invalid date format {quote(text)}")
@@ -83,7 +97,7 @@ def parse_date(text: str, now: float) -> float:
             raise ValueError
     except (ValueError, OverflowError):
         raise _BadDate(f"invalid date format {quote(text)}") from None
-    return base + (float(frac) if frac else 0.0)
+    return Timestamp(base * 1_000_000_000 + _frac_ns((frac or ".")[1:]))
 
 
 def parse_stamp(text: str) -> float:
@@ -103,7 +117,7 @@ def parse_stamp(text: str) -> float:
         m, d, h, mi, s = int(month), int(day), int(hour), int(minute), int(second or 0)
         if not (1 <= m <= 12 and 1 <= d <= calendar.monthrange(year, m)[1] and h <= 23 and mi <= 59 and s <= 60):
             raise ValueError
-        return float(calendar.timegm((year, m, d, h, mi, s, 0, 0, 0)))
+        return Timestamp(calendar.timegm((year, m, d, h, mi, s, 0, 0, 0)) * 1_000_000_000)
     except (ValueError, OverflowError):
         raise _BadDate(f"invalid date format {quote(text)}") from None
 
@@ -120,8 +134,8 @@ def run(ctx: CommandContext) -> int:
         return parsed
     opts, operands = parsed
     keys = {key for key, _ in opts}
-    now = time.time()
-    when = now
+    now = Timestamp(time.time_ns())
+    when: float = now
     try:
         for key, value in opts:
             if key == "d":
@@ -130,7 +144,7 @@ def run(ctx: CommandContext) -> int:
                 when = parse_stamp(value or "")
             elif key == "r":
                 try:
-                    when = ctx.stat(value or "").mtime
+                    when = Timestamp(mtime_ns_of(ctx.stat(value or "")))
                 except FSError as e:
                     ctx.error(f"failed to get attributes of {quoteaf(value or '')}: {e}")
                     return 1

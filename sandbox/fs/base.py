@@ -37,6 +37,10 @@ class FileStat:
     #: Changes on every write to the file (local: mtime_ns/size/inode/ctime_ns; shared stores:
     #: a version counter). Caches compare it to know whether their copy is stale.
     version: object = None
+    #: The exact modification time in nanoseconds, where the backend keeps one (local: the
+    #: host's st_mtime_ns; memory: what was set or written); None: only ``mtime`` is known.
+    #: Commands that print nanoseconds read it through ``mtime_ns_of``.
+    mtime_ns: int | None = None
 
     @property
     def is_dir(self) -> bool:
@@ -58,6 +62,30 @@ class FSError(OSError):
 
     def __str__(self) -> str:  # the bare strerror, as GNU tools print after the operand
         return self.strerror or ""
+
+
+class Timestamp(float):
+    """A time in seconds, usable as the float every ``set_mtime`` takes, that also carries the
+    exact nanoseconds (``.ns``) for the backends that can store them (``touch -d
+    2012-01-23T12:34:56.123456789`` keeps all nine digits)."""
+
+    ns: int
+
+    def __new__(cls, ns: int) -> "Timestamp":
+        self = super().__new__(cls, ns / 1e9)
+        self.ns = int(ns)
+        return self
+
+
+def mtime_ns_of(st: FileStat) -> int:
+    """A file's modification time in nanoseconds: exact where the backend keeps it, else from
+    the float."""
+    return st.mtime_ns if st.mtime_ns is not None else int(round(st.mtime * 1e9))
+
+
+def ns_of(mtime: float) -> int:
+    """The nanoseconds a ``set_mtime`` argument names (exact for a ``Timestamp``)."""
+    return mtime.ns if isinstance(mtime, Timestamp) else int(round(mtime * 1e9))
 
 
 def enoent(path: str) -> FSError:
@@ -117,7 +145,8 @@ class FileSystem(ABC):
         as POSIX ``rename`` does."""
 
     def set_mtime(self, path: str, mtime: float) -> None:
-        """Set a file's modification time (``touch``). Backends may ignore it."""
+        """Set a file's modification time (``touch``). Backends may ignore it. A ``Timestamp``
+        carries exact nanoseconds (``ns_of``)."""
 
     def read_bytes(self, path: str) -> bytes:
         """The whole content of a file."""

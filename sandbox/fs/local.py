@@ -47,7 +47,7 @@ import threading
 from contextlib import contextmanager
 from typing import BinaryIO, Iterator
 
-from sandbox.fs.base import DIR, FILE, FileStat, FileSystem, FSError
+from sandbox.fs.base import DIR, FILE, FileStat, FileSystem, FSError, ns_of
 
 SYMLINK_MESSAGE = "Symbolic link refused (the sandbox never follows links)"
 SPECIAL_MESSAGE = "Special file refused (only regular files and directories are allowed)"
@@ -208,6 +208,7 @@ class LocalDir(FileSystem):
             stat_mod.S_IMODE(st.st_mode),
             st.st_nlink,
             (st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns),
+            st.st_mtime_ns,
         )
 
     # -- reading ----------------------------------------------------------------------------
@@ -491,7 +492,7 @@ class LocalDir(FileSystem):
         """Set the access and modification times of a file or directory (never a link)."""
         self._writable(path)
         parts = self._parts(path)
-        ns = int(round(mtime * 1e9))
+        ns = ns_of(mtime)
         if not parts:
             fd = self._open_root()
             try:

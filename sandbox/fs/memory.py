@@ -8,17 +8,18 @@ import threading
 import time
 from typing import BinaryIO
 
-from sandbox.fs.base import DIR, FILE, FileStat, FileSystem, FSError, enoent
+from sandbox.fs.base import DIR, FILE, FileStat, FileSystem, FSError, Timestamp, enoent
 
 
 class _Node:
-    __slots__ = ("kind", "data", "children", "mtime", "mode")
+    __slots__ = ("kind", "data", "children", "mtime", "mtime_ns", "mode")
 
     def __init__(self, kind: str, mode: int):
         self.kind = kind
         self.data = bytearray()
         self.children: dict[str, _Node] = {}
-        self.mtime = time.time()
+        self.mtime_ns: int | None = time.time_ns()
+        self.mtime = self.mtime_ns / 1e9
         self.mode = mode
 
 
@@ -62,7 +63,7 @@ class MemoryFS(FileSystem):
         with self._mutex:
             n = self._find(path)
             size = len(n.data) if n.kind == FILE else 4096
-            return FileStat(n.kind, size, n.mtime, n.mode, 2 if n.kind == DIR else 1)
+            return FileStat(n.kind, size, n.mtime, n.mode, 2 if n.kind == DIR else 1, mtime_ns=n.mtime_ns)
 
     def open_read(self, path: str) -> BinaryIO:
         with self._mutex:
@@ -90,7 +91,8 @@ class MemoryFS(FileSystem):
             elif node.kind == DIR:
                 raise FSError(errno.EISDIR, path)
             node.data += data
-            node.mtime = time.time()
+            node.mtime_ns = time.time_ns()
+            node.mtime = node.mtime_ns / 1e9
 
     def listdir(self, path: str) -> list[str]:
         with self._mutex:
@@ -145,7 +147,9 @@ class MemoryFS(FileSystem):
 
     def set_mtime(self, path: str, mtime: float) -> None:
         with self._mutex:
-            self._find(path).mtime = mtime
+            node = self._find(path)
+            node.mtime = float(mtime)
+            node.mtime_ns = mtime.ns if isinstance(mtime, Timestamp) else None
 
 
 _LAZY_LOCK = threading.Lock()

@@ -577,7 +577,7 @@ class _Lister:
                 line += group + " "
             if o.context:
                 line += "? "
-            date = layout.format_date(st.mtime, self.now, o.time_formats)
+            date = layout.format_date(st.mtime, self.now, o.time_formats, st.mtime_ns)
             self.write(f"{line}{self._size_text(st):>{size_w}} {date} {cell.text}\n")
 
     # -- directories ---------------------------------------------------------------------------

@@ -254,12 +254,16 @@ def parse_time_style(style: str) -> tuple[str, str] | None:
     return formats.get(style)
 
 
-def format_date(mtime: float, now: float, formats: tuple[str, str]) -> str:
-    """A file time in ``formats`` (old, recent): recent is within six months past, not future."""
-    seconds = int(mtime // 1)
-    nanos = int(round((mtime - seconds) * 1e9))
-    if nanos >= 1_000_000_000:
-        seconds, nanos = seconds + 1, 0
+def format_date(mtime: float, now: float, formats: tuple[str, str], mtime_ns: int | None = None) -> str:
+    """A file time in ``formats`` (old, recent): recent is within six months past, not future.
+    ``mtime_ns``, where known, gives the exact nanoseconds (``--full-time``)."""
+    if mtime_ns is not None:
+        seconds, nanos = divmod(mtime_ns, 1_000_000_000)
+    else:
+        seconds = int(mtime // 1)
+        nanos = int(round((mtime - seconds) * 1e9))
+        if nanos >= 1_000_000_000:
+            seconds, nanos = seconds + 1, 0
     recent = now - SIX_MONTHS < mtime <= now
     fmt = formats[1] if recent else formats[0]
     if fmt == "%b %e %H:%M" or fmt == "%b %e  %Y":

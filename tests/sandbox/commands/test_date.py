@@ -174,3 +174,48 @@ def test_ambiguous_local_times_match_gnu(tz: str) -> None:
                  "oct 28 2018 02:30", "oct 27 2018 02:30 1 day", "2018-11-03 01:30 1 day",
                  f'TZ="{tz}" 2018-10-28 02:30', f'TZ="{tz}" 2018-11-04 01:30']:
         gts.compare(["date", "-d", text, "+%F %T %Z %s"], env={"TZ": tz})
+
+
+# -- nanosecond file times (FileStat.mtime_ns: local st_mtime_ns, memory's own) ---------------------
+
+NS_SCRIPT = """touch -d 2012-01-23T12:34:56.123456789 f && date -r f +%N
+date -r f '+%s.%N %T.%3N'
+stat -c '%y|%.9Y|%Y|%.3Y|%.Y|%x' f
+ls -l --full-time f | cut -d' ' -f6-
+cp -p f g && date -r g +%s.%N && stat -c %.9Y g
+touch -r f h && date -r h +%N
+touch -d @-1.5 n && stat -c '%Y|%.9Y|%y' n && date -r n +%s.%N
+touch -d @-0.5 m && stat -c '%.9Y|%.1Y|%8.1Y|%-8.1Y|' m
+touch -d @1.000000001 o && date -r o +%s.%N && ls --full-time o | cut -d' ' -f6-
+touch -d '2000-01-01 00:00:00.5' p && stat -c %.9Y p
+touch -d 2012-01-23T12:34:56.1234567891 q && date -r q +%N
+touch -t 202001021234.56 r && stat -c %.9Y r
+mkdir d && touch -d @7.25 d && date -r d +%s.%N
+"""
+
+
+def _ns_lines(out: bytes) -> list[bytes]:
+    return out.split(b"\n")
+
+
+@pytest.mark.parametrize("backend", ["local", "memory"])
+def test_nanosecond_times_match_gnu(backend: str, tmp_path: Path) -> None:
+    import subprocess
+
+    from sandbox.api import Sandbox
+    from sandbox.fs.local import LocalDir
+    from sandbox.fs.memory import MemoryFS
+    from sandbox.policy import DEFAULT_ALLOW, Policy
+
+    gts.need("stat")
+    ref_dir = tmp_path / "ref"
+    our_dir = tmp_path / "our"
+    ref_dir.mkdir()
+    our_dir.mkdir()
+    env = {"LC_ALL": "C.UTF-8", "TZ": "UTC", "PATH": "/usr/bin:/bin"}
+    ref = subprocess.run(["bash", "-c", NS_SCRIPT], cwd=ref_dir, env=env, capture_output=True, timeout=60)
+    mount = LocalDir(our_dir) if backend == "local" else MemoryFS()
+    policy = Policy(allow=DEFAULT_ALLOW | {"cp", "touch", "mkdir", "stat", "ls", "cut", "date"})
+    ours = Sandbox({"/w": mount}, cwd="/w", env={"TZ": "UTC"}, policy=policy).run(NS_SCRIPT)
+    assert (ours.exit_code, ours.stderr) == (ref.returncode, ref.stderr)
+    assert _ns_lines(ours.stdout) == _ns_lines(ref.stdout), (ours.stdout, ref.stdout)
