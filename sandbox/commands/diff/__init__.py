@@ -320,6 +320,7 @@ def _parse(ctx: CommandContext) -> tuple[Options, list[str]] | int:
         slot[k] = value
 
     context_given = False
+    width_given = tabsize_given = 0
     try:
         for key, value in opts:
             if key == "help":
@@ -352,12 +353,20 @@ def _parse(ctx: CommandContext) -> tuple[Options, list[str]] | int:
                     _usage(ctx, f"invalid width '{value}'")
                 # Wider than this is only padding past any output limit: clamp it, so a
                 # hostile -W 999999999 cannot build gigabytes of tabs per line.
+                if width_given and number != width_given:
+                    ctx.error("conflicting width options")
+                    raise _Trouble()
+                width_given = number
                 o.width = min(number, MAX_WIDTH)  # type: ignore[type-var]
             elif key == "tabsize":
                 number = _strtoimax(value or "")
                 if number is None or number <= 0:
                     _usage(ctx, f"invalid tabsize '{value}'")
                 # as -W: a bigger tab is only padding (the sandbox's bound, not GNU's)
+                if tabsize_given and number != tabsize_given:
+                    ctx.error("conflicting tabsize options")
+                    raise _Trouble()
+                tabsize_given = number
                 o.tabsize = min(number, MAX_WIDTH)  # type: ignore[type-var]
             elif key == "x":
                 o.exclude.append(value or "")
@@ -448,6 +457,8 @@ def _parse(ctx: CommandContext) -> tuple[Options, list[str]] | int:
             elif key == "unidirectional-new-file":
                 o.unidirectional = True
             elif key == "S":
+                if o.starting_file is not None and o.starting_file != value:
+                    _usage(ctx, f"conflicting -S option value '{value}'")
                 o.starting_file = value
             elif key == "ignore-file-name-case":
                 o.ignore_name_case = True

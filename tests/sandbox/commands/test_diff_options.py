@@ -210,6 +210,19 @@ HAND += [
     'diff -I',
 ]
 
+# repeated values
+HAND += [
+    'diff --tabsize=4 --tabsize=3 a b',
+    'diff --tabsize=4 --tabsize=4 a b',
+    'diff -W 40 -W 50 -y a b',
+    'diff -W 40 -W 40 -y a b',
+    'diff -S a -S b a b',
+    'diff -S a -S a a b',
+    'diff --tabsize=4 --tabsize=3 --bogus a b',
+    'diff --tabsize=4 --tabsize=3 -u -e a b',
+    'diff -U 2 -U 3 a b',
+]
+
 
 @pytest.mark.parametrize("script", HAND)
 def test_hand_written(script: str) -> None:
