@@ -259,6 +259,7 @@ class Parser:
         self.cur_void = False
         self.errstatus = 0
         self.nesting = 0
+        self.resume_after_semicolon = False
         #: -s and -w (load.c's checks of constants need them).
         self.std_only = False
         self.warn = False
@@ -346,6 +347,8 @@ class Parser:
                         self._reset()
                         break
                     if tok.kind in STATEMENT_START:
+                        # the statement is parsed in the state that shifted 'error'
+                        self.resume_after_semicolon = not newline_ends
                         break
                     self.discard()
 
@@ -373,7 +376,8 @@ class Parser:
         A syntax error inside a statement that follows a ``;`` is marked ``after_semicolon``:
         yacc recovers in the state after that ``;``, where a newline cannot follow ``error``.
         """
-        after_semicolon = False
+        after_semicolon = self.resume_after_semicolon
+        self.resume_after_semicolon = False
         while True:
             kind = self.peek().kind
             if kind in ("NL", "EOF"):
@@ -513,7 +517,7 @@ class Parser:
         else:
             flags = self.expression()
             if flags & EX_COMP:
-                self.ct_warn("comparison in return expresion")
+                self.ct_warn("comparison in return expression")
             if not flags & EX_PAREN:
                 self.ct_warn("return expression requires parenthesis")
             if flags & EX_VOID:
@@ -836,8 +840,6 @@ class Parser:
                 if op != "=":
                     self.gen(f"DL{-var}:" if var < 0 else f"l{var}:")
                 right = self.expression(5)
-                if right == EX_ASSGN:
-                    self.ct_warn("comparison in assignment")
                 if right & EX_VOID:
                     self.error("Assignment of a void expression")
                 if op != "=":
