@@ -21,7 +21,6 @@ BC_DIM_MAX = 16777215
 MAX_CALL_DEPTH = 2000
 #: Most array elements alive at once (all arrays, all instances, copies for calls included).
 MAX_ARRAY_CELLS = 4_000_000
-_LONG_MAX = 9223372036854775807
 
 
 class Halt(Exception):
