@@ -22,6 +22,7 @@ without a precision reads up to a NUL within the block (util-linux reads on in m
 from __future__ import annotations
 
 import errno
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -166,6 +167,7 @@ class _PR:
     conv: str = ""
     bcnt: int = 0
     nospace: bool = False  # the text is the last of its unit and ends in white space
+    spec: str = ""  # flags, width and precision as written
 
 
 @dataclass
@@ -342,7 +344,7 @@ def rewrite(fus: list[_FU], fs_bcnt: int, blocksize: int) -> _FU | None:
                         # a 4-byte integer whose broken spec glibc prints as nothing
                         if fu.bcnt not in (0, 1, 2, 4, 8):
                             raise HexFormatError("bad byte count for conversion character ")
-                        fu.prs.append(_PR(F_INT, text, bcnt=fu.bcnt or 4, conv=""))
+                        fu.prs.append(_PR(F_INT, text, bcnt=fu.bcnt or 4, conv="", spec=spec))
                         break
             flags = ""
             m = 0
@@ -354,7 +356,7 @@ def rewrite(fus: list[_FU], fs_bcnt: int, blocksize: int) -> _FU | None:
             prec_text: str | None = prec if "." in rest else None
             conv = f[k]
             end = k + 1
-            pr = _PR(F_TEXT, text, flags, width, prec_text, conv)
+            pr = _PR(F_TEXT, text, flags, width, prec_text, conv, spec=spec)
             if conv == "c":
                 pr.kind = F_CHAR
                 if fu.bcnt not in (0, 1):
@@ -469,13 +471,39 @@ def _fmt_str(pr: _PR, data: bytes) -> bytes:
     return _pad(data, pr.flags, pr.width, False)
 
 
+_VALID_SPEC = re.compile(r"[#\-+ 0]*\d*(?:\.\d*)?")
+
+
+def _literal(pr: _PR, block: bytes, pos: int) -> bytes:
+    """What glibc's printf prints for a spec it cannot parse (``%5-d``): the directive as
+    written, with the conversion util-linux put there (``q`` shows as ``ll``)."""
+    byte = block[pos] if pos < len(block) else 0
+    printable = 32 <= byte < 127
+    if pr.kind in (F_INT, F_UINT, F_ADDRESS):
+        conv = "ll" + pr.conv
+    elif pr.kind == F_C:
+        conv = "c" if printable else "s"
+    elif pr.kind == F_U:
+        conv = "s" if byte <= 0x1F or byte == 0x7F else "c" if printable else "x"
+    elif pr.kind in (F_P, F_CHAR):
+        conv = "c"
+    else:
+        conv = pr.conv
+    return f"%{pr.spec}{conv}".encode()
+
+
 def _print(pr: _PR, block: bytes, pos: int, address: int) -> bytes:
     """util-linux ``print``: one print unit on the bytes at ``pos`` (after its text)."""
     out = pr.text.encode("utf-8", "surrogateescape")
     if pr.kind == F_TEXT:
         return out
     if pr.kind == F_BPAD:
-        return out + (_pad(b"", "", pr.width, False) if pr.conv else b"")
+        spec = pr.spec.lstrip(" -0+#")  # bpad drops the leading flags
+        if not _VALID_SPEC.fullmatch(spec):
+            return out + f"%{spec}s".encode()
+        return out + _pad(b"", "", spec.partition(".")[0], False)
+    if pr.conv and not _VALID_SPEC.fullmatch(pr.spec):
+        return out + _literal(pr, block, pos)
     if pr.kind == F_ADDRESS:
         if not pr.conv:
             return out

@@ -5,6 +5,7 @@ format strings: hand-written and generated)."""
 from __future__ import annotations
 
 import random
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -84,6 +85,10 @@ FORMAT_HAND = [
     ['1/4 "%f\n"', "in"], ['"%10.4_c|%-3_p|%.2_u|" "\n"', "in"], ['""', "hx"], ['"  "', "hx"], ['   ', "hx"],
     ['2/1 "%x" 2/1 "[%x]\n"', "in"], ['1/1 "%x" "\n" 1/1 "(%x)\n"', "hx"], ['2 "%x\t"', "hx"],
     ['"\\', "hx"], ['"x\\"', "hx"],
+    # specs glibc's printf cannot parse are printed as written
+    ['"%5-d\n"', "hx"], ['"%1 2x|\n"', "hx"], ['"%5-f\n"', "hx"], ['"%1 2_p|\n"', "hx"], ['"%2-c|\n"', "hx"],
+    ['"%3-_u|\n"', "hx"], ['"%1-.2s|\n"', "hx"], ['"%3.x|\n"', "hx"], ['4/1 "%1 2_c|" "\n"', "in"],
+    ['4/1 "%1 2_u|" "\n"', "in"], ['3/1 "%1 2x|" "\n"', "hx"], ['3/1 "% 1 2x|" "\n"', "hx"], ['"%.3.2s|\n"', "hx"],
 ]
 
 
@@ -120,7 +125,7 @@ _INT_COUNTS = [None, 1, 2, 4, 8]
 def _random_unit(rng: random.Random) -> str:
     """A random format unit that util-linux accepts (mostly) or refuses (sometimes)."""
     kind = rng.random()
-    width = rng.choice(["", "", "3", "5", "-4", "08", "12", "-1"])
+    width = rng.choice(["", "", "3", "5", "-4", "08", "12", "-1"] + (["1 2", "5-"] if rng.random() < 0.1 else []))
     flags = rng.choice(["", "", "", "#", "+", " ", "0"])
     prec = rng.choice(["", "", "", ".2", ".0", ".5"])
     text = rng.choice(["", " ", "|", ", ", "\\t", "<", ":"])
@@ -159,6 +164,25 @@ def _random_format(rng: random.Random) -> str:
     return " ".join(units)
 
 
+def _reads_past_end(args: list[str]) -> bool:
+    """A string util-linux reads past the end of (a unit ending in ``%`` and flags: its
+    strchr(spec, c) finds the NUL), reporting whatever byte follows in memory."""
+    from sandbox.commands.hexdump import HexFormatError, add_fmt
+
+    for flag, value in zip(args, args[1:]):
+        if flag != "-e":
+            continue
+        try:
+            fus = add_fmt(value)
+        except HexFormatError:
+            return False
+        for fu in fus:
+            m = re.search(r"%([.#\-+ 0-9]*)$", fu.fmt)
+            if m and (fu.bcnt or "." not in m.group(1)):
+                return True
+    return False
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_format_strings_generated(seed: int) -> None:
     gts.need("hexdump")
@@ -184,4 +208,6 @@ def test_format_strings_generated(seed: int) -> None:
             args += ["-s", str(rng.randint(0, 20))]
         if rng.random() < 0.3:
             args.append("-v")
+        if _reads_past_end(args):
+            continue  # undefined behaviour in util-linux (pinned by the "%A" hand cases)
         gts.compare(["hexdump", *args, "f"], files={"f": data})
