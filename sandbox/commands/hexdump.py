@@ -15,8 +15,12 @@ precision or a byte count), ``%_a[dox]`` (address), ``%_A[dox]`` (printed once, 
 ``%_c %_p %_u``; flags, width and precision as printf; escapes ``\a \b \f \n \r \t \v``;
 the last unit repeats to fill the block, the last iteration drops one trailing white-space
 character, and data past the end pads with spaces. With any of them, the built-in displays
-(``-b -c -C -d -o -x``) are run as the format strings util-linux defines for them. A ``%s``
-without a precision reads up to a NUL within the block (util-linux reads on in memory).
+(``-b -c -C -d -o -x``) are run as the format strings util-linux defines for them.
+
+Deviations (undefined behaviour in util-linux): a ``%s`` with a byte count but no precision
+reads up to a NUL within the block (util-linux reads on in memory); a unit that ends in ``%``
+and flags makes util-linux read past the string's end, and it reports whatever byte follows
+(``bad conversion character %A`` in the cases tried, which is what we print).
 """
 
 from __future__ import annotations
