@@ -635,6 +635,14 @@ class Differ:
         ctx, o = self.ctx, self.o
         d0 = f0.data if f0.data is not None else b""
         d1 = f1.data if f1.data is not None else b""
+        warned = False  # trouble for this pair: no "are identical" (GNU's status check)
+        if d0 == d1 and o.style == "ed" and not o.brief and not self._same_file(f0, f1) \
+                and (o.text or b"\0" not in d0[:BINARY_PROBE]):
+            # GNU reads two identical files' lines unless they are one file: -e's warning
+            for f in (f0, f1):
+                if f.data and not f.data.endswith(b"\n"):
+                    self.trouble(f"{f.name}: No newline at end of file\n")
+                    warned = True
         if d0 == d1:
             if o.style == "side" and not o.brief:  # -y shows identical files too
                 layout = output.SideBySide(o.width, o.left_column, o.suppress_common, o.tabsize,
@@ -643,7 +651,7 @@ class Differ:
             elif o.style == "ifdef" and not o.brief and not (
                     not o.text and b"\0" in d0[:BINARY_PROBE]):
                 ctx.stdout.write(self.ifdef([], self.lines(d0), self.lines(d1)))
-            if o.identical:
+            if o.identical and not warned:
                 ctx.stdout.write(f"Files {f0.name} and {f1.name} are identical\n".encode(
                     "utf-8", "surrogateescape"))
             return
@@ -655,12 +663,14 @@ class Differ:
             # (after --strip-trailing-cr, so a last "\r" stays: see below)
             if d0 and not d0.endswith(b"\n"):
                 self.trouble(f"{f0.name}: No newline at end of file\n")
+                warned = True
                 if o.strip_cr and d0.endswith(b"\r"):
                     late_newline[0] = True
                 else:
                     d0 += b"\n"
             if d1 and not d1.endswith(b"\n"):
                 self.trouble(f"{f1.name}: No newline at end of file\n")
+                warned = True
                 if o.strip_cr and d1.endswith(b"\r"):
                     late_newline[1] = True
                 else:
@@ -715,7 +725,7 @@ class Differ:
                 layout = output.SideBySide(o.width, o.left_column, o.suppress_common, o.tabsize,
                                            o.expand_tabs)
                 ctx.stdout.write(layout.render(changes, a, b))
-            if o.identical and not changes:
+            if o.identical and not changes and not any(late_newline) and not warned:
                 ctx.stdout.write(f"Files {f0.name} and {f1.name} are identical\n".encode(
                     "utf-8", "surrogateescape"))
             return
@@ -751,6 +761,16 @@ class Differ:
                 out.append(output.context_format(groups, a, b, o.context, pr, func))
         ctx.stdout.write(b"".join(out))
 
+    def _same_file(self, f0: _File, f1: _File) -> bool:
+        if f0.data is None or f1.data is None:
+            return False
+        if f0.name == "-" or f1.name == "-":
+            return f0.name == f1.name
+        try:
+            return self.ctx.path(f0.name) == self.ctx.path(f1.name)
+        except (FSError, ValueError):
+            return False
+
     def trivial(self, line: bytes) -> bool:
         """analyze_hunk: a line a -B/-I change may consist of (blank, or matching -I)."""
         o = self.o
@@ -775,6 +795,46 @@ class Differ:
             self.trouble("group format nested too deeply")
             raise _Fatal() from None
 
+    @staticmethod
+    def _pair_names(names0: set[str], names1: set[str], raw, start):  # type: ignore[no-untyped-def]
+        """dir.c's merge of two sorted directories: (name0, name1) pairs, None for a side
+        without the name. Under --ignore-file-name-case names sort by strcasecmp then
+        strcmp, names equal but for case pair up, an exact match preferred among them.
+        ``start`` (-S, already folded as the names are) skips the names before it."""
+        def enc(n: str) -> bytes:
+            return n.encode("utf-8", "surrogateescape")
+
+        lists = [sorted(names, key=lambda n: (raw(n), enc(n))) for names in (names0, names1)]
+        if start is not None:
+            lists = [[n for n in names if raw(n) >= start] for names in lists]
+        a, b = lists
+        i = j = 0
+        while i < len(a) or j < len(b):
+            if i >= len(a):
+                order = 1
+            elif j >= len(b):
+                order = -1
+            else:
+                ka, kb = raw(a[i]), raw(b[j])
+                order = (ka > kb) - (ka < kb)
+            if order == 0 and a[i] != b[j]:
+                # prefer an exact match further on the lesser side among the case-equal names
+                lesser, at = (a, i) if enc(a[i]) < enc(b[j]) else (b, j)
+                greater = b[j] if lesser is a else a[i]
+                p = at + 1
+                while p < len(lesser) and raw(lesser[p]) == raw(greater):
+                    c = (enc(lesser[p]) > enc(greater)) - (enc(lesser[p]) < enc(greater))
+                    if c >= 0:
+                        if c == 0:
+                            lesser[at:p + 1] = [greater] + lesser[at:p]
+                        break
+                    p += 1
+            yield (a[i] if order <= 0 else None), (b[j] if order >= 0 else None)
+            if order <= 0:
+                i += 1
+            if order >= 0:
+                j += 1
+
     def kind(self, name: str) -> str | None:
         """"dir", "file" or None (absent)."""
         if name == "-":
@@ -786,15 +846,16 @@ class Differ:
                 return None
             raise
 
-    def directories(self, d0: str, d1: str, depth: int = 0) -> None:
-        """Compare two directories entry by entry (recursively under -r)."""
+    def directories(self, d0: str, d1: str, depth: int = 0, absent: int | None = None) -> None:
+        """Compare two directories entry by entry (recursively under -r); ``absent`` (0 or
+        1) is a side that does not exist, an empty directory under -N."""
         ctx, o = self.ctx, self.o
         ctx.budget.check_time()
         if depth > 1000:
             self.trouble(f"{d0}: directory nesting too deep")
             return
-        names0 = set(ctx.listdir(d0))
-        names1 = set(ctx.listdir(d1))
+        names0 = set(ctx.listdir(d0)) if absent != 0 else set()
+        names1 = set(ctx.listdir(d1)) if absent != 1 else set()
         if o.exclude:
             from sandbox.commands.find.glob import compile_glob
             patterns = [compile_glob(p) for p in o.exclude]
@@ -805,17 +866,8 @@ class Differ:
             data = name.encode("utf-8", "surrogateescape")
             return data.lower() if o.ignore_name_case else data
 
-        pairs: dict[bytes, list[str | None]] = {}
-        for side, names in ((0, names0), (1, names1)):
-            for name in sorted(names, key=lambda s: s.encode("utf-8", "surrogateescape")):
-                slot = pairs.setdefault(raw(name), [None, None])
-                if slot[side] is None:
-                    slot[side] = name
         start = raw(o.starting_file) if o.starting_file is not None and depth == 0 else None
-        for key in sorted(pairs):
-            if start is not None and key < start:
-                continue
-            name0, name1 = pairs[key]
+        for name0, name1 in self._pair_names(names0, names1, raw, start):
             p0 = _join(d0, name0 if name0 is not None else name1)  # type: ignore[arg-type]
             p1 = _join(d1, name1 if name1 is not None else name0)  # type: ignore[arg-type]
             name = name0 if name0 is not None else name1
@@ -823,11 +875,19 @@ class Differ:
             k1 = self.kind(p1) if name1 is not None else None
             if k0 is None or k1 is None:
                 present = k0 or k1
-                if present == "file" and (o.new_file or (o.unidirectional and k0 is None)):
-                    f0 = self.read(p0) if k0 else _File(p0, None, 0.0)
-                    f1 = self.read(p1) if k1 else _File(p1, None, 0.0)
-                    self.files(f0, f1, True)
-                    continue
+                if o.new_file or (o.unidirectional and k0 is None):
+                    if present == "file":
+                        f0 = self.read(p0) if k0 else _File(p0, None, 0.0)
+                        f1 = self.read(p1) if k1 else _File(p1, None, 0.0)
+                        self.files(f0, f1, True)
+                        continue
+                    if present == "dir":  # the absent one is an empty directory
+                        if o.recursive:
+                            self.directories(p0, p1, depth + 1, 0 if k0 is None else 1)
+                        else:
+                            ctx.stdout.write(f"Common subdirectories: {p0} and {p1}\n".encode(
+                                "utf-8", "surrogateescape"))
+                        continue
                 where = d0 if k0 else d1
                 ctx.stdout.write(f"Only in {where}: {name}\n".encode("utf-8", "surrogateescape"))
                 self.status = max(self.status, 1)

@@ -223,6 +223,18 @@ HAND += [
     'diff -U 2 -U 3 a b',
 ]
 
+# -e reads two identical files unless they are one
+HAND += [
+    'cp n1 n3; diff -e n1 n3',
+    'cp n1 n3; diff -e - n1 < n3',
+    'diff -e n1 n1',
+    'diff -e - - < n1',
+    'diff -e n1 ./n1',
+    'cp n1 n3; diff -e -q n1 n3',
+    'cp n1 n3; diff -D X n1 n3',
+    'cp n1 n3; diff -n n1 n3',
+]
+
 
 @pytest.mark.parametrize("script", HAND)
 def test_hand_written(script: str) -> None:
@@ -412,4 +424,36 @@ def test_generated_ignored_changes() -> None:
         a = b"\n".join(base) + (b"\n" if base and rng.random() < 0.8 else b"")
         b = b"\n".join(other) + (b"\n" if other and rng.random() < 0.8 else b"")
         cases.append((f"diff {shlex.join(opts)} f1 f2; echo \"rc=$?\"", {"f1": a, "f2": b}))
+    check_all(cases)
+
+
+def test_generated_directories() -> None:
+    """Random pairs of directories (names equal but for case, subdirectories on one side
+    only) under -r, -N, --unidirectional-new-file, --ignore-file-name-case, -S, the new
+    output styles and --from-file/--to-file: dir.c's merge of the sorted names."""
+    rng = random.Random(3812)
+    names = ["a", "B", "b", "c", "C", "d", "sub", "Sub", "x.c", "X.c"]
+    cases = []
+    for _ in range(int(os.environ.get("DIFF_DIRECTORY_CASES", "150"))):
+        tree: dict = {}
+        for root in ("L", "R"):
+            for n in rng.sample(names, rng.randint(0, 6)):
+                if n.lower() == "sub":
+                    for m in rng.sample(["p", "Q", "q"], rng.randint(1, 2)):
+                        tree[f"{root}/{n}/{m}"] = rng.choice([b"1\n", b"2\n", b"1\n2\n"])
+                else:
+                    tree[f"{root}/{n}"] = rng.choice([b"1\n", b"2\n", b"1\n2\n", b"x"])
+        tree.setdefault("L/zz", b"z\n")
+        tree.setdefault("R/zz", b"y\n")
+        opts = rng.sample(["-r", "-N", "--unidirectional-new-file", "--ignore-file-name-case",
+                           "-q", "-u", "-e", "-n", "-p", "-T", "-s"], rng.randint(0, 4))
+        if rng.random() < 0.4:
+            opts += ["-S", rng.choice(names + ["sub/p", "zz", "0", "~"])]
+        if "-e" in opts and "-n" in opts:
+            opts.remove("-n")
+        if "-u" in opts and ("-e" in opts or "-n" in opts):
+            opts.remove("-u")
+        operands = "L R" if rng.random() < 0.7 else rng.choice(
+            ["--from-file=L R", "--to-file=R L", "--from-file=L R/zz L/zz", "L R/zz", "L/zz R"])
+        cases.append((f"diff {shlex.join(opts)} {operands}; echo \"rc=$?\"", tree))
     check_all(cases)
