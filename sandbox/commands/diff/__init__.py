@@ -319,7 +319,7 @@ def _parse(ctx: CommandContext) -> tuple[Options, list[str]] | int:
                    + value.decode("utf-8", "surrogateescape") + "'")
         slot[k] = value
 
-    context_given = False
+    ocontext = -1
     width_given = tabsize_given = 0
     try:
         for key, value in opts:
@@ -331,16 +331,11 @@ def _parse(ctx: CommandContext) -> tuple[Options, list[str]] | int:
                 return 0
             if key == "normal":
                 specify_style("normal")
-            elif key in ("c", "C", "context"):
-                if value is not None:
-                    o.context = _context_number(ctx, value)
-                    context_given = True
-                specify_style("context")
-            elif key in ("u", "U", "unified"):
-                if value is not None:
-                    o.context = _context_number(ctx, value)
-                    context_given = True
-                specify_style("unified")
+            elif key in ("c", "C", "context", "u", "U", "unified"):
+                # GNU keeps the largest context asked for; -c/-u (no number) ask for 3
+                number = 3 if value is None else _context_number(ctx, value)
+                ocontext = max(ocontext, number)
+                specify_style("context" if key in ("c", "C", "context") else "unified")
             elif key == "y":
                 specify_style("side")
             elif key == "e":
@@ -482,8 +477,7 @@ def _parse(ctx: CommandContext) -> tuple[Options, list[str]] | int:
         o.style = style[0]
     elif o.show_c_function:
         o.style = "context"
-        if not context_given:
-            o.context = 3
+    o.context = ocontext if ocontext >= 0 else 3
     if o.style == "ifdef":
         lf = [f if f is not None else b"%l\n" for f in o.line_formats]
         gf = list(o.group_formats)

@@ -38,6 +38,11 @@ TREE = {
     "bl1": b"a\n\nb\n#c\nd\n", "bl2": b"a\nb\n\n#C\n#x\nd\n",
     "d1/x": b"1\n", "d1/y": b"2\n", "d1/z": b"3\n", "d1/W": b"w\n",
     "d2/x": b"1\n", "d2/y": b"two\n", "d2/z": b"three\n", "d2/w": b"w\n",
+    "p1": b"int a_very_long_function_name_that_goes_on_and_on(void) {\r\n1\r\n2\r\n3\r\n4\r\n5\r\n",
+    "p2": b"int a_very_long_function_name_that_goes_on_and_on(void) {\r\n1\r\n2\r\n3\r\nX\r\n5\r\n",
+    "p3": b"x\n\t  " + b"caf\xc3\xa9 " * 8 + b"\nq\nw\ne\nr\n",
+    "p4": b"x\n\t  " + b"caf\xc3\xa9 " * 8 + b"\nq\nw\ne\nR\n",
+    "p5": b"f   \t\nb\nc\nd\ne\n", "p6": b"f   \t\nb\nc\nd\nE",
 }
 
 Q = "'"
@@ -233,6 +238,34 @@ HAND += [
     'cp n1 n3; diff -e -q n1 n3',
     'cp n1 n3; diff -D X n1 n3',
     'cp n1 n3; diff -n n1 n3',
+]
+
+# the function line's 40 bytes, white space and CR; the largest context asked for
+HAND += [
+    'diff -p -U1 p1 p2',
+    'diff -F . -U1 p3 p4',
+    "diff -F '^.' -c -C0 p3 p4",
+    "diff -F '^f' -U0 p5 p6",
+    "diff -F '^\t' -U0 p3 p4",
+    "diff -F 'caf\\xc3' -U0 p3 p4",
+    "diff --label=- -L '' -u p5 p6",
+    "diff -F '\\`f' -U0 p5 p6",
+    "diff -F 'e$' -U0 p5 p6",
+    "diff -F '\\bf\\b' -U0 p5 p6",
+    "diff -F '\\(f\\)\\1' -U0 p5 p6",
+    "diff -I '^E$' p5 p6",
+    'diff -U 5 -U 1 p5 p6',
+    'diff -U 1 -U 5 p5 p6',
+    'diff -C0 -c p3 p4',
+    'diff -c -C0 p3 p4',
+    'diff -U0 -u p3 p4',
+    'diff -U0 -p p3 p4',
+    'diff -p -U0 p3 p4',
+    'diff -C0 -p p3 p4',
+    'diff -p p3 p4',
+    'diff -U0 -C 1 p3 p4',
+    'diff --unified=0 --unified p3 p4',
+    'diff -U0 -U1 -U0 a b',
 ]
 
 
