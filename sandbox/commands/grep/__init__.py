@@ -2,8 +2,9 @@
 
 Modules: ``cli`` (options), ``main`` (operands, recursion, summaries, status), ``search`` (the
 general engine), ``native`` (the block path over the optional C accelerator
-``sandbox._native._linescan``), ``fast`` (the pure-Python block paths), ``color``
-(--color=always and GREP_COLORS) and ``usage`` (the --help text).
+``sandbox._native._linescan``), ``fast`` (the pure-Python block paths), ``perl`` (``-P``:
+PCRE2 patterns translated to the ``regex`` module), ``color`` (--color=always and GREP_COLORS)
+and ``usage`` (the --help text).
 
 Input is read in 1 MiB chunks, searched in place up to their last line end. When the C
 accelerator is built (and ``SANDBOX_NATIVE`` is not ``0``), a pattern that is a few fixed
@@ -22,10 +23,18 @@ size (``search.CHUNK``, which tests set to a few bytes).
 Differences from GNU, by design: ``-r`` walks directories in sorted order (GNU uses directory
 order) and never follows a symbolic link (one named on the command line is refused in one
 line; those met while recursing are skipped silently, as are FIFOs and devices, as GNU's -r
-does); ``-P`` is refused (use ``-E``); ``-D``/``-U``/``-u`` are accepted and ignored; groups
-nested more than 120 deep are "Regular expression too big". With context options, a run of
-``-v`` lines that holds a line suppressed for invalid UTF-8 gets a group separator where a
-chunk ends inside it (GNU: where its 96 KiB buffer ends).
+does); ``-D``/``-U``/``-u`` are accepted and ignored; groups nested more than 120 deep are
+"Regular expression too big". With context options, a run of ``-v`` lines that holds a line
+suppressed for invalid UTF-8 gets a group separator where a chunk ends inside it (GNU: where
+its 96 KiB buffer ends).
+
+``-P`` follows GNU grep 3.8 with PCRE2 10.42 (see ``perl``), searching a line at a time. It
+differs where the engines do: a pattern that backtracks without end stops at the run's time
+limit (GNU: "exceeded PCRE's backtracking limit", status 2); ``\\X`` clusters and the Unicode
+tables (``\\p{..}``, case folding) are the ``regex`` module's; the verbs ``(*ACCEPT)``,
+``(*COMMIT)``, ``(*THEN)``, ``(*MARK)`` and ``(?(R)...)`` conditions are refused with a
+message; groups nested deeper than about 150 are "parentheses are too deeply nested" (PCRE2:
+250); PCRE2's error messages are matched for the common mistakes only.
 """
 
 from __future__ import annotations

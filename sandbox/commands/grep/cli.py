@@ -137,14 +137,11 @@ def _parse_args(ctx: CommandContext) -> tuple[Config, list[str]]:
             default_context = int(digits)
             continue
         last_was_digit = False
-        if key in ("E", "F", "G"):
+        if key in ("E", "F", "G", "P"):
             if matcher_set and cfg.syntax != key:
                 raise _Fatal("conflicting matchers specified")
             cfg.syntax = key
             matcher_set = True
-        elif key == "P":
-            raise _Fatal("-P (Perl regular expressions) is not supported in this sandbox; "
-                         "use -E (extended regular expressions) instead")
         elif key == "e":
             assert value is not None
             cfg.patterns.extend(value.encode("utf-8", "surrogateescape").split(b"\n"))

@@ -7,6 +7,7 @@ import fnmatch
 from sandbox.commands.base import CommandContext
 from sandbox.commands.grep.color import from_env as color_from_env
 from sandbox.commands.grep.cli import Config, _Fatal, _parse_args
+from sandbox.commands.grep.perl import PerlError, PerlLimit, compile_perl
 from sandbox.commands.grep.search import Grep, _Stop
 from sandbox.fs.base import FSError
 from sandbox.fs.local import SPECIAL_MESSAGE, SYMLINK_MESSAGE
@@ -41,10 +42,14 @@ def run(ctx: CommandContext) -> int:
         if warning:
             ctx.stderr.write(f"grep: {warning}\n".encode("utf-8", "surrogateescape"))
     try:
-        regex = compile_patterns(
-            cfg.patterns, syntax=cfg.syntax, icase=cfg.icase, whole_line=cfg.lines,
-            multiline=not cfg.null_data, dot_newline=cfg.null_data, budget=ctx.budget)
-    except RegexError as err:
+        if cfg.syntax == "P":
+            regex = compile_perl(cfg.patterns, icase=cfg.icase, words=cfg.words,
+                                 lines=cfg.lines, budget=ctx.budget)
+        else:
+            regex = compile_patterns(
+                cfg.patterns, syntax=cfg.syntax, icase=cfg.icase, whole_line=cfg.lines,
+                multiline=not cfg.null_data, dot_newline=cfg.null_data, budget=ctx.budget)
+    except (RegexError, PerlError) as err:
         for message in err.args:
             ctx.stderr.write(f"grep: {message}\n".encode("utf-8", "surrogateescape"))
         return 2
@@ -68,6 +73,9 @@ def run(ctx: CommandContext) -> int:
             _grep_operand(g, operand, status, implicit_dot, top=True)
     except _Stop:
         return 0
+    except PerlLimit as err:  # GNU's die(): the message names the input, status 2
+        ctx.stderr.write(f"grep: {g.current_name}: {err}\n".encode("utf-8", "surrogateescape"))
+        return 2
     if status["error"] and not (cfg.quiet and status["matched"]):
         return 2
     return 0 if status["matched"] else 1

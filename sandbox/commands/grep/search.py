@@ -41,6 +41,10 @@ class Grep:
         self.colors = colors
         self.fast = (cfg.before < 0 and cfg.after < 0 and not cfg.invert
                      and not cfg.only_matching and colors is None)
+        #: grep -P (``perl.PerlRegex``): -w / -x are in the pattern, a line is searched whole.
+        self.perl = getattr(regex, "perl", False)
+        self.words = cfg.words and not self.perl
+        self.required = regex.required if self.perl else b""
         self.per_line = (not regex.uses_re2) or cfg.null_data
         # Searching the branches of a small alternation one by one is faster (see
         # Regex.alternatives); only the line finder uses them, -o / -w use the whole regex.
@@ -72,6 +76,8 @@ class Grep:
 
     def _search(self, buf: bytes, pos: int, ls: int, le: int):
         """Search the line buf[ls:le] from ``pos``; spans are offsets into ``buf``."""
+        if self.perl:
+            return self.regex.search_line(buf, pos, ls, le)
         if not self.cfg.null_data:
             m = self.regex.search(buf, pos, le)
             return None if m is None else m.span()
@@ -96,7 +102,7 @@ class Grep:
             if span is None:
                 return
             s, e = span
-            if self.cfg.words:
+            if self.words:
                 found = False
                 while True:
                     if self._word_ok(buf, s, e, ls, le):
@@ -119,7 +125,7 @@ class Grep:
 
     def line_matches(self, buf: bytes, ls: int, le: int) -> bool:
         """True if the line buf[ls:le] contains a match (with -w rules)."""
-        if not self.cfg.words:
+        if not self.words:
             return self._search(buf, ls, ls, le) is not None
         pos = ls
         while pos <= le:
@@ -144,7 +150,15 @@ class Grep:
         content). ``end`` is the end of the region (lines end with eol or at ``end``)."""
         eol = self.eol
         if self.per_line:
+            required = self.required
             while pos < end:
+                if required:
+                    # grep -P: only a line holding the pattern's literal can match.
+                    k = buf.find(required, pos, end)
+                    if k < 0:
+                        return None
+                    if k > pos:
+                        pos = buf.rfind(eol, pos, k) + 1 or pos
                 le = buf.find(eol, pos, end)
                 if le < 0:
                     le = end
@@ -213,6 +227,7 @@ class Grep:
         budget = self.ctx.budget
         st = _FileState()
         st.name = name.encode("utf-8", "surrogateescape")
+        self.current_name = name  # named by grep -P's "exceeded PCRE's backtracking limit"
         st._eol = eol
         if cfg.initial_tab:
             num = size if size is not None else 9223372036854775807
