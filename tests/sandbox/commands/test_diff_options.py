@@ -268,6 +268,19 @@ HAND += [
     'diff -U0 -U1 -U0 a b',
 ]
 
+# a newline in a regex separates alternatives (RE_NEWLINE_ALT); regex errors
+HAND += [
+    "diff -I $'2\\nFIVE' -I six a b",
+    "diff -I $'2\\n' a b",
+    "diff -F $'^t\\n^f' -U0 a b",
+    "diff -I 'a\\{1' a b",
+    "diff -I 'x\\' a b",
+    "diff -I $'\\\\(\\n' a b",
+    "diff -I '[[:alpha:]' a b",
+    "diff -I 'a\\|*b' a b",
+    "diff -I '\\{1\\}' a b",
+]
+
 
 @pytest.mark.parametrize("script", HAND)
 def test_hand_written(script: str) -> None:
