@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from time import monotonic as _monotonic
 
 import regex as _regex
 
@@ -1562,8 +1563,6 @@ class PerlRegex:
         m = self.search(data, pos, endpos)
         return m if m is not None and m.start() == pos else None
 
-
-from time import monotonic as _monotonic  # noqa: E402
 
 _CACHE: "OrderedDict[tuple, object]" = OrderedDict()
 _CACHE_LOCK = threading.Lock()
