@@ -1,7 +1,9 @@
 """diff's output formats (diffutils 3.8): normal, context (``-c``/``-C``), unified
 (``-u``/``-U``), with GNU's hunk grouping (``find_hunk``: changes closer than 2*N+1 lines share
-a hunk; an ignorable ``-B`` change joins within N), its number ranges and the ``\\ No newline at
-end of file`` marker."""
+a hunk; an ignorable ``-B``/``-I`` change joins within N), its number ranges and the ``\\ No
+newline at end of file`` marker; ``Printer`` is util.c's line printing under ``-t``/``-T``/
+``--tabsize``/``--suppress-blank-empty`` and ``FunctionFinder`` context.c's ``-p``/``-F``
+function line. Side by side (``-y``) is side.c's."""
 
 from __future__ import annotations
 
