@@ -793,7 +793,7 @@ class Machine:
             self.rt_warn("non-zero scale in exponent")
         e = b.to_long()
         r: Num | None = ZERO
-        if e == 0 and b.int_part() != 0:
+        if e == 0 and b.int_part() != 0 or abs(e) > 2147483649:  # 1.07.1's bound, as measured
             self.rt_error("exponent too large in raise")
         elif not (a.is_zero() and e < 0):
             r = bn.power(a, e, self.scale)
