@@ -29,7 +29,6 @@ FORBIDDEN: dict[str, str] = {
     ".": ". (source) runs another file as code; write the commands out directly",
     "exec": "exec CMD replaces the shell; run the command directly (exec with redirections "
             "only, like `exec 3>file` or `exec >log 2>&1`, is allowed)",
-    "trap": "trap is not supported; handle errors with `||` or `if`",
     "alias": "aliases are not supported; use a function instead",
     "unalias": "aliases are not supported",
     "command": "`command` bypasses functions and the allowlist; call the command directly",
@@ -248,6 +247,10 @@ class _Walker:
             return
         if name in FORBIDDEN:
             self.add(head.pos, f"`{name}` is not allowed: {FORBIDDEN[name]}")
+            return
+        if name == "trap" and name not in self.functions:  # its action is code: checked too
+            from sandbox.interpreter.traps import guard_check
+            guard_check(self, node)
             return
         if name in self.functions or name in BUILTINS:
             return

@@ -252,7 +252,11 @@ def b_set(sh: "Shell", argv: list[str], io_: "IO") -> int:
                     sh.noclobber = on
                 elif letter == "x":
                     sh.xtrace = on
-                elif letter in "vhBbmnaHPkT":
+                elif letter == "E":  # errtrace: functions and subshells keep the ERR trap
+                    sh.errtrace = on
+                elif letter == "T":  # functrace: functions keep the RETURN trap
+                    sh.functrace = on
+                elif letter in "vhBbmnaHPk":
                     pass
                 elif letter == "o":
                     i += 1
@@ -271,6 +275,8 @@ def b_set(sh: "Shell", argv: list[str], io_: "IO") -> int:
                         sh.noclobber = on
                     elif opt == "xtrace":
                         sh.xtrace = on
+                    elif opt in ("errtrace", "functrace"):
+                        setattr(sh, opt, on)
                     elif opt in ("verbose", "posix"):
                         pass
                     else:
@@ -302,6 +308,8 @@ def b_exit(sh: "Shell", argv: list[str], io_: "IO") -> int:
     if len(argv) == 2:
         n = _int_arg(sh, io_, "exit", argv[1])
         raise ExitShell(2 if n is None else n & 255)
+    if sh.trap_saved is not None and sh.trap_saved[0] == 0:  # in the EXIT trap: its $?
+        raise ExitShell(sh.trap_saved[1])
     raise ExitShell(sh.status_before)
 
 
@@ -316,6 +324,8 @@ def b_return(sh: "Shell", argv: list[str], io_: "IO") -> int:
     if len(argv) > 1:
         n = _int_arg(sh, io_, "return", argv[1])
         raise ReturnFromFunction(2 if n is None else n & 255)
+    if sh.trap_saved is not None:  # in a trap action: the $? from before the trap
+        raise ReturnFromFunction(sh.trap_saved[1])
     raise ReturnFromFunction(sh.status_before)
 
 
@@ -350,6 +360,7 @@ from sandbox.interpreter.testcmd import b_test  # noqa: E402
 from sandbox.interpreter.typecmd import b_command, b_hash, b_type  # noqa: E402
 from sandbox.interpreter.procbuiltins import b_times, b_umask, b_wait  # noqa: E402
 from sandbox.interpreter.callstack import b_caller  # noqa: E402
+from sandbox.interpreter.traps import b_trap  # noqa: E402
 
 TABLE: dict[str, Callable[["Shell", list[str], "IO"], int]] = {
     "cd": b_cd, "pwd": b_pwd, "test": b_test, "[": b_test, "true": b_true, ":": b_true,
@@ -360,7 +371,7 @@ TABLE: dict[str, Callable[["Shell", list[str], "IO"], int]] = {
     "readonly": b_readonly, "mapfile": b_mapfile, "readarray": b_mapfile,
     "type": b_type, "command": b_command, "getopts": b_getopts,
     "hash": b_hash, "wait": b_wait, "times": b_times, "umask": b_umask,
-    "caller": b_caller,
+    "caller": b_caller, "trap": b_trap,
 }
 
 

@@ -29,7 +29,7 @@ from sandbox.interpreter.arith import ArithError, ArithUnbound, evaluate
 from sandbox.interpreter.expand import ArithExpansionError, ExpansionError, Expander
 from sandbox.interpreter.toplevel import AbortLine, AssignFailed
 from sandbox.interpreter import callstack, cmdpath
-from sandbox.interpreter import pipes
+from sandbox.interpreter import pipes, traps
 from sandbox.interpreter.pipes import FileWriter, NullWriter, Pipe, RunBudget, pipe_reader
 from sandbox.limits import Limits
 from sandbox.parse.ast import (
@@ -42,7 +42,7 @@ from sandbox.policy import Policy
 BUILTINS = frozenset(
     "cd pwd echo printf test [ true false export unset local read shift set return exit "
     "break continue : let shopt declare typeset readonly mapfile readarray type command getopts"
-    " hash wait times umask caller".split()
+    " hash wait times umask caller trap".split()
 )
 #: Builtins that are commands in the registry too (we run the registry module).
 _REGISTRY_BUILTINS = frozenset({"echo", "printf"})
@@ -207,6 +207,14 @@ class Shell:
     unset_specials: "set[str] | frozenset[str]" = frozenset()
     #: ``local -`` in the function at each depth: the set options to put back.
     local_opts: "dict[int, dict[str, object]]" = _EMPTY_MAP  # type: ignore[assignment]
+    #: ``trap`` (``traps.py``): signal number -> action; a subshell's parent's, shown only;
+    #: the traps running; (signal, ``$?``) of the innermost running; ``set -E`` / ``set -T``.
+    traps: "dict[int, str]" = _EMPTY_MAP  # type: ignore[assignment]
+    trap_ghosts: "dict[int, str] | None" = None
+    trap_busy: frozenset = frozenset()
+    trap_saved: "tuple[int, int] | None" = None
+    errtrace = False
+    functrace = False
 
     def own_set(self, name: str) -> set:
         """The shell's own (mutable) set ``name`` (one of the lazily made ones above)."""
@@ -303,6 +311,8 @@ class Shell:
         sub.rand_last = 0
         sub.loop_depth = 0
         sub.expander = Expander(sub)
+        if "traps" in mine or self.trap_ghosts is not None:  # a subshell: its own traps
+            traps.for_subshell(sub, self)
         return sub
 
     def get_var(self, name: str) -> str | None:
@@ -332,7 +342,8 @@ class Shell:
             if name == "-":  # bash's flag order; `c`: the script runs as `bash -c` does
                 return "".join(c for c, on in (
                     ("e", self.errexit), ("f", self.noglob), ("h", True), ("u", self.nounset),
-                    ("x", self.xtrace), ("B", True), ("C", self.noclobber), ("c", True)) if on)
+                    ("x", self.xtrace), ("B", True), ("C", self.noclobber), ("E", self.errtrace),
+                    ("T", self.functrace), ("c", True)) if on)
         if name.isdigit():
             k = int(name)
             return self.positional[k - 1] if 0 < k <= len(self.positional) else None
@@ -527,15 +538,20 @@ class Shell:
             return status
         return self.run_pipeline(node.first, io_)
 
-    def _check_errexit(self, status: int, negate: bool) -> None:
-        if status != 0 and self.errexit and self.errexit_off == 0 and not negate:
-            raise ExitShell(status)
+    def _check_errexit(self, status: int, negate: bool, io_: "IO | None" = None) -> None:
+        if status != 0 and self.errexit_off == 0 and not negate:
+            if self.traps and io_ is not None:  # the ERR trap runs where set -e would exit
+                traps.on_err(self, status, io_)
+            if self.errexit:
+                raise ExitShell(status)
 
     def run_pipeline(self, node: Pipeline, io_: IO) -> int:
         """A pipeline: stages connected by bounded pipes; last stage in this thread."""
         if node.timed is not None:
             return pipes.timed(self, node, io_)
         cmds = node.commands
+        # bash runs the ERR trap after a command only if it was set before the command ran
+        err_io = io_ if self.traps and traps.ERR in self.traps else None
         # `! cmd`: set -e is off while it runs (a `set -e` inside turns it on again: bash)
         negated_errexit = node.negate and self.errexit
         if negated_errexit:
@@ -561,7 +577,7 @@ class Shell:
             self.pipestatus = statuses  # a compound keeps what its last pipeline set
         self.status = status
         if not node.negate and (len(cmds) > 1 or not isinstance(cmds[0], _NO_ERREXIT)):
-            self._check_errexit(status if len(cmds) > 1 else statuses[-1], False)
+            self._check_errexit(status if len(cmds) > 1 else statuses[-1], False, err_io)
         return status
 
     def _run_stages(self, node: Pipeline, io_: IO) -> list[int]:
@@ -587,7 +603,9 @@ class Shell:
             stdout = pipes[i] if i < n - 1 else io_.stdout
             stderr = pipes[i] if i < n - 1 and node.stderr_pipes[i] else io_.stderr
             try:
-                statuses[i] = sub.run_subshell_body(lambda: sub.run_command(cmds[i], IO(stdin, stdout, stderr)))
+                stage_io = IO(stdin, stdout, stderr)
+                statuses[i] = sub.run_subshell_body(lambda: sub.run_command(cmds[i], stage_io),
+                                                    stage_io)
             except LimitExceeded as exc:
                 self.budget.fail(exc)
                 statuses[i] = exc.exit_code
@@ -646,16 +664,20 @@ class Shell:
             raise self.budget.failure
         return statuses
 
-    def run_subshell_body(self, body) -> int:  # type: ignore[no-untyped-def]
-        """Run ``body()`` as a subshell: ``exit`` ends only it; BrokenPipe is status 141."""
+    def run_subshell_body(self, body, io_: "IO | None" = None) -> int:  # type: ignore[no-untyped-def]
+        """Run ``body()`` as a subshell: ``exit`` ends only it; BrokenPipe is status 141;
+        then the EXIT trap it set (on ``io_``)."""
         try:
-            return body()
+            status = body()
         except ExitShell as e:
-            return e.status
+            status = e.status
         except BrokenPipe:
             return 141
         except (LoopControl, ReturnFromFunction, AbortLine) as e:
-            return getattr(e, "status", 0)
+            status = getattr(e, "status", 0)
+        if self.traps and io_ is not None:
+            status = traps.at_exit(self, io_, status)
+        return status
 
     def run_command(self, cmd: Command, io_: IO) -> int:
         """Run one command of a pipeline. An expansion or arithmetic error that no inner
@@ -686,7 +708,7 @@ class Shell:
             redirected = self.open_redirects(cmd.redirects, io_)
             if redirected is None:
                 self.status = 1
-                self._check_errexit(1, False)  # `{ ...; } < missing` fails like a command
+                self._check_errexit(1, False, io_)  # `{ ...; } < missing` fails like a command
                 return 1
             new_io, closers = redirected
             try:
@@ -695,7 +717,8 @@ class Shell:
                 elif isinstance(cmd, Subshell):
                     sub = self.copy()
                     sub_io = IO(new_io.stdin, new_io.stdout, new_io.stderr)  # exec stays inside
-                    status = sub.run_subshell_body(lambda: sub.run_script(cmd.body, sub_io))
+                    status = sub.run_subshell_body(lambda: sub.run_script(cmd.body, sub_io),
+                                                   sub_io)
                 elif isinstance(cmd, If):
                     status = self.run_if(cmd, new_io)
                 elif isinstance(cmd, For):
@@ -1235,11 +1258,21 @@ class Shell:
         self.funcstack.append(func.name)
         self.call_lines.append(callstack.lineno(self))
         self.locals.append({})
+        hidden_traps = traps.enter_function(self) if self.traps else None
+        call_pos = self.cur_pos  # an ERR trap after the call shows the caller's $LINENO
         try:
-            status = self.run_command(func.body, io_)
-        except ReturnFromFunction as r:
-            status = r.status
+            try:
+                status = self.run_command(func.body, io_)
+            except ReturnFromFunction as r:
+                status = r.status
+            if self.traps:  # RETURN, inside the function (FUNCNAME, locals)
+                try:
+                    traps.on_return(self, io_)
+                except ReturnFromFunction as r:  # `return` in the action (bash loops here)
+                    status = r.status
         finally:
+            if hidden_traps is not None:
+                traps.leave_function(self, hidden_traps)
             hidden = self.local_attrs.pop(len(self.locals), {}) if self.local_attrs else {}
             opts = self.local_opts.pop(len(self.locals), None) if self.local_opts else None
             if opts is not None:  # `local -`: the function's set options end with it
@@ -1255,6 +1288,7 @@ class Shell:
                 if at is not None:
                     self.attrs[k] = at
             self.call_depth -= 1
+            self.cur_pos = call_pos
             self.funcstack.pop()
             self.call_lines.pop()
             self.positional = saved_pos
@@ -1281,14 +1315,17 @@ class Shell:
         if "inherit_errexit" not in self.shopts:  # bash: $(...) runs without set -e
             sub.errexit = False
         stdin = getattr(self, "_current_stdin", None) or io.BytesIO(b"")
+        sub_io = IO(stdin, out, self._current_stderr)
         try:
-            status = sub.run_script(body, IO(stdin, out, self._current_stderr))
+            status = sub.run_script(body, sub_io)
         except ExitShell as e:
             status = 1 if e.from_expansion else e.status
         except BrokenPipe:
             status = 141
         except (LoopControl, ReturnFromFunction, AbortLine) as e:
             status = getattr(e, "status", 0)
+        if sub.traps:  # the EXIT trap it set: its output is part of the substitution's
+            status = traps.at_exit(sub, sub_io, status)
         self._sub_status = status
         self.status = status
         return bytes(out.buf).rstrip(b"\n").decode("utf-8", "surrogateescape")

@@ -88,10 +88,19 @@ def b_source(sh: "Shell", argv: list[str], io_: "IO") -> int:
         sh.positional = list(argv[2:])
     old = callstack.set_source(sh, text)
     try:
-        return sh.run_script(tree, io_)
-    except ReturnFromFunction as r:
-        sh.status = r.status
-        return r.status
+        try:
+            sh.run_script(tree, io_)
+        except ReturnFromFunction as r:
+            sh.status = r.status
+        if sh.traps:  # the RETURN trap runs when a sourced file ends (traps.py)
+            from sandbox.interpreter import traps
+            status = sh.status
+            try:
+                traps.on_return(sh, io_)
+            except ReturnFromFunction as r:  # `return` in the action
+                status = r.status
+            sh.status = status
+        return sh.status
     except AbortLine as exc:
         sh.status = exc.status
         return exc.status
@@ -113,6 +122,10 @@ def b_bash_c(sh: "Shell", argv: list[str], io_: "IO") -> int:
     sub.arg0 = argv[3] if len(argv) > 3 else argv[0]
     sub.positional = list(argv[4:])
     sub.functions = {}
+    sub.errtrace = sub.functrace = False  # a new shell: no set -E / -T, and of the traps
+    if sub.traps or sub.trap_ghosts is not None:  # only the ignored signals stay
+        from sandbox.interpreter import traps
+        traps.for_new_shell(sub)
     return sub.run_subshell_body(lambda: toplevel.run(sub, tree, io_, argv[2]))
 
 

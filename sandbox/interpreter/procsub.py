@@ -69,10 +69,16 @@ def _run_body(sh: "Shell", body: "Script", stdin: BinaryIO, stdout: object, stde
     from sandbox.interpreter.core import IO, ExitShell, LoopControl, ReturnFromFunction
     sub = sh.copy()
     sub.nesting += 1
+    sub_io = IO(stdin, stdout, stderr)  # type: ignore[arg-type]
     try:
-        sub.run_script(body, IO(stdin, stdout, stderr))  # type: ignore[arg-type]
-    except (ExitShell, BrokenPipe, LoopControl, ReturnFromFunction):
-        pass
+        status = sub.run_script(body, sub_io)
+    except ExitShell as e:
+        status = e.status
+    except (BrokenPipe, LoopControl, ReturnFromFunction):
+        return
+    if sub.traps:  # the EXIT trap the body set (traps.py)
+        from sandbox.interpreter import traps
+        traps.at_exit(sub, sub_io, status)
 
 
 def run_pending(sh: "Shell", io_: "IO", mark: int) -> None:

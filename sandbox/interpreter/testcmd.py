@@ -33,7 +33,8 @@ BINARY = _STRING_BINARY | _INT_BINARY | _FILE_BINARY
 #: ``set -o`` names that are on in a fresh ``bash -c`` and that the sandbox doesn't track.
 _ALWAYS_ON = frozenset({"braceexpand", "hashall", "interactive-comments"})
 _TRACKED = {"errexit": "errexit", "nounset": "nounset", "noglob": "noglob",
-            "noclobber": "noclobber", "xtrace": "xtrace", "pipefail": "pipefail"}
+            "noclobber": "noclobber", "xtrace": "xtrace", "pipefail": "pipefail",
+            "errtrace": "errtrace", "functrace": "functrace"}
 
 
 class TestError(Exception):

@@ -53,7 +53,20 @@ def units(tree: "Script", source: str | None) -> list[list["AndOr"]]:
 
 
 def run(sh: "Shell", tree: "Script", io_: "IO", source: str | None) -> int:
-    """Run a whole script (the top level, or ``bash -c``'s string), line by line."""
+    """Run a whole script (the top level, or ``bash -c``'s string), line by line, then its
+    EXIT trap (``traps.py``) if it set one."""
+    from sandbox.interpreter import traps
+    from sandbox.interpreter.core import ExitShell
+    try:
+        status = _run(sh, tree, io_, source)
+    except ExitShell as e:
+        if traps.EXIT not in sh.traps:
+            raise
+        status = e.status
+    return traps.at_exit(sh, io_, status)
+
+
+def _run(sh: "Shell", tree: "Script", io_: "IO", source: str | None) -> int:
     if source is not None:
         if "source" in sh.__dict__:
             callstack.set_source(sh, source)
