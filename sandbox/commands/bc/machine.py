@@ -77,7 +77,10 @@ class Output:
                 self.emit(piece, wrap)
             return
         limit = self.line_size
-        if not wrap or limit == 0:
+        if not wrap:  # out_schar under -s: no column count
+            self._put(text)
+            return
+        if limit == 0:
             self._put(text)
             self.col += len(text)
             return

@@ -138,6 +138,13 @@ def test_line_wrapping() -> None:
             check(script + "\n", env={"BC_LINE_LENGTH": length})
 
 
+def test_line_wrapping_under_s() -> None:
+    # under -s strings are written without counting columns (out_schar)
+    for script in ('"' + "y" * 100 + '"; 2^300', '"' + "z" * 50 + '"; 2^200; "' + "w" * 90 + '\n"; 2^250'):
+        check(script + "\n", ("-s",))
+        check(script + "\n", ("-s",), env={"BC_LINE_LENGTH": "30"})
+
+
 def test_files_then_stdin() -> None:
     files = {"a.bc": b"x = 5\ndefine f(n) { return n * 2 }\n", "b.bc": b"1/0\nf(x)\n", "c.bc": b"2+\n",
              "d.bc": b"quit\n", "e.bc": b"y = 2"}
