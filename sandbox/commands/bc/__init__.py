@@ -12,8 +12,10 @@ standard input; output wrapped at ``BC_LINE_LENGTH`` (70; 0: never) with a backs
 The parser emits GNU's code text and the machine runs it byte for byte (``machine.py``), so
 runtime messages carry GNU's addresses; ``-l`` runs GNU's own compiled math library. ``read()``
 is refused (standard input holds the program). Bounds: results of more than 100,000 digits or
-a scale above 10,000, and function calls nested more than 2,000 deep, end bc with a one-line
-``bc: ... refused`` message (status 1); loops check the time budget.
+with a scale above 12,000 (room for -l's extra digits at ``scale=10000``), function calls nested
+more than 2,000 deep, programs nested more than 200 levels, more than 4,000,000 live array
+elements: each ends bc with a one-line ``bc: ... refused`` message (status 1). Every loop checks
+the time budget.
 """
 
 from __future__ import annotations

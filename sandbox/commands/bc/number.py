@@ -12,7 +12,7 @@ from __future__ import annotations
 #: Most digits (integer + fraction) any value may have.
 MAX_DIGITS = 100_000
 #: Largest scale a result may have.
-MAX_SCALE = 10_000
+MAX_SCALE = 12_000
 #: Bits of a mantissa of about ``MAX_DIGITS`` decimal digits.
 MAX_BITS = int(MAX_DIGITS * 3.321928094887362) + 1
 

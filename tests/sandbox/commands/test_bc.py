@@ -414,6 +414,11 @@ def test_deep_nesting_is_refused_in_one_line(script: str) -> None:
     assert code == 1 and err.count(b"\n") == 1 and b"refused" in err, err
 
 
+def test_scale_10000_runs() -> None:
+    check("scale=10000; sqrt(2); 1/7\n")
+    check("scale=10000; sqrt(3)\n", ("-l",))
+
+
 def test_nesting_within_the_bound_runs() -> None:
     check("(" * 150 + "1" + ")" * 150 + "\n")
     check("- " * 150 + "1\n")
