@@ -65,6 +65,19 @@ class Scanner:
         self.report = report
         self.std_only = std_only
         self.check_time = check_time
+        #: ``-i`` on standard input: readline writes each line it reads (not empty ones).
+        self.echo: Callable[[str], None] | None = None
+        self.echoed = 0
+
+    def _reach(self, j: int) -> None:
+        """Echo every line up to the one holding index ``j`` (readline reads whole lines)."""
+        s = self.s
+        while self.echo is not None and self.echoed <= j and self.echoed < len(s):
+            end = s.find("\n", self.echoed)
+            end = len(s) if end < 0 else end
+            if end > self.echoed:
+                self.echo(s[self.echoed:end] + "\n")
+            self.echoed = end + 1
 
     def tokens(self) -> Iterator[Token]:
         """Yield the tokens of this source (the driver chains the sources, as yywrap)."""
@@ -72,6 +85,8 @@ class Scanner:
         while True:
             if self.i >= n:
                 return
+            if self.echo is not None:
+                self._reach(self.i)
             c = s[self.i]
             if c in " \t":
                 self.i += 1
@@ -95,6 +110,8 @@ class Scanner:
                 continue
             if c == "/" and s.startswith("*", self.i + 1):
                 j = s.find("*/", self.i + 2)
+                if self.echo is not None:
+                    self._reach(n if j < 0 else j)
                 body = s[self.i + 2: n if j < 0 else j]
                 self.line_no += body.count("\n")
                 if j < 0:
@@ -129,6 +146,8 @@ class Scanner:
                     self.report('illegal character: "')
                     continue
                 text = s[self.i:j + 1]
+                if self.echo is not None:
+                    self._reach(j)
                 self.line_no += text.count("\n")
                 self.i = j + 1
                 yield Token("STRING", text)

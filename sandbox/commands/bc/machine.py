@@ -72,16 +72,16 @@ class Output:
             pieces = text.split("\n")
             for i, piece in enumerate(pieces):
                 if i:
-                    self._put("\n")
+                    self.put("\n")
                     self.col = 0
                 self.emit(piece, wrap)
             return
         limit = self.line_size
         if not wrap:  # out_schar under -s: no column count
-            self._put(text)
+            self.put(text)
             return
         if limit == 0:
-            self._put(text)
+            self.put(text)
             self.col += len(text)
             return
         while text:
@@ -89,14 +89,15 @@ class Output:
             if room < 0:
                 room = 0
             if len(text) <= room:
-                self._put(text)
+                self.put(text)
                 self.col += len(text)
                 return
-            self._put(text[:room] + "\\\n")
+            self.put(text[:room] + "\\\n")
             text = text[room:]
             self.col = 0
 
-    def _put(self, s: str) -> None:
+    def put(self, s: str) -> None:
+        """Buffer text as is (no column count: printf, readline)."""
         self.parts.append(s)
         self.size += len(s)
         if self.size > 65536:

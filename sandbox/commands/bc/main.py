@@ -2,7 +2,8 @@
 
 GNU bc 1.07.1's main.c/util.c: ``-l`` loads the math library first, ``-s`` makes POSIX
 extensions errors and ``-w`` warnings (``NAME LINE: Error: ...`` / ``(Warning) ...``),
-``-q``/``-i`` change nothing here; ``BC_ENV_ARGS`` holds more arguments (read first) and
+``-i`` prints the banner (not with ``-q``) and echoes each non-empty line of standard input
+as readline does when it reads it; ``BC_ENV_ARGS`` holds more arguments (read first) and
 ``POSIXLY_CORRECT`` means ``-s``; a missing file is ``File X is unavailable.`` (status 1).
 Syntax and runtime errors do not change the exit status (0), as in GNU bc.
 """
@@ -36,6 +37,8 @@ USAGE = """usage: {prog} [options] [file ...]
 
 VERSION = ("bc 1.07.1\nCopyright 1991-1994, 1997, 1998, 2000, 2004, 2006, 2008, 2012-2017 "
            "Free Software Foundation, Inc.\n")
+
+BANNER = VERSION + "This is free software with ABSOLUTELY NO WARRANTY.\nFor details type `warranty'. \n"
 
 WARRANTY = '\nbc 1.07.1\nCopyright 1991-1994, 1997, 1998, 2000, 2004, 2006, 2008, 2012-2017 Free Software Foundation, Inc.\n\n    This program is free software; you can redistribute it and/or modify\n    it under the terms of the GNU General Public License as published by\n    the Free Software Foundation; either version 3 of the License , or\n    (at your option) any later version.\n\n    This program is distributed in the hope that it will be useful,\n    but WITHOUT ANY WARRANTY; without even the implied warranty of\n    MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the\n    GNU General Public License for more details.\n\n    You should have received a copy of the GNU General Public License\n    along with this program. If not, write to\n\n       The Free Software Foundation, Inc.\n       51 Franklin Street, Fifth Floor\n       Boston, MA 02110-1335  USA\n\n'
 
@@ -79,6 +82,7 @@ class _Session:
         self.source_name = "(standard_in)"
         self.scanner: Scanner | None = None
         self.at_end = False
+        self.interactive = False
         self.names = Names()
         self.out = Output(ctx.stdout.write, line_length(ctx.env))
         self.machine = Machine(self.out, self.err, self.names.f_names, self.names.v_names,
@@ -114,7 +118,7 @@ class _Session:
 
     def special(self, which: str) -> None:
         """``warranty`` and ``limits`` act while parsing."""
-        self.out.emit(WARRANTY if which == "warranty" else LIMITS)
+        self.out.put(WARRANTY if which == "warranty" else LIMITS)  # printf: no column count
         self.out.flush()
 
     def run_item(self, code: list[str], ok: bool) -> None:
@@ -146,6 +150,8 @@ class _Session:
             yield from self.scanner.tokens()
         self._start("(standard_in)", self.ctx.stdin.read())
         assert self.scanner is not None
+        if self.interactive:
+            self.scanner.echo = self.out.put
         yield from self.scanner.tokens()
         self.at_end = True
         self.source_name = "(standard_in)"
@@ -180,6 +186,10 @@ def run(ctx: CommandContext) -> int:
         ctx.stdout.write(VERSION.encode())
         return 0
     session = _Session(ctx, "s" in keys or "POSIXLY_CORRECT" in ctx.env, "w" in keys)
+    if "i" in keys:
+        session.interactive = True
+        if "q" not in keys:
+            session.out.put(BANNER)
     try:
         try:
             if "l" in keys:
