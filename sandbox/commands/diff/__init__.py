@@ -556,10 +556,13 @@ class _Lines:
 class _File:
     """One side of a comparison: its name as printed and its content (None: absent)."""
 
-    def __init__(self, name: str, data: bytes | None, mtime: float | None):
+    def __init__(self, name: str, data: bytes | None, mtime: float | None,
+                 mtime_ns: int | None = None):
         self.name = name
         self.data = data
         self.mtime = mtime
+        #: the exact time where the store keeps one (headers print its nanoseconds)
+        self.mtime_ns = mtime_ns
 
 
 class Differ:
@@ -581,7 +584,7 @@ class Differ:
                 self._stdin = self.ctx.stdin.read()
             return _File(name, self._stdin, time.time())
         st = self.ctx.stat(name)
-        return _File(name, self.ctx.read_bytes(name), st.mtime)
+        return _File(name, self.ctx.read_bytes(name), st.mtime, st.mtime_ns)
 
     def key(self, line: bytes) -> bytes:
         o = self.o
@@ -615,11 +618,14 @@ class Differ:
     def header(self, f: _File, mark: bytes, label_index: int) -> bytes:
         if len(self.o.labels) > label_index:
             return mark + b" " + self.o.labels[label_index].encode("utf-8", "surrogateescape") + b"\n"
-        t = f.mtime if f.mtime is not None else 0.0
-        sec = int(t // 1)
-        ns = int(round((t - sec) * 1e9))
-        if ns >= 1_000_000_000:
-            sec, ns = sec + 1, ns - 1_000_000_000
+        if f.mtime_ns is not None:
+            sec, ns = divmod(f.mtime_ns, 1_000_000_000)
+        else:
+            t = f.mtime if f.mtime is not None else 0.0
+            sec = int(t // 1)
+            ns = int(round((t - sec) * 1e9))
+            if ns >= 1_000_000_000:
+                sec, ns = sec + 1, ns - 1_000_000_000
         stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(sec)) + f".{ns:09d} +0000"
         return (mark + b" " + _c_maybe(f.name).encode("utf-8", "surrogateescape") + b"\t"
                 + stamp.encode() + b"\n")
@@ -929,6 +935,10 @@ class Differ:
             if self.kind(n1) is None:
                 self.trouble(f"{n1}: No such file or directory")
                 return
+        if n0 == n1 == "-" and k0 is not None:  # one file: GNU compares it unread
+            same = _File("-", b"", time.time())
+            self.files(same, same, False)
+            return
         f0 = self.read(n0) if k0 is not None else _File(n0, None, 0.0)
         f1 = self.read(n1) if k1 is not None else _File(n1, None, 0.0)
         self.files(f0, f1, False)

@@ -62,6 +62,8 @@ HAND = [
     "diff -r -x '[a-f]*' -u da db", "diff -X nope da db", "diff -x f da/f db/f",
     "diff -r qa qb", "diff -ru qa qb", "diff -c 'qa/x y' 'qb/x y'", "diff -q qa/é\\tt qb/é\\tt", "diff -u qa/é* qb/é*", "diff nope1 nope2", "diff -y bin bin2", "diff -y -W 131 a b", "diff -y -W 1 a b", "diff --side-by-side --width=60 uni a",
     "diff --help", "diff -v", "diff --version", "diff --he",
+    "cat a | { diff - -; echo $?; wc -c; }", "cat a | { diff -q - -; diff -s - -; wc -l; }",
+    "touch -d '2020-01-02 03:04:05.123456789' a b && diff -u a b; diff -c a b | head -2",
 ]
 
 
