@@ -5,14 +5,13 @@ sandbox's virtual identity; there is no inode or device number (both print as 0)
 
 from __future__ import annotations
 
-import math
 import re
 import time
 
 from sandbox.commands import _identity
 from sandbox.commands.base import CommandContext
 from sandbox.commands.find.parse import FindError
-from sandbox.fs.base import FileStat
+from sandbox.fs.base import FileStat, mtime_ns_of
 
 _ESCAPES = {"a": b"\a", "b": b"\b", "f": b"\f", "n": b"\n", "r": b"\r", "t": b"\t",
             "v": b"\v", "\\": b"\\"}
@@ -122,17 +121,14 @@ def mode_string(st: FileStat) -> str:
     return "".join(out)
 
 
-def _time_parts(t: float) -> tuple[int, str]:
-    sec = math.floor(t)
-    ns = int(round((t - sec) * 1e9))
-    if ns >= 1_000_000_000:
-        sec, ns = sec + 1, ns - 1_000_000_000
-    return sec, f"{ns:09d}0"
+def _time_parts(ns: int) -> tuple[int, str]:
+    sec, frac = divmod(ns, 1_000_000_000)
+    return sec, f"{frac:09d}0"
 
 
-def format_time(t: float, kind: str) -> str:
-    """One ``%Tk`` directive (UTC)."""
-    sec, frac = _time_parts(t)
+def format_time(ns: int, kind: str) -> str:
+    """One ``%Tk`` directive (UTC) of a time in nanoseconds."""
+    sec, frac = _time_parts(ns)
     if kind == "@":
         return f"{sec}.{frac}"
     tm = time.gmtime(sec)
@@ -142,9 +138,9 @@ def format_time(t: float, kind: str) -> str:
     return text + "." + frac if kind in _NS_KINDS else text
 
 
-def ctime_string(t: float) -> str:
+def ctime_string(ns: int) -> str:
     """``%t``: ``Thu Mar  4 05:06:07.0000000000 2021``."""
-    sec, frac = _time_parts(t)
+    sec, frac = _time_parts(ns)
     tm = time.gmtime(sec)
     return time.strftime("%a %b %e %H:%M:%S", tm) + "." + frac + time.strftime(" %Y", tm)
 
@@ -204,7 +200,7 @@ def render(walker, pieces: list, e) -> bytes:  # type: ignore[no-untyped-def]
             break
         spec, d, kind = p
         if kind:
-            text = format_time(e.stat(fs).mtime, kind)
+            text = format_time(mtime_ns_of(e.stat(fs)), kind)
             out.append((spec + "s") % text if spec != "%" else text.encode("utf-8", "surrogateescape"))
             if isinstance(out[-1], str):
                 out[-1] = out[-1].encode("utf-8", "surrogateescape")
@@ -241,7 +237,7 @@ def render(walker, pieces: list, e) -> bytes:  # type: ignore[no-untyped-def]
         elif d == "F":
             text = "ext4"
         else:  # t a c
-            text = ctime_string(e.stat(fs).mtime)
+            text = ctime_string(mtime_ns_of(e.stat(fs)))
         out.append(((spec + "s") % text).encode("utf-8", "surrogateescape"))
     return b"".join(out)
 
