@@ -43,6 +43,7 @@ HAND = [
     "find . -regextype nope -regex x", "find . -regex '.*['", "find . -regextype posix-extended -regex '('",
     "find . -printf '%p %s %d %y %m %f %h %P %H %k %b %n %Y %l %M\\n'",
     "find d -type f -printf '%T@ %t %TY-%Tm-%Td %TT %TS %T+ %Tc %Tr %Tj %a %A@ %A+\\n'",  # no %c/%C: no ctime in the sandbox
+    "touch -d '2020-01-02 03:04:05.123456789' d/f1 && find d/f1 -printf '%T@ %t %TT %T+\\n'",
     "find d -printf '%5s|%-5s|%05d|%.2p|%10.3p|%+4d|%#m|%-6m|\\n'",
     "find d -printf 'a\\tb\\\\c\\0d\\101\\n' | cat -A", "find d -printf 'x\\cy\\n'",
     "find d -printf '%z\\n'", "find d -printf 'a\\qb\\n'", "find d -printf '%'", "find d -printf '%T'",
