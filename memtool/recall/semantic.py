@@ -353,12 +353,19 @@ class SemanticIndex:
             for f, u, unit in self.index.units(chosen, wanted):
                 hit = _hit(unit, sims_of[(f, u)], qterms)
                 have[(hit.file, hit.line)] = hit
-            out = []
-            for key, score in order.items():
-                hit = have[key]
-                hit.score = round(score, 9)
-                out.append(hit)
-            return SearchResult(out, len(set(have) | set(keys)))
+            return fused_result(order, have, keys)
+
+
+def fused_result(order: dict[tuple[str, int], float], have: dict[tuple[str, int], Any],
+                 keys: list[tuple[str, int]]) -> SearchResult:
+    """The hits of ``order`` (``rrf``'s first k, found in ``have``), each with its fused
+    score, and how many units either ranking found (``have`` and the semantic ``keys``)."""
+    out = []
+    for key, score in order.items():
+        hit = have[key]
+        hit.score = round(score, 9)
+        out.append(hit)
+    return SearchResult(out, len(set(have) | set(keys)))
 
 
 def similarities(mat: Any, qv: Any) -> Any:

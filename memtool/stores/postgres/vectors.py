@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from memtool.recall.search import SearchResult, _hit, best_line, query_terms
 from memtool.recall.semantic import (
-    BATCH, DEPTH, EMBED_CHARS, LEXICAL_DEPTH, Embedder, _numpy, rrf, similarities,
+    BATCH, DEPTH, EMBED_CHARS, LEXICAL_DEPTH, Embedder, _numpy, fused_result, rrf, similarities,
 )
 from memtool.stores.postgres.common import _key
 from memtool.stores.postgres.recall import PgRecallIndex, unit_of
@@ -171,9 +171,4 @@ class PgSemanticIndex:
             if key in order and key not in have:
                 hit = have[key] = _hit(unit, sim, qterms)
                 hit.file = key[0]
-        out = []
-        for key, score in order.items():
-            hit = have[key]
-            hit.score = round(score, 9)
-            out.append(hit)
-        return SearchResult(out, len(set(have) | set(keys)))
+        return fused_result(order, have, keys)
