@@ -147,3 +147,21 @@ def compare(script: str, stdin: bytes = b"", files: dict[str, bytes] | None = No
 if __name__ == "__main__":  # python3 tests/sandbox/shell/shell_difftools.py SCRIPT
     data = b"" if sys.stdin.isatty() else sys.stdin.buffer.read()
     print(compare(sys.argv[1], data) or "same")
+
+
+#: bash's "line N:" prefix of a runtime message (taken out before stderr is compared)
+LINE_RE = re.compile(rb"^bash: line \d+: ", re.M)
+
+
+def check(script: str, stderr: bool = True, files: dict[str, bytes] | None = None) -> None:
+    """Assert bash and the sandbox agree on stdout, status and files (and on stderr, with
+    bash's ``line N:`` prefix taken out, if asked)."""
+    ref = run_bash(script, files=files)
+    ours = run_ours(script, files=files)
+    where = f"\nscript:\n{script}\nbash stderr: {ref.stderr!r}\nours stderr: {ours.stderr!r}"
+    assert ours.stdout == ref.stdout, f"stdout: bash {ref.stdout!r} ours {ours.stdout!r}{where}"
+    assert ours.status == ref.status, f"status: bash {ref.status} ours {ours.status}{where}"
+    assert ours.files == ref.files, where
+    if stderr:
+        assert LINE_RE.sub(b"bash: ", ours.stderr) == LINE_RE.sub(b"bash: ", ref.stderr), where
+

@@ -12,7 +12,6 @@ device, whatever reader is asked to.
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
@@ -25,19 +24,7 @@ from sandbox import Limits, Policy  # noqa: E402
 from sandbox.api import Sandbox  # noqa: E402
 
 needs_bash = pytest.mark.skipif(dt.BASH is None, reason="reference bash not installed")
-_LINE_RE = re.compile(rb"^bash: line \d+: ", re.M)
-
-
-def check(script: str, stderr: bool = True, files: dict[str, bytes] | None = None) -> None:
-    """Assert bash and the sandbox agree on stdout, status and files (and stderr if asked)."""
-    ref = dt.run_bash(script, files=files)
-    ours = dt.run_ours(script, files=files)
-    where = f"\nscript:\n{script}\nbash stderr: {ref.stderr!r}\nours stderr: {ours.stderr!r}"
-    assert ours.stdout == ref.stdout, f"stdout: bash {ref.stdout!r} ours {ours.stdout!r}{where}"
-    assert ours.status == ref.status, f"status: bash {ref.status} ours {ours.status}{where}"
-    assert ours.files == ref.files, where
-    if stderr:
-        assert _LINE_RE.sub(b"bash: ", ours.stderr) == _LINE_RE.sub(b"bash: ", ref.stderr), where
+check = dt.check
 
 
 DEVICES = [

@@ -12,7 +12,6 @@ inside trap actions.
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
@@ -26,19 +25,7 @@ from sandbox.api import Sandbox  # noqa: E402
 from sandbox.fs.local import LocalDir  # noqa: E402
 
 needs_bash = pytest.mark.skipif(dt.BASH is None, reason="reference bash not installed")
-_LINE_RE = re.compile(rb"^bash: line \d+: ", re.M)
-
-
-def check(script: str, stderr: bool = True) -> None:
-    """Assert bash and the sandbox agree on stdout, status and files (and stderr if asked)."""
-    ref = dt.run_bash(script)
-    ours = dt.run_ours(script)
-    where = f"\nscript:\n{script}\nbash stderr: {ref.stderr!r}\nours stderr: {ours.stderr!r}"
-    assert ours.stdout == ref.stdout, f"stdout: bash {ref.stdout!r} ours {ours.stdout!r}{where}"
-    assert ours.status == ref.status, f"status: bash {ref.status} ours {ours.status}{where}"
-    assert ours.files == ref.files, where
-    if stderr:
-        assert _LINE_RE.sub(b"bash: ", ours.stderr) == _LINE_RE.sub(b"bash: ", ref.stderr), where
+check = dt.check
 
 
 EXIT_CASES = [
@@ -332,7 +319,7 @@ def test_source_and_dynamic_code(tmp_path: Path, script: str) -> None:
     dt.seed(tmp_path)
     r = _dynamic_sandbox(tmp_path).run(script)
     assert (r.stdout, r.exit_code) == (ref.stdout, ref.status), (script, r.stderr, ref.stderr)
-    assert _LINE_RE.sub(b"bash: ", r.stderr) == _LINE_RE.sub(b"bash: ", ref.stderr)
+    assert dt.LINE_RE.sub(b"bash: ", r.stderr) == dt.LINE_RE.sub(b"bash: ", ref.stderr)
 
 
 # -- the guard ---------------------------------------------------------------------------------
