@@ -10,9 +10,10 @@ by reference), ``print``, strings, ``/* */`` and ``#`` comments, ``last``/``.``,
 standard input; output wrapped at ``BC_LINE_LENGTH`` (70; 0: never) with a backslash.
 
 The parser emits GNU's code text and the machine runs it byte for byte (``machine.py``), so
-runtime messages carry GNU's addresses; ``-l`` runs GNU's own compiled math library. ``read()``
-is refused (standard input holds the program). Bounds: results of more than 100,000 digits or
-with a scale above 12,000 (room for -l's extra digits at ``scale=10000``), function calls nested
+runtime messages carry GNU's addresses; ``-l``'s six functions are our own (``libmath.py``: the
+exact value truncated to ``scale``). ``read()`` is refused (standard input holds the program).
+Bounds: results of more than 100,000 digits or with a scale above 12,000 (``-l``'s functions
+run up to that scale, with at most 500,000 bits of working precision), function calls nested
 more than 2,000 deep, programs nested more than 200 levels, more than 4,000,000 live array
 elements: each ends bc with a one-line ``bc: ... refused`` message (status 1). Every loop checks
 the time budget.

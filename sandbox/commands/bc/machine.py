@@ -1,9 +1,11 @@
 """GNU bc 1.07.1's loader (load.c) and virtual machine (execute.c, storage.c), output included.
 
-Code text from the parser (or the math library) is loaded byte for byte as GNU loads it, so
+Code text from the parser is loaded byte for byte as GNU loads it, so
 ``Runtime error (func=F, adr=N)`` names GNU's addresses. The machine checks the time budget
 every few thousand instructions, bounds the depth of function calls, and every number it makes
 goes through ``number.check`` (``NumberLimit`` past the sandbox's digit and scale bounds).
+The ``-l`` functions are ``Function`` entries with a ``native`` body (``libmath.py``): a call
+binds their parameters as for any function, then computes the result in Python.
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ class Function:
     autos: list[int] = field(default_factory=list)
     #: ``Machine.decode``'s cache.
     decoded: list | None = None
+    #: A math library function (``libmath``): called with the arguments and the caller's scale.
+    native: Callable[[list[Num], int, Callable[[], None]], Num] | None = None
 
 
 class BcArray:
@@ -906,6 +910,12 @@ class Machine:
             pi += 1
         if pi < len(params) or self.runtime_error:
             self.rt_error("Parameter number mismatch")
+            return
+        if callee.native is not None:
+            # bound like a user function's parameters (same messages), then run natively
+            values = [self.get_var(name).pop() for name, _ in params]
+            values.reverse()
+            self.ex.append(callee.native(values, self.scale, self.check_time))
             return
         for a in callee.autos:
             self.auto_var(a)

@@ -1,7 +1,7 @@
 """Command line and driver of ``bc``: options, sources (files, then stdin), messages.
 
-GNU bc 1.07.1's main.c/util.c: ``-l`` loads the math library first, ``-s`` makes POSIX
-extensions errors and ``-w`` warnings (``NAME LINE: Error: ...`` / ``(Warning) ...``),
+GNU bc 1.07.1's main.c/util.c: ``-l`` defines the math library (``libmath.py``) first,
+``-s`` makes POSIX extensions errors and ``-w`` warnings (``NAME LINE: Error: ...`` / ``(Warning) ...``),
 ``-i`` prints the banner (not with ``-q``) and echoes each non-empty line of standard input
 as readline does when it reads it; ``BC_ENV_ARGS`` holds more arguments (read first) and
 ``POSIXLY_CORRECT`` means ``-s``; a missing file is ``File X is unavailable.`` (status 1).
@@ -15,7 +15,7 @@ from sandbox.commands.bc import libmath
 from collections.abc import Iterator
 
 from sandbox.commands.bc.compiler import Abort, Names, Parser, Quit, Scanner, Token
-from sandbox.commands.bc.machine import Halt, Machine, Output, Refused
+from sandbox.commands.bc.machine import Function, Halt, Machine, Output, Refused
 from sandbox.commands.bc.number import NumberLimit
 from sandbox.commands.options import NO_ARG, OptionSpec, UsageError, parse
 from sandbox.fs.base import FSError
@@ -132,11 +132,13 @@ class _Session:
         m.execute()
 
     def load_library(self) -> None:
-        """``-l``: name e l s a c j first, then load GNU's compiled library."""
+        """``-l``: functions e l s a c j (numbers 1..6, our native ones), then ``scale=20``."""
         for name in libmath.NAMES:
-            self.names.func(name)
-        for piece in libmath.LIBMATH:
-            self.machine.load_code(piece)
+            n = self.names.func(name)
+            self.machine.functions[n] = Function(
+                name, defined=True, params=list(libmath.PARAMS[name]),
+                native=lambda args, scale, check, name=name: libmath.call(name, args, scale, check))
+        self.machine.scale = 20
 
     def tokens(self, operands: list[str]) -> Iterator[Token]:
         """The files' tokens, then standard input's, then EOF for ever (flex's yywrap)."""
