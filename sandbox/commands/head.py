@@ -67,6 +67,8 @@ Binary prefixes can be used, too: KiB=K, MiB=M, and so on.
 
 #: Read size of the line-counting loop.
 BLOCK = 1 << 16
+#: GNU head's read size (BUFSIZ) on input it can't seek back in.
+PIPE_READ = 8192
 
 
 def _first_lines_in_blocks(ctx: CommandContext, stream: BinaryIO, count: int, delim: bytes) -> bool:
@@ -101,7 +103,9 @@ def _first_lines_in_blocks(ctx: CommandContext, stream: BinaryIO, count: int, de
         if seekable:
             stream.seek(cut - len(block), 1)
         else:
-            stream.read(cut)
+            # GNU reads a pipe BUFSIZ bytes at a time and can't seek back: the rest of the
+            # read that held the last line is gone for the next reader (`{ head -n1; cat; }`)
+            stream.read(min(len(block), -(-cut // PIPE_READ) * PIPE_READ))
         ctx.stdout.write(block[:cut])
         break
     return True
