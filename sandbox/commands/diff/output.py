@@ -41,6 +41,14 @@ def _range(a: int, b: int) -> bytes:
     return f"{ta},{tb}".encode()
 
 
+def _span(group: list, n0: int, n1: int, context: int) -> tuple[int, int, int, int]:
+    """The lines a hunk of ``group`` shows, with ``context`` lines around its changes:
+    (first, end) in file 0, then in file 1 (files of ``n0`` and ``n1`` lines)."""
+    first, last = group[0], group[-1]
+    return (max(0, first.line0 - context), min(n0, last.line0 + last.deleted + context),
+            max(0, first.line1 - context), min(n1, last.line1 + last.inserted + context))
+
+
 def _unified_range(a: int, b: int) -> bytes:
     ta, tb = a + 1, b + 1
     if tb <= ta:
@@ -220,11 +228,7 @@ def unified(groups: list[list[Change]], a: list[bytes], b: list[bytes], context:
     if pr is not None or func is not None:
         pr = pr or Printer(False, False, False, 8)
         for group in groups:
-            first, last = group[0], group[-1]
-            lo0 = max(0, first.line0 - context)
-            lo1 = max(0, first.line1 - context)
-            hi0 = min(len(a), last.line0 + last.deleted + context)
-            hi1 = min(len(b), last.line1 + last.inserted + context)
+            lo0, hi0, lo1, hi1 = _span(group, len(a), len(b), context)
             out.append(b"@@ -" + _unified_range(lo0, hi0 - 1) + b" +"
                        + _unified_range(lo1, hi1 - 1) + b" @@"
                        + (func(lo0) if func else b"") + b"\n")
@@ -237,11 +241,7 @@ def unified(groups: list[list[Change]], a: list[bytes], b: list[bytes], context:
             pr.unified(out, b" ", a[i:hi0])
         return b"".join(out)
     for group in groups:
-        first, last = group[0], group[-1]
-        lo0 = max(0, first.line0 - context)
-        lo1 = max(0, first.line1 - context)
-        hi0 = min(len(a), last.line0 + last.deleted + context)
-        hi1 = min(len(b), last.line1 + last.inserted + context)
+        lo0, hi0, lo1, hi1 = _span(group, len(a), len(b), context)
         out.append(b"@@ -" + _unified_range(lo0, hi0 - 1) + b" +"
                    + _unified_range(lo1, hi1 - 1) + b" @@\n")
         i = lo0
@@ -266,11 +266,7 @@ def context_format(groups: list[list[Change]], a: list[bytes], b: list[bytes],
         def put(mark: bytes, line: bytes) -> None:
             out.append(_line(mark, line))
     for group in groups:
-        first, last = group[0], group[-1]
-        lo0 = max(0, first.line0 - context)
-        lo1 = max(0, first.line1 - context)
-        hi0 = min(len(a), last.line0 + last.deleted + context)
-        hi1 = min(len(b), last.line1 + last.inserted + context)
+        lo0, hi0, lo1, hi1 = _span(group, len(a), len(b), context)
         out.append(b"***************" + (func(lo0) if func else b"") + b"\n")
         out.append(b"*** " + _range(lo0, hi0 - 1) + b" ****\n")
         if any(c.deleted and not c.ignore for c in group) or any(c.deleted for c in group):
