@@ -170,7 +170,7 @@ class Sandbox:
                  source: str | None = None) -> Result:
         account = OutputAccount(budget)
         out, err = Capture(account), Capture(account)
-        fs = self.fs if self.scratch is None else self.fs.with_mount(self.scratch, LazyMemoryFS())
+        fs = self.fs.for_run(budget, self.scratch, LazyMemoryFS() if self.scratch else None)
         shell = Shell(fs, self.cwd, self.policy, self.limits, budget, self.env)
         shell.commands = self.commands
         status = 0

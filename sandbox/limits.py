@@ -23,6 +23,8 @@ class Limits:
     loop_iterations: int = 10_000
     output_bytes: int = 1 << 20
     written_bytes: int = 64 << 20
+    #: Bytes one run may read from ``/dev/zero``, ``/dev/random`` and ``/dev/urandom``.
+    endless_read_bytes: int = 32 << 20
     string_length: int = 16 << 20
     brace_results: int = 10_000
     glob_results: int = 10_000
@@ -39,13 +41,14 @@ class Budget:
     regularly; it raises ``LimitExceeded('seconds', ...)`` once the deadline has passed.
     """
 
-    __slots__ = ("limits", "deadline", "commands", "written")
+    __slots__ = ("limits", "deadline", "commands", "written", "endless_read")
 
     def __init__(self, limits: Limits):
         self.limits = limits
         self.deadline = time.monotonic() + limits.seconds
         self.commands = 0
         self.written = 0
+        self.endless_read = 0
 
     def check_time(self) -> None:
         """Raise ``LimitExceeded`` if the run is past its wall-clock deadline."""
@@ -77,6 +80,21 @@ class Budget:
                 f"write limit of {self.limits.written_bytes} bytes per run exceeded; write less",
             )
         self.written += nbytes
+
+    def charge_endless_read(self, nbytes: int) -> int:
+        """Count up to ``nbytes`` read from an endless device and return how many may be read
+        (never 0: at the limit it raises ``LimitExceeded``). Checks the time limit too."""
+        self.check_time()
+        left = self.limits.endless_read_bytes - self.endless_read
+        if left <= 0:
+            raise LimitExceeded(
+                "endless_read_bytes",
+                f"read limit of {self.limits.endless_read_bytes} bytes from /dev/zero and "
+                "/dev/urandom per run exceeded; read less (head -c N /dev/urandom)",
+            )
+        nbytes = min(nbytes, left)
+        self.endless_read += nbytes
+        return nbytes
 
     def check_string(self, length: int) -> None:
         """Raise ``LimitExceeded`` if a string or variable would exceed ``string_length``."""

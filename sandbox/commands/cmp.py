@@ -16,6 +16,7 @@ from sandbox.commands._numbers import CountError, parse_count
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, UsageError, parse
 from sandbox.fs.base import FSError
+from sandbox.fs.vfs import ENDLESS
 
 SPEC = OptionSpec(
     short="bci:ln:sv",
@@ -190,19 +191,24 @@ def _run(ctx: CommandContext) -> int:
                 opened.append(err)  # its read fails (below)
         if skips[0] == skips[1] and _same_file(ctx, names[0], names[1]):
             return 0
-        datas: list[bytes] = []
+        datas: list[bytes] = [b"", b""]
         stdin_data: bytes | None = None
-        for name, stream in zip(names, opened):
+        # An endless device (/dev/zero) is read last, only as far as a difference can be.
+        endless = [_is_endless(ctx, name) for name in names]
+        for k in sorted((0, 1), key=lambda k: endless[k]):
+            name, stream = names[k], opened[k]
             try:
                 if isinstance(stream, FSError):
                     raise stream
                 if stream is not None:
-                    datas.append(stream.read())
+                    cap = skips[k] + limit if limit < OFF_MAX else -1
+                    if endless[k] and not endless[1 - k]:
+                        other = max(0, len(datas[1 - k]) - skips[1 - k]) + 1
+                        cap = skips[k] + min(other, limit)
+                    datas[k] = stream.read(cap)
                 elif stdin_data is None:
                     stdin_data = ctx.stdin.read()
-                    datas.append(stdin_data)
-                else:
-                    datas.append(b"")
+                    datas[k] = stdin_data
             except FSError as err:
                 ctx.error(f"{name}: {err}")
                 return 2
@@ -217,6 +223,14 @@ def _run(ctx: CommandContext) -> int:
     if limit < len(b):
         b = b[:limit]
     return _compare(ctx, names, a, b, mode, print_bytes, limit, [n == "-" for n in names])
+
+
+def _is_endless(ctx: CommandContext, name: str) -> bool:
+    """True when the operand is ``/dev/zero``, ``/dev/random`` or ``/dev/urandom``."""
+    try:
+        return name != "-" and ctx.path(name) in ENDLESS
+    except FSError:
+        return False
 
 
 def _same_file(ctx: CommandContext, a: str, b: str) -> bool:

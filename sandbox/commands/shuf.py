@@ -15,6 +15,7 @@ from __future__ import annotations
 import errno
 import random
 import re
+from typing import BinaryIO
 
 from sandbox.commands._quoting import quote, quotef
 from sandbox.commands._writing import operands_of
@@ -77,20 +78,22 @@ def writes(args: list[str]) -> list[str]:
 
 
 class ByteSource:
-    """gnulib ``randint_source`` over the bytes of a file: ``choose(n)`` is ``randint_choose``."""
+    """gnulib ``randint_source`` over the bytes of a file, read as they are needed (so
+    ``/dev/urandom`` serves): ``choose(n)`` is ``randint_choose``."""
 
-    def __init__(self, data: bytes, name: str):
-        self.data = data
-        self.pos = 0
+    def __init__(self, stream: BinaryIO, name: str):
+        self.stream = stream
         self.name = name
         self.randnum = 0
         self.randmax = 0
 
     def _read(self, count: int) -> bytes:
-        if self.pos + count > len(self.data):
+        try:
+            piece = self.stream.read(count)
+        except FSError as err:
+            raise ShufError(f"{quote(self.name)}: read error: {err.strerror}") from None
+        if len(piece) < count:
             raise ShufError(f"{quote(self.name)}: end of file")
-        piece = self.data[self.pos : self.pos + count]
-        self.pos += count
         return piece
 
     def genmax(self, genmax: int) -> int:
@@ -266,20 +269,38 @@ def _run(ctx: CommandContext, opts: list[tuple[str, str | None]], operands: list
             if not data.endswith(eol):
                 data += eol
             lines = [piece + eol for piece in data.split(eol)[:-1]]
-    src = ByteSource(_read_source(ctx, source_name), source_name) if source_name is not None else SystemSource()
+    src = ByteSource(_open_source(ctx, source_name), source_name) if source_name is not None else SystemSource()
     out: list[bytes] = []
     try:
         _generate(ctx, src, lines, irange, head, repeat, from_pipe, eol, out, output)
     finally:
+        if isinstance(src, ByteSource):
+            src.stream.close()
         _emit(ctx, out, output)
     return 0
 
 
-def _read_source(ctx: CommandContext, name: str) -> bytes:
+def _open_source(ctx: CommandContext, name: str) -> BinaryIO:
     try:
-        return ctx.read_bytes(name)
+        return ctx.open_read(name)
     except FSError as err:
+        if err.errno == errno.EISDIR:  # GNU opens a directory; its first read fails
+            return _Unreadable(err)
         raise ShufError(f"{quotef(name)}: {err}") from None
+
+
+class _Unreadable:
+    """A random source whose every read fails with ``err`` (a directory)."""
+
+    def __init__(self, err: FSError):
+        self.err = err
+
+    def read(self, count: int) -> bytes:
+        """Raise the error."""
+        raise self.err
+
+    def close(self) -> None:
+        """Nothing to close."""
 
 
 def _emit(ctx: CommandContext, out: list[bytes], output: str | None) -> None:

@@ -6,21 +6,29 @@ path. Directories above mount points exist virtually (``/`` when only ``/.memory
 mounted) and are read-only. ``/dev/null`` is built in; ``/dev/stdin``, ``/dev/stdout`` and
 ``/dev/stderr`` are per-command and are handled by ``CommandContext``. ``/dev/zero``,
 ``/dev/random`` and ``/dev/urandom`` exist as devices (``test -c``, ``ls /dev``) and take
-writes (discarded), but reading them is refused: an endless input would keep a whole-input
-reader (``tail -n1``, ``sort``, ``jq``) growing until the memory ran out. Nothing else exists.
+writes (discarded). They read as NUL bytes and as the host's random bytes, charged to the run's
+budget of bytes read from endless devices (``Limits.endless_read_bytes``): ``head -c 16
+/dev/urandom`` works, and a whole-input reader (``tail -n1``, ``sort``, ``jq``) given an
+endless input ends with the limit's one-line error instead of growing until the memory runs
+out. A mount table with no run's budget attached (``for_run``) refuses to read them. Nothing
+else exists.
 """
 
 from __future__ import annotations
 
 import errno
 import io
+import os
 from contextlib import contextmanager
-from typing import Any, BinaryIO, Iterator
+from typing import TYPE_CHECKING, Any, BinaryIO, Iterator
 
 from sandbox.fs.base import DIR, FILE, FileStat, FileSystem, FSError, enoent
 
+if TYPE_CHECKING:
+    from sandbox.limits import Budget
+
 DEV_NULL = "/dev/null"
-#: Devices that never end: they exist, writes vanish, reads are refused (see above).
+#: Devices that never end: they exist, writes vanish, reads are charged to the run (see above).
 ENDLESS = ("/dev/zero", "/dev/random", "/dev/urandom")
 DEVICES = ("/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", *ENDLESS)
 
@@ -30,8 +38,33 @@ def _endless(path: str) -> FSError:
                    "does not read it)")
 
 
+class EndlessDevice(io.RawIOBase):
+    """A read-only stream of ``/dev/zero`` (NUL bytes) or ``/dev/random``/``/dev/urandom``
+    (``os.urandom``), each read charged to ``budget.charge_endless_read``, which raises
+    ``LimitExceeded`` once the run has read its allowance."""
+
+    def __init__(self, path: str, budget: "Budget"):
+        super().__init__()
+        self._zero = path == "/dev/zero"
+        self._budget = budget
+
+    def readable(self) -> bool:
+        """Always readable."""
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        """Fill up to ``len(buffer)`` bytes (at most 1 MiB a call)."""
+        view = memoryview(buffer).cast("B")
+        n = self._budget.charge_endless_read(min(len(view), 1 << 20))
+        view[:n] = bytes(n) if self._zero else os.urandom(n)
+        return n
+
+
 class VirtualFS:
     """A set of ``FileSystem`` backends mounted at virtual paths, addressed by absolute path."""
+
+    #: The run whose allowance reads of the endless devices are charged to (None: refused).
+    budget: "Budget | None" = None
 
     def __init__(self, mounts: dict[str, FileSystem]):
         self.mounts: dict[str, FileSystem] = {}
@@ -47,6 +80,19 @@ class VirtualFS:
         new = VirtualFS.__new__(VirtualFS)
         new.mounts = {**self.mounts, point: backend}
         new._order = sorted(new.mounts, key=len, reverse=True)
+        new.budget = self.budget
+        return new
+
+    def for_run(self, budget: "Budget", scratch: str | None = None,
+                backend: FileSystem | None = None) -> "VirtualFS":
+        """The mount table one run uses: this one, reading the endless devices against
+        ``budget``, with ``backend`` mounted at ``scratch`` when both are given."""
+        if scratch is not None and backend is not None:
+            new = self.with_mount(scratch, backend)
+        else:
+            new = VirtualFS.__new__(VirtualFS)
+            new.mounts, new._order = self.mounts, self._order
+        new.budget = budget
         return new
 
     def is_free(self, point: str) -> bool:
@@ -193,7 +239,9 @@ class VirtualFS:
         if path == DEV_NULL:
             return io.BytesIO(b"")
         if path in ENDLESS:
-            raise _endless(path)
+            if self.budget is None:
+                raise _endless(path)
+            return io.BufferedReader(EndlessDevice(path, self.budget), 1 << 16)
         backend, rel = self._backend(path)
         return backend.open_read(rel)
 
