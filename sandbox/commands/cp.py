@@ -321,6 +321,9 @@ class _Copier:
                 ctx.error(f"cannot overwrite directory {quoteaf(dst)} with non-directory")
                 return False
         self.say(src, dst)  # GNU announces the copy before opening the target
+        if dst_stat is None and dst.endswith("/"):  # open(2) of a new "name/" fails
+            ctx.error(f"cannot create regular file {quoteaf(dst)}: {FSError(errno.ENOTDIR, dst)}")
+            return False
         try:
             copy_file(ctx, src, dst)
         except FSError as e:

@@ -5,8 +5,8 @@
 Sizes come from the jail's ``FileStat``: a file uses ``ceil(size / 4096)`` 4 KiB blocks (what
 ext4 allocates, and what ``ls -s`` assumes), a directory its own size the same way plus its
 contents; ``--apparent-size``/``-b`` sum the sizes themselves. With several operands every file and
-directory is counted once (``du . d`` shows ``d`` only inside ``.``), as GNU does. Entries of a directory are visited in name order (GNU follows
-the host's directory order, which differs from one filesystem to the next). ``-x`` is a no-op
+directory is counted once (``du . d`` shows ``d`` only inside ``.``), as GNU does. Entries of a directory are visited in the host's readdir order where it is a host
+directory (GNU's order on the same filesystem; ``ls/order.py``), else in name order. ``-x`` is a no-op
 (the jail is one tree). The jail has no symbolic links, so ``-L``/``--dereference``,
 ``-H``/``-D``/``--dereference-args`` and ``-P``/``--no-dereference`` change nothing;
 ``-l``/``--count-links`` turns off the once-only counting of several operands, as in GNU (no
@@ -22,6 +22,7 @@ from sandbox.commands._quoting import quote, quoteaf
 from sandbox.commands._writing import stat_operand
 from sandbox.commands.base import CommandContext
 from sandbox.commands.ls.layout import Scale, human, parse_block_size
+from sandbox.commands.ls.order import in_directory_order
 from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command_line
 from sandbox.fs.base import FileStat, FSError
 
@@ -132,7 +133,8 @@ class _Walker:
         total = _size(st, self.o.apparent)
         if st.is_dir:
             try:
-                names = sorted(self.ctx.fs.listdir(vpath), key=lambda s: s.encode("utf-8", "surrogateescape"))
+                names = in_directory_order(self.ctx.fs, vpath, sorted(
+                    self.ctx.fs.listdir(vpath), key=lambda s: s.encode("utf-8", "surrogateescape")))
             except FSError as e:
                 self.ctx.error(f"cannot read directory {quoteaf(shown)}: {e}")
                 self.ok = False

@@ -107,9 +107,18 @@ def _move(ctx: CommandContext, src: str, dst: str, no_clobber: bool, verbose: bo
         ctx.error(f"cannot stat {quoteaf(src)}: {e}")
         return False
     try:
-        dst_stat = ctx.stat(dst)
-    except FSError:
+        dst_stat = stat_operand(ctx, dst)
+    except FSError as e:
+        if e.errno == errno.ENOTDIR:  # "file/": the kernel refuses the path
+            if no_clobber:  # GNU's no-replace rename meets the existing file: skipped
+                return True
+            ctx.error(f"cannot stat {quoteaf(dst)}: {e}")
+            return False
         dst_stat = None
+    if dst_stat is None and dst.endswith("/") and not src_stat.is_dir:
+        # rename(2) of a file to a new "name/" fails (only a directory may take the slash)
+        ctx.error(f"cannot move {quoteaf(src)} to {quoteaf(dst)}: {FSError(errno.ENOTDIR, dst)}")
+        return False
     if dst_stat is not None and no_clobber:
         return True
     if dst_stat is not None and same_path(ctx, src, dst):

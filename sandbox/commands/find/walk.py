@@ -1,7 +1,7 @@
 """find's walk and the evaluation of its expression (GNU findutils 4.9 semantics).
 
-Entries are visited in the order the virtual filesystem lists them (sorted names; GNU uses
-readdir order, so tests compare GNU's output sorted where order is the host's). ``-depth``
+Entries are visited in the host's readdir order where the directory is a host directory
+(``LocalDir``: GNU's order on the same filesystem), else in sorted order. ``-depth``
 visits a directory after its contents; ``-prune`` stops descent (not under ``-depth``);
 ``-quit`` stops at once (pending ``-exec ... +`` batches still run). The walk is iterative, so
 deep trees cannot exhaust the Python stack.
@@ -21,6 +21,7 @@ from sandbox.commands._subcommand import spawn
 from sandbox.commands.base import CommandContext
 from sandbox.commands.find import parse as P
 from sandbox.commands.find.printf import compile_format, compile_render
+from sandbox.commands.ls.order import in_directory_order
 from sandbox.fs.base import DIR, FileStat, FSError
 
 #: Directories held open at once during a walk (deeper ones are opened from the root).
@@ -488,8 +489,16 @@ class Walker:
         return comma
 
     def _listing(self, e: Entry, parent: object) -> tuple[list, object]:
-        """(entries, open handle or None) of a directory: entries are (name, stat or None,
-        kind or None); empty after an error (reported).
+        """(entries, open handle or None) of a directory in the host's readdir order where it
+        is a host directory (as GNU's), else sorted: entries are (name, stat or None, kind or
+        None); empty after an error (reported)."""
+        found, handle = self._sorted_listing(e, parent)
+        if len(found) > 1:
+            found = in_directory_order(self.fs, e.vpath, found, key=lambda item: item[0])
+        return found, handle
+
+    def _sorted_listing(self, e: Entry, parent: object) -> tuple[list, object]:
+        """(entries, open handle or None) of a directory, sorted by name: see ``_listing``.
 
         Where no primary reads stats and the filesystem offers ``open_scan`` (a directory held
         open, its children opened relative to it: one open per directory), the listing gives

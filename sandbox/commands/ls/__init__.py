@@ -21,7 +21,8 @@ Deviations, by design of the jail:
 - **Times**: backends keep one time per file, so ``-c`` (ctime), ``-u`` (atime) and
   ``--time=birth`` show and sort by the modification time.
 - **Inode numbers** (``-i``) are virtual: a stable number derived from the path.
-- ``-U``/``-f`` list in the backend's order (sorted), not the host's directory order.
+- ``-U``/``-f`` list in the host's readdir order where the directory is a host directory
+  (``ls/order.py``; ``.`` and ``..`` first), else sorted.
 - ``--color=always`` is refused in one line (exit 2).
 - ``..`` of a mount point, which is a directory of the virtual tree with no backend, shows
   the mount point's own details rather than a 1970 date.
@@ -41,6 +42,7 @@ from sandbox.commands.base import CommandContext
 from sandbox.commands.find.glob import compile_glob
 from sandbox.commands.ls import layout, names
 from sandbox.commands.ls.layout import Cell, Scale
+from sandbox.commands.ls.order import in_directory_order
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, UsageError, parse
 from sandbox.commands.sort import filevercmp
 from sandbox.fs.base import FileStat, FSError
@@ -599,6 +601,8 @@ class _Lister:
             self.status = max(self.status, 2 if top else 1)
             return None
         entries = []
+        if self.opts.sort == "none":  # -U, -f: the host's readdir order, as GNU's
+            found = in_directory_order(self.ctx.fs, vpath, found)
         listed = ([".", ".."] if self.opts.all == "a" else []) + list(found)
         for name in listed:
             if name.startswith(".") and not self.opts.all and name not in (".", ".."):

@@ -311,11 +311,14 @@ def test_open_scan_walk_matches_the_protocol_walk(tmp_path) -> None:  # type: ig
              ["-name", "d1", "-prune", "-o", "-print0"], ["-depth", "-type", "f"],
              ["-maxdepth", "3"], ["-mindepth", "70", "-printf", "%P\\n"], ["-empty"],
              ["-name", "l*", "-quit"]]
+    errors = b""
     for kind in ("plain", "hiding"):
         for e in exprs:
             fast = run_command(["find", "."] + e, fs=fs(kind, True), cwd="/w")
             slow = run_command(["find", "."] + e, fs=fs(kind, False), cwd="/w")
             assert fast == slow, (kind, e, fast, slow)
+            errors += fast[2]
             if kind == "hiding":
                 assert b"secret" not in fast[1], fast
-    assert b"Symbolic link refused" in fast[2]
+    # (which entries a -quit run reaches depends on the host's directory order)
+    assert b"Symbolic link refused" in errors

@@ -1,0 +1,45 @@
+"""The host's directory order (readdir order) where the backend is a host directory.
+
+GNU ``find``, ``du`` and ``ls -U`` list a directory in the order the kernel's ``readdir``
+returns it (ext4: hash order; tmpfs: newest first), not sorted. ``VirtualFS.listdir`` sorts,
+but a ``LocalDir`` backend's own ``listdir`` is ``os.listdir``, which is that order: where a
+path resolves to a ``LocalDir``, these helpers put a sorted listing back into it, so the
+output matches GNU's on the same host filesystem. Names the backend does not list (mount
+points above it) keep their sorted place after the others; other backends keep sorted order.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, TypeVar
+
+from sandbox.fs.base import FSError
+from sandbox.fs.local import LocalDir
+
+T = TypeVar("T")
+
+
+def directory_rank(fs: Any, vpath: str) -> dict[str, int] | None:
+    """{name: position in the host's readdir order} of the directory ``vpath``, or None where
+    it has none (not a host directory, ``/dev``, unreadable)."""
+    resolve = getattr(fs, "resolve", None)
+    if resolve is None or vpath == "/dev":
+        return None
+    found = resolve(vpath)
+    if found is None or not isinstance(found[0], LocalDir):
+        return None
+    try:
+        raw = found[0].listdir(found[1])
+    except FSError:
+        return None
+    return {name: i for i, name in enumerate(raw)}
+
+
+def in_directory_order(fs: Any, vpath: str, items: Iterable[T],
+                       key: Callable[[T], str] = lambda item: item) -> list[T]:  # type: ignore[assignment,return-value]
+    """``items`` (a sorted listing of ``vpath``) in the host's readdir order where there is one."""
+    items = list(items)
+    rank = directory_rank(fs, vpath)
+    if rank is None or len(items) < 2:
+        return items
+    last = len(rank)
+    return sorted(items, key=lambda item: rank.get(key(item), last))
