@@ -9,7 +9,10 @@ A string is a sequence of items, each optional and in any order:
   ``last friday``, ``this friday``, ``third friday`` (``next`` is 1, ``last`` -1, ``this`` 0);
 - relative: ``3 days``, ``+2 hours``, ``2 weeks ago`` (``ago`` negates the item before it),
   ``next month``, ``last year``, ``tomorrow``, ``yesterday``, ``today``, ``now``;
-- zone: ``UTC``, ``GMT``, ``Z``;
+- zone: ``UTC``, ``GMT``, ``Z``, and parse-datetime's abbreviations (``CEST``, ``EST``, ``PDT``,
+  ``JST``...; a summer-time name, or a name followed by ``DST``, is one hour more; a name
+  followed by ``+hh[mm]`` is moved by it). GNU reads the local zone's own names (``CET``/
+  ``CEST`` under TZ=Europe/Berlin) as local time of that DST state; here they are the table's;
 - a bare number: a time (``9``, ``0930``) or, after a date, a year.
 
 Result rules (parse-datetime's): without a time item, a date or a day name means midnight while
@@ -24,7 +27,9 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-_TOKEN_RE = re.compile(r"\s*(?:([A-Za-z]+)\.?|([+-]?\d+)|(.))")
+#: A sign may be apart from its digits (``now + 30 minutes``); a sign before anything else is
+#: dropped, as parse-datetime's lexer drops it.
+_TOKEN_RE = re.compile(r"\s*(?:([A-Za-z]+)\.?|([+-]\s*\d+|\d+)|(.))")
 
 _MONTHS = {name: i + 1 for i, names in enumerate([
     ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",),
@@ -45,6 +50,21 @@ _UNITS = {"year": ("months", 12), "month": ("months", 1), "fortnight": ("days", 
           "sec": ("seconds", 1)}
 _WORD_DAYS = {"tomorrow": 1, "yesterday": -1, "today": 0, "now": 0}
 _ZONES = {"utc", "gmt", "z", "ut"}
+#: parse-datetime's time_zone_table: name -> (minutes east of UTC, a summer-time name).
+_ZONE_TABLE = {
+    "wet": (0, False), "west": (0, True), "bst": (0, True), "art": (-180, False),
+    "brt": (-180, False), "brst": (-180, True), "nst": (-210, False), "ndt": (-210, True),
+    "ast": (-240, False), "adt": (-240, True), "clt": (-240, False), "clst": (-240, True),
+    "est": (-300, False), "edt": (-300, True), "cst": (-360, False), "cdt": (-360, True),
+    "mst": (-420, False), "mdt": (-420, True), "pst": (-480, False), "pdt": (-480, True),
+    "akst": (-540, False), "akdt": (-540, True), "hst": (-600, False), "hast": (-600, False),
+    "hadt": (-600, True), "sst": (-720, False), "wat": (60, False), "cet": (60, False),
+    "cest": (60, True), "met": (60, False), "mez": (60, False), "mest": (60, True),
+    "mesz": (60, True), "eet": (120, False), "eest": (120, True), "cat": (120, False),
+    "sast": (120, False), "eat": (180, False), "msk": (180, False), "msd": (180, True),
+    "ist": (330, False), "sgt": (480, False), "kst": (540, False), "jst": (540, False),
+    "gst": (600, False), "nzst": (720, False), "nzdt": (720, True),
+}
 
 
 class ItemsError(ValueError):
@@ -97,7 +117,9 @@ def _tokens(text: str) -> list[tuple[str, str]]:
         if m.group(1):
             out.append(("w", m.group(1).lower()))
         elif m.group(2):
-            out.append(("n", m.group(2)))
+            out.append(("n", re.sub(r"\s+", "", m.group(2))))
+        elif m.group(3) in "+-":
+            continue
         else:
             out.append(("p", m.group(3)))
     return out
@@ -170,18 +192,19 @@ def parse_items(text: str) -> Items:
                 set_time(num, minute, second, nanos, mer)
                 i = j + (mer is not None)
                 if kind(i) == "n" and val(i)[0] in "+-" and len(val(i)) in (2, 3, 5):
-                    digits = int(val(i)[1:])
-                    offset = digits * 60 if len(val(i)) <= 3 else digits // 100 * 60 + digits % 100
-                    it.zone_minutes = -offset if val(i)[0] == "-" else offset
+                    it.zone_minutes = _hhmm(val(i))
                     i += 1
                 continue
-            # date: M/D[/Y]
+            # date: M/D[/Y], or Y/M/D when the first number has four digits or more
             if not signed and kind(i + 1) == "p" and val(i + 1) == "/" and kind(i + 2) == "n":
                 month, day = num, int(val(i + 2))
                 year = None
                 j = i + 3
                 if kind(j) == "p" and val(j) == "/" and kind(j + 1) == "n":
-                    year = _year(val(j + 1))
+                    if len(v) >= 4:
+                        year, month, day = num, day, int(val(j + 1))
+                    else:
+                        year = _year(val(j + 1))
                     j += 2
                 set_date(year, month, day)
                 i = j
@@ -235,9 +258,25 @@ def parse_items(text: str) -> Items:
                 add_rel("day", _WORD_DAYS[v])
                 i += 1
                 continue
-            if v in _ZONES:
-                it.utc = True
+            if v == "t" and it.dates_seen and it.hour is None and kind(i + 1) == "n":
+                i += 1  # 2026-09-01T10:00: ISO 8601's T between the date and the time
+                continue
+            if v in _ZONES or v in _ZONE_TABLE:
+                if it.zone_minutes is not None or it.utc:
+                    raise ItemsError(text)
+                minutes, summer = _ZONE_TABLE.get(v, (0, False))
                 i += 1
+                if not summer and kind(i) == "w" and val(i) == "dst":
+                    summer = True
+                    i += 1
+                elif (kind(i) == "n" and val(i)[0] in "+-" and len(val(i)) in (2, 3, 5)
+                        and not (kind(i + 1) == "w" and _unit(val(i + 1)))):
+                    minutes += _hhmm(val(i))  # UTC+2, EST -0130: the zone moved by hh[mm]
+                    i += 1
+                if v in _ZONES and minutes == 0 and not summer:
+                    it.utc = True
+                else:
+                    it.zone_minutes = minutes + 60 * summer
                 continue
             if v in _ORDINALS:
                 ordinal = _ORDINALS[v]
@@ -283,6 +322,13 @@ def parse_items(text: str) -> Items:
                 raise ItemsError(text)
         raise ItemsError(text)
     return it
+
+
+def _hhmm(signed: str) -> int:
+    """A numeric zone (``+2``, ``-05``, ``+0530``) as minutes east of UTC."""
+    digits = int(signed[1:])
+    offset = digits * 60 if len(signed) <= 3 else digits // 100 * 60 + digits % 100
+    return -offset if signed[0] == "-" else offset
 
 
 def _year(digits: str) -> int:

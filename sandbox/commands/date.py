@@ -236,7 +236,11 @@ def _parse_date(text: str, now: Moment, zone: tzinfo) -> tuple[int, int]:
     if match:
         rest = text[match.end():]
         relative = _relative_items(rest)
-        if relative is None:
+        # after a time, a sign apart from its digits is a zone (``10:00 + 2 days`` is +02:00
+        # and one day), as parse-datetime reads it
+        apart = match.group(4) and not match.group(8) and not match.group(9) \
+            and re.match(r"\s*[+-]\s+\d", rest)
+        if relative is None or apart:
             return _parse_items(text, now, zone)
         year, month, day = int(match.group(1)), int(match.group(2)), int(match.group(3))
         hour = int(match.group(4) or 0)
