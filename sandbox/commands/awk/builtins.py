@@ -1312,7 +1312,7 @@ def compile_getline(c, node):
         rec = inp.reader.next()
         if rec is None:
             return 0.0
-        rt.nr += 1
+        # gawk 5.2's do_getline_redir leaves NR alone (its manual's table says NR is set)
         rt.G[rt.slots["RT"]] = inp.reader.rt
         if set_var is None:
             rt.set0(rec)
