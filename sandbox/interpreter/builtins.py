@@ -260,7 +260,8 @@ def b_set(sh: "Shell", argv: list[str], io_: "IO") -> int:
                     pass
                 elif letter == "o":
                     i += 1
-                    if i >= len(args):
+                    if i >= len(args):  # `set -o` / `set +o`: every option and its state
+                        _list_options(sh, io_, on)
                         return 0
                     opt = args[i]
                     if opt == "pipefail":
@@ -281,7 +282,7 @@ def b_set(sh: "Shell", argv: list[str], io_: "IO") -> int:
                         pass
                     else:
                         _err(sh, io_, "set", f"{opt}: invalid option name")
-                        return 1
+                        return 2
                 else:
                     _err(sh, io_, "set", f"{a[0]}{letter}: invalid option")
                     io_.stderr.write(b"set: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]\n")
@@ -291,6 +292,30 @@ def b_set(sh: "Shell", argv: list[str], io_: "IO") -> int:
         sh.positional = args[i:]
         return 0
     return 0
+
+
+#: ``set -o``'s names, in bash 5.2's order (bash -c: those that are on whatever we do).
+_SET_O_NAMES = ("allexport", "braceexpand", "emacs", "errexit", "errtrace", "functrace",
+                "hashall", "histexpand", "history", "ignoreeof", "interactive-comments",
+                "keyword", "monitor", "noclobber", "noexec", "noglob", "nolog", "notify",
+                "nounset", "onecmd", "physical", "pipefail", "posix", "privileged", "verbose",
+                "vi", "xtrace")
+_SET_O_ALWAYS_ON = frozenset({"braceexpand", "hashall", "interactive-comments"})
+#: The options the shell keeps (each an attribute of ``Shell`` of the same name).
+_SET_O_TRACKED = frozenset({"errexit", "errtrace", "functrace", "noclobber", "noglob", "nounset",
+                            "pipefail", "xtrace"})
+
+
+def _list_options(sh: "Shell", io_: "IO", dash: bool) -> None:
+    """``set -o`` (``name<TAB>on``, names padded to 15) or ``set +o`` (commands)."""
+    lines = []
+    for name in _SET_O_NAMES:
+        on = name in _SET_O_ALWAYS_ON or (name in _SET_O_TRACKED and bool(getattr(sh, name)))
+        if dash:
+            lines.append(f"{name:<15}\t{'on' if on else 'off'}\n")
+        else:
+            lines.append(f"set {'-' if on else '+'}o {name}\n")
+    io_.stdout.write("".join(lines).encode())
 
 
 def _int_arg(sh: "Shell", io_: "IO", prog: str, text: str) -> int | None:

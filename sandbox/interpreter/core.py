@@ -908,8 +908,13 @@ class Shell:
         if isinstance(exc, (AssignFailed, ArithExpansionError)):  # bash abandons the line
             raise AbortLine(1)
         if exc.fatal:
-            raise ExitShell(exc.status, from_expansion=True)
+            raise self.fatal_exit(exc.status)
         return 1
+
+    def fatal_exit(self, status: int) -> ExitShell:
+        """The exit of a fatal expansion error (``set -u``'s unbound variable, ``${v:?}``):
+        bash -c leaves with 127, or with 1 when ``set -e`` is on (its errexit runs first)."""
+        return ExitShell(1 if self.errexit and status == 127 else status, from_expansion=True)
 
     def run_simple(self, cmd: SimpleCommand, io_: IO) -> int:
         """Expand, redirect and dispatch one simple command; its process substitutions'
@@ -1351,7 +1356,7 @@ class Shell:
                 self.status = 1
                 raise AbortLine(1) from None
             if exc.fatal:
-                raise ExitShell(exc.status, from_expansion=True)
+                raise self.fatal_exit(exc.status)
             return None
         return applied.io, applied
 

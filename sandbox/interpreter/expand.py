@@ -488,7 +488,13 @@ class Expander:
             if name in ("@", "*"):
                 n = len(sh.positional)
             elif name.endswith(("[@]", "[*]")):
-                n = len(sh.list_var(name) or [])
+                values = sh.list_var(name)
+                base_name = name[:-3]
+                if not values and sh.nounset and sh.get_var(base_name) is None and (
+                        base_name not in sh.arrays or "~" in sh.attrs.get(base_name, ())):
+                    # bash: `${#a[@]}` of an unset array under set -u is fatal (status 1)
+                    raise ExpansionError(f"{base_name}: unbound variable", status=1)
+                n = len(values or [])
             else:
                 if value is None and sh.nounset:
                     raise ExpansionError(f"{name}: unbound variable", status=127)
@@ -532,8 +538,11 @@ class Expander:
             return
         unset = value is None
         if value is None:
+            if op == "" and name.endswith("]"):
+                self._warn_negative_index(name)
             if sh.nounset and name not in ("@", "*"):
-                raise ExpansionError(f"{name}: unbound variable", status=127)
+                shown = "$" + name if p.bare else name  # bash: `$1: unbound variable`
+                raise ExpansionError(f"{shown}: unbound variable", status=127)
             value = ""
         if unset:  # an unset variable gives nothing, even for ${u/#/x}
             pass
@@ -544,6 +553,20 @@ class Expander:
             value = patterns.substitute(value, self.pattern(p.arg, op in ('/', '//')), repl, op,
                                          sh.budget.check_time)
         self._emit(value, fb, split, in_dq)
+
+    def _warn_negative_index(self, name: str) -> None:
+        """``${a[-3]}`` before the first element of an indexed array: bash says ``a: bad array
+        subscript`` and the expansion is empty (only a literal ``-N`` is checked here: the
+        subscript is not evaluated twice)."""
+        sh = self.sh
+        base, sub = state.split_name(name)
+        if sub is None or base in sh.assoc or not re.fullmatch(r"\s*-\d+\s*", sub):
+            return
+        arr = sh.arrays.get(base)
+        top = (max(arr) + 1) if arr else (1 if base in sh.vars else 0)
+        if int(sub) + top < 0:
+            sh._current_stderr.write(f"bash: {base}: bad array subscript\n".encode(
+                "utf-8", "surrogateescape"))
 
     def _decl_arg(self, a: "Assign") -> str:
         """``declare`` argument ``name=value`` (unsplit), ``name[sub]=value``, or for an array
@@ -675,6 +698,11 @@ class Expander:
                 values = self._transform_array(name, p)
                 if p.arg.text == "A" and not in_dq:
                     at = False
+            elif op == "@" and p.arg is not None and p.arg.text == "k" and name[:-3] in sh.arrays:
+                # bash 5.2: each key and each value its own word, the values as they are
+                base = name[:-3]
+                values = [w for k, v in zip(state.keys(sh, base), state.values(sh, base) or [])
+                          for w in (k, v)]
             else:
                 values = [self._transform(v, p, name) for v in values]
             self._emit_list(values, at, fb, split, in_dq)
@@ -769,12 +797,14 @@ class Expander:
                 return [flags] * len(sh.arrays[base])
             return [flags]
         if letter == "K":
-            if not is_array:
+            if not is_array or sub not in ("@", "*"):  # one element: its value, quoted
                 v = sh.get_var(name)
                 return [] if v is None else [strops.quote(v)]
-            return [" ".join(f"{strops.dquote(k) if base in sh.assoc and not _SIMPLE_KEY.fullmatch(k) else k} "
-                             f"{strops.dquote(v)}" for k, v in
-                             zip(state.keys(sh, base), state.values(sh, base) or []))]
+            text = " ".join(f"{strops.dquote(k) if base in sh.assoc and not _SIMPLE_KEY.fullmatch(k) else k} "
+                            f"{strops.dquote(v)}" for k, v in
+                            zip(state.keys(sh, base), state.values(sh, base) or []))
+            # bash ends an associative array's list with a space (an indexed array's not)
+            return [text + " " if text and base in sh.assoc else text]
         if sub is None and is_array:  # ${a@A}: element 0 as a scalar, with the flags
             v = sh.get_var(base)
             if v is None:

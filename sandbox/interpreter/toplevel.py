@@ -74,6 +74,8 @@ def _run(sh: "Shell", tree: "Script", io_: "IO", source: str | None) -> int:
             sh.source = source
     items = tree.items
     if len(items) == 1 and not tree.extglob:  # one and-or list (the usual script)
+        if tree.warnings:
+            _warn(io_, tree.warnings, 0, None)
         try:
             sh.run_andor(items[0], io_)
         except AbortLine as exc:
@@ -87,12 +89,22 @@ def _run(sh: "Shell", tree: "Script", io_: "IO", source: str | None) -> int:
                       None)
             if at is not None:
                 return _extglob_off(sh, io_, source or "", at)
+        if tree.warnings:
+            _warn(io_, tree.warnings, unit[0].pos if k else 0,
+                  groups[k + 1][0].pos if k + 1 < len(groups) else None)
         try:
             for item in unit:
                 sh.run_andor(item, io_)
         except AbortLine as exc:
             sh.status = exc.status
     return sh.status
+
+
+def _warn(io_: "IO", warnings: tuple, start: int, end: int | None) -> None:
+    """Print bash's parse-time warnings of the lines about to run (``[start, end)``)."""
+    for at, text in warnings:
+        if at >= start and (end is None or at < end):
+            io_.stderr.write(f"bash: {text}\n".encode("utf-8", "surrogateescape"))
 
 
 def _extglob_off(sh: "Shell", io_: "IO", source: str, at: int) -> int:

@@ -107,7 +107,13 @@ def b_type(sh: "Shell", argv: list[str], io_: "IO") -> int:
         if "t" in flags:
             out.extend(shown)
             continue
-        out.extend(_describe(sh, name, k) for k in shown)
+        for k in shown:
+            out.append(_describe(sh, name, k))
+            if k == "function":  # bash prints the definition after the line (funcprint)
+                from sandbox.interpreter import funcprint
+                text = funcprint.render(sh.functions[name])
+                if text is not None:
+                    out.append(text)
     io_.stdout.write("".join(x + "\n" for x in out).encode("utf-8", "surrogateescape"))
     return status
 

@@ -53,6 +53,8 @@ class Param:
     index: "Word | None" = None
     #: ``${!v...}``: the name is the value of ``v`` (indirection before ``op`` applies).
     indirect: bool = False
+    #: ``$1`` / ``$!`` written without braces (bash's ``set -u`` message then says ``$1``).
+    bare: bool = False
 
 
 @dataclass
@@ -361,6 +363,9 @@ class Script:
     items: list[AndOr]
     pos: int = 0
     extglob: tuple[int, ...] = ()
+    #: (offset, text) of bash's parse-time warnings (a here-document that the end of the
+    #: script closes), printed when the line holding the offset is read (``toplevel.py``).
+    warnings: tuple[tuple[int, str], ...] = ()
 
 
 Node = Union[Script, AndOr, Pipeline, Command, Word, Part, Redirect, Assign]

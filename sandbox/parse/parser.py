@@ -113,6 +113,8 @@ class Parser:
         #: Where the extglob groups of words outside ``[[ ]]`` open (offsets of their ``(``):
         #: without ``shopt -s extglob`` bash's parser rejects those lines (``Script.extglob``).
         self.extglob_groups: list[int] = []
+        #: (offset, message) of here-documents the end of the script closes (bash warns).
+        self.heredoc_warnings: list[tuple[int, str]] = []
         self.in_cond = 0
 
     # -- errors ---------------------------------------------------------------------------
@@ -221,6 +223,10 @@ class Parser:
             start = self.i
             while True:
                 if self.i >= self.n:
+                    at = p.redirect.pos - self.offset
+                    self.heredoc_warnings.append((p.redirect.pos, (
+                        f"warning: here-document at line {self.s.count(chr(10), 0, at) + 1} "
+                        f"delimited by end-of-file (wanted `{p.delim}')")))
                     break
                 j = self.s.find("\n", self.i)
                 line = self.s[self.i: self.n if j < 0 else j]
@@ -1083,7 +1089,7 @@ class Parser:
             return Param(m.group(0), pos=pos)
         if nxt and nxt in _SPECIAL_PARAMS:
             self.i += 2
-            return Param(nxt, pos=pos)
+            return Param(nxt, pos=pos, bare=True)
         self.i += 1
         return Lit("$") if not in_dq else Quoted("$")
 
@@ -1481,6 +1487,8 @@ def parse_script(src: str, offset: int = 0) -> Script:
             raise p.syntax_error()
         if p.extglob_groups:
             script.extglob = tuple(p.extglob_groups)
+        if p.heredoc_warnings:
+            script.warnings = tuple(p.heredoc_warnings)
     except RecursionError:
         raise UnsupportedSyntax("script is nested too deeply") from None
     except UnsupportedSyntax as exc:
