@@ -55,7 +55,13 @@ Examples:
   comm -3 file1 file2  Print lines in file1 not in file2, and vice versa.
 """
 
-VERSION = "comm (GNU coreutils) 9.1"
+VERSION = """comm (GNU coreutils) 9.1
+Copyright (C) 2022 Free Software Foundation, Inc.
+License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.
+This is free software: you are free to change and redistribute it.
+There is NO WARRANTY, to the extent permitted by law.
+
+Written by Richard M. Stallman and David MacKenzie."""
 
 
 def split_lines(data: bytes, eol: bytes) -> list[bytes]:

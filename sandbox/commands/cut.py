@@ -21,9 +21,19 @@ from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command_line
 from sandbox.fs.base import FSError
 
+#: What ``--version`` prints (GNU's text).
+VERSION = """cut (GNU coreutils) 9.1
+Copyright (C) 2022 Free Software Foundation, Inc.
+License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.
+This is free software: you are free to change and redistribute it.
+There is NO WARRANTY, to the extent permitted by law.
+
+Written by David M. Ihnat, David MacKenzie, and Jim Meyering."""
+
 SPEC = OptionSpec(
     short="b:c:d:f:nsz",
     long={
+        "version": (NO_ARG, "version"),
         "bytes": (REQUIRED, "b"),
         "characters": (REQUIRED, "c"),
         "delimiter": (REQUIRED, "d"),
@@ -192,7 +202,7 @@ def _field_cutter(ranges: list[tuple[int, int]], delim: bytes, out_delim: bytes)
 
 def run(ctx: CommandContext) -> int:
     """Cut each input line."""
-    parsed = parse_command_line(ctx, SPEC, HELP, early_help=True)
+    parsed = parse_command_line(ctx, SPEC, HELP, version=VERSION, early_help=True)
     if isinstance(parsed, int):
         return parsed
     opts, operands = parsed

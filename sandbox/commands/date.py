@@ -23,9 +23,19 @@ from sandbox.commands._date_items import ItemsError, parse_items, resolve
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, parse_command_line
 from sandbox.fs.base import FSError, mtime_ns_of
 
+#: What ``--version`` prints (GNU's text).
+VERSION = """date (GNU coreutils) 9.1
+Copyright (C) 2022 Free Software Foundation, Inc.
+License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.
+This is free software: you are free to change and redistribute it.
+There is NO WARRANTY, to the extent permitted by law.
+
+Written by David MacKenzie."""
+
 SPEC = OptionSpec(
     short="d:f:I::r:Rs:u",
     long={
+        "version": (NO_ARG, "version"),
         "date": (REQUIRED, "d"),
         "file": (REQUIRED, "f"),
         "iso-8601": (OPTIONAL, "I"),
@@ -518,7 +528,7 @@ def _now() -> tuple[int, int]:
 
 def run(ctx: CommandContext) -> int:
     """Print the date."""
-    parsed = parse_command_line(ctx, SPEC, HELP, early_help=True)
+    parsed = parse_command_line(ctx, SPEC, HELP, version=VERSION, early_help=True)
     if isinstance(parsed, int):
         return parsed
     opts, operands = parsed

@@ -215,9 +215,19 @@ def _parse_args(ctx: CommandContext) -> tuple[dict, list[str]]:
     return settings, operands
 
 
+#: What ``--version`` prints (GNU's text).
+VERSION = """head (GNU coreutils) 9.1
+Copyright (C) 2022 Free Software Foundation, Inc.
+License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.
+This is free software: you are free to change and redistribute it.
+There is NO WARRANTY, to the extent permitted by law.
+
+Written by David MacKenzie and Jim Meyering."""
+
+
 def run(ctx: CommandContext) -> int:
     """Run ``head``."""
-    parsed = parse_settings(ctx, _parse_args, USAGE, "head (GNU coreutils) 9.1")
+    parsed = parse_settings(ctx, _parse_args, USAGE, VERSION)
     if isinstance(parsed, int):
         return parsed
     settings, operands = parsed

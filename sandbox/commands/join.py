@@ -73,7 +73,13 @@ If the input is not sorted and some lines cannot be joined, a
 warning message will be given.
 """
 
-VERSION = "join (GNU coreutils) 9.1"
+VERSION = """join (GNU coreutils) 9.1
+Copyright (C) 2022 Free Software Foundation, Inc.
+License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.
+This is free software: you are free to change and redistribute it.
+There is NO WARRANTY, to the extent permitted by law.
+
+Written by Mike Haertel."""
 SIZE_MAX = (1 << 64) - 1
 _UNSIGNED = re.compile(r"[ \t\n\v\f\r]*\+?([0-9]+)", re.DOTALL)
 _UPPER = bytes.maketrans(b"abcdefghijklmnopqrstuvwxyz", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ")

@@ -82,7 +82,13 @@ FORMAT is one of:
 
 """
 
-VERSION = "nl (GNU coreutils) 9.1"
+VERSION = """nl (GNU coreutils) 9.1
+Copyright (C) 2022 Free Software Foundation, Inc.
+License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.
+This is free software: you are free to change and redistribute it.
+There is NO WARRANTY, to the extent permitted by law.
+
+Written by Scott Bartram and David MacKenzie."""
 INTMAX = (1 << 63) - 1
 INTMIN = -(1 << 63)
 INT_MAX = (1 << 31) - 1

@@ -42,7 +42,13 @@ Mandatory arguments to long options are mandatory for short options too.
       --version     output version information and exit
 """
 
-VERSION = "paste (GNU coreutils) 9.1"
+VERSION = """paste (GNU coreutils) 9.1
+Copyright (C) 2022 Free Software Foundation, Inc.
+License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.
+This is free software: you are free to change and redistribute it.
+There is NO WARRANTY, to the extent permitted by law.
+
+Written by David M. Ihnat and David MacKenzie."""
 _ESCAPES = {ord("b"): b"\b", ord("f"): b"\f", ord("n"): b"\n", ord("r"): b"\r", ord("t"): b"\t",
             ord("v"): b"\v", ord("\\"): b"\\", ord("0"): b""}
 _C_ESCAPES = {7: "\\a", 8: "\\b", 12: "\\f", 10: "\\n", 13: "\\r", 9: "\\t", 11: "\\v", 34: '\\"', 92: "\\\\"}

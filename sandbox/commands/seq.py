@@ -26,9 +26,19 @@ from sandbox.commands._quoting import quote
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command_line
 
+#: What ``--version`` prints (GNU's text).
+VERSION = """seq (GNU coreutils) 9.1
+Copyright (C) 2022 Free Software Foundation, Inc.
+License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.
+This is free software: you are free to change and redistribute it.
+There is NO WARRANTY, to the extent permitted by law.
+
+Written by Ulrich Drepper."""
+
 SPEC = OptionSpec(
     short="f:s:w",
-    long={"equal-width": (NO_ARG, "w"), "format": (REQUIRED, "f"), "separator": (REQUIRED, "s")},
+    long={"equal-width": (NO_ARG, "w"), "format": (REQUIRED, "f"), "separator": (REQUIRED, "s"),
+          "version": (NO_ARG, "version")},
     permute=False,
 )
 
@@ -819,7 +829,7 @@ def _add(a: LongDouble, b: LongDouble) -> LongDouble:
 def run(ctx: CommandContext) -> int:
     """Print the sequence."""
     head, tail = _split_negative_numbers(ctx.args)
-    parsed = parse_command_line(ctx, SPEC, HELP, args=head, early_help=True)
+    parsed = parse_command_line(ctx, SPEC, HELP, args=head, version=VERSION, early_help=True)
     if isinstance(parsed, int):
         return parsed
     opts, operands = parsed

@@ -68,8 +68,18 @@ SPEC = OptionSpec(
         "compress-program": (REQUIRED, "compress-program"),
         "debug": (NO_ARG, "debug"),
         "files0-from": (REQUIRED, "files0-from"),
+        "help": (NO_ARG, "help"),
+        "version": (NO_ARG, "version"),
     },
 )
+
+VERSION = """sort (GNU coreutils) 9.1
+Copyright (C) 2022 Free Software Foundation, Inc.
+License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.
+This is free software: you are free to change and redistribute it.
+There is NO WARRANTY, to the extent permitted by law.
+
+Written by Mike Haertel and Paul Eggert."""
 
 SORT_FAILURE = 2
 _SIZE_MAX = (1 << 64) - 1
@@ -678,7 +688,8 @@ def writes(args: list[str]) -> list[str]:
 
 def run(ctx: CommandContext) -> int:
     """Sort the lines of the inputs."""
-    parsed = parse_command_line(ctx, SPEC, HELP, early_help=True, usage_status=SORT_FAILURE)
+    parsed = parse_command_line(ctx, SPEC, HELP, version=VERSION, early_help=True,
+                                usage_status=SORT_FAILURE)
     if isinstance(parsed, int):
         return parsed
     try:

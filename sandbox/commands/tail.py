@@ -260,9 +260,20 @@ def _tail(ctx: CommandContext, stream: BinaryIO, settings: dict) -> None:
     _last_lines_seekable(ctx, io.BytesIO(data), 0, len(data), count, delim)
 
 
+#: What ``--version`` prints (GNU's text).
+VERSION = """tail (GNU coreutils) 9.1
+Copyright (C) 2022 Free Software Foundation, Inc.
+License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.
+This is free software: you are free to change and redistribute it.
+There is NO WARRANTY, to the extent permitted by law.
+
+Written by Paul Rubin, David MacKenzie, Ian Lance Taylor,
+and Jim Meyering."""
+
+
 def run(ctx: CommandContext) -> int:
     """Run ``tail``."""
-    parsed = parse_settings(ctx, _parse_args, USAGE, "tail (GNU coreutils) 9.1")
+    parsed = parse_settings(ctx, _parse_args, USAGE, VERSION)
     if isinstance(parsed, int):
         return parsed
     settings, operands = parsed

@@ -22,9 +22,19 @@ from sandbox.commands.options import NO_ARG, OptionSpec, parse_command_line
 from sandbox.errors import LimitExceeded
 from sandbox.fs.base import FSError
 
+#: What ``--version`` prints (GNU's text).
+VERSION = """tr (GNU coreutils) 9.1
+Copyright (C) 2022 Free Software Foundation, Inc.
+License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.
+This is free software: you are free to change and redistribute it.
+There is NO WARRANTY, to the extent permitted by law.
+
+Written by Jim Meyering."""
+
 SPEC = OptionSpec(
     short="cCdst",
     long={
+        "version": (NO_ARG, "version"),
         "complement": (NO_ARG, "c"),
         "delete": (NO_ARG, "d"),
         "squeeze-repeats": (NO_ARG, "s"),
@@ -367,7 +377,7 @@ def _check_case_classes(s1: CharSet, s2: CharSet) -> None:
 
 def run(ctx: CommandContext) -> int:
     """Translate, delete and/or squeeze stdin to stdout."""
-    parsed = parse_command_line(ctx, SPEC, HELP, early_help=True)
+    parsed = parse_command_line(ctx, SPEC, HELP, version=VERSION, early_help=True)
     if isinstance(parsed, int):
         return parsed
     opts, operands = parsed

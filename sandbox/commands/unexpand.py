@@ -44,7 +44,13 @@ Mandatory arguments to long options are mandatory for short options too.
       --version     output version information and exit
 """
 
-VERSION = "unexpand (GNU coreutils) 9.1"
+VERSION = """unexpand (GNU coreutils) 9.1
+Copyright (C) 2022 Free Software Foundation, Inc.
+License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.
+This is free software: you are free to change and redistribute it.
+There is NO WARRANTY, to the extent permitted by law.
+
+Written by David MacKenzie."""
 
 
 class Unexpander:

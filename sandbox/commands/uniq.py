@@ -27,9 +27,19 @@ from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, UsageError, parse, parse_command_line
 from sandbox.fs.base import FSError
 
+#: What ``--version`` prints (GNU's text).
+VERSION = """uniq (GNU coreutils) 9.1
+Copyright (C) 2022 Free Software Foundation, Inc.
+License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.
+This is free software: you are free to change and redistribute it.
+There is NO WARRANTY, to the extent permitted by law.
+
+Written by Richard M. Stallman and David MacKenzie."""
+
 SPEC = OptionSpec(
     short="0123456789cdDf:is:uw:z",
     long={
+        "version": (NO_ARG, "version"),
         "count": (NO_ARG, "c"),
         "repeated": (NO_ARG, "d"),
         "all-repeated": (OPTIONAL, "D"),
@@ -122,7 +132,7 @@ def _lines(ctx: CommandContext, stream: BinaryIO, eol: bytes) -> Iterator[bytes]
 
 def run(ctx: CommandContext) -> int:
     """Filter adjacent duplicate lines."""
-    parsed = parse_command_line(ctx, SPEC, HELP, early_help=True)
+    parsed = parse_command_line(ctx, SPEC, HELP, version=VERSION, early_help=True)
     if isinstance(parsed, int):
         return parsed
     opts, operands = parsed

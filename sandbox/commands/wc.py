@@ -27,9 +27,19 @@ from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, OptionSpec, parse_command_line
 from sandbox.fs.base import FSError
 
+#: What ``--version`` prints (GNU's text).
+VERSION = """wc (GNU coreutils) 9.1
+Copyright (C) 2022 Free Software Foundation, Inc.
+License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.
+This is free software: you are free to change and redistribute it.
+There is NO WARRANTY, to the extent permitted by law.
+
+Written by Paul Rubin and David MacKenzie."""
+
 SPEC = OptionSpec(
     short="clLmw",
     long={
+        "version": (NO_ARG, "version"),
         "bytes": (NO_ARG, "c"),
         "chars": (NO_ARG, "m"),
         "lines": (NO_ARG, "l"),
@@ -308,7 +318,7 @@ def _number_width(ctx: CommandContext, operands: list[str], nflags: int) -> int:
 
 def run(ctx: CommandContext) -> int:
     """Count each operand (stdin without operands) and print a total for several."""
-    parsed = parse_command_line(ctx, SPEC, HELP, early_help=True)
+    parsed = parse_command_line(ctx, SPEC, HELP, version=VERSION, early_help=True)
     if isinstance(parsed, int):
         return parsed
     opts, operands = parsed

@@ -63,7 +63,22 @@ Examples:
 \tawk -F: '{ print $1 }' /etc/passwd
 """
 
-VERSION = "GNU Awk 5.2.1 (memtool sandbox implementation in Python)\n"
+VERSION = """GNU Awk 5.2.1, API 3.2, PMA Avon 8-g1, (GNU MPFR 4.2.0, GNU MP 6.2.1)
+Copyright (C) 1989, 1991-2022 Free Software Foundation.
+
+This program is free software; you can redistribute it and/or modify
+it under the terms of the GNU General Public License as published by
+the Free Software Foundation; either version 3 of the License, or
+(at your option) any later version.
+
+This program is distributed in the hope that it will be useful,
+but WITHOUT ANY WARRANTY; without even the implied warranty of
+MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the
+GNU General Public License for more details.
+
+You should have received a copy of the GNU General Public License
+along with this program. If not, see http://www.gnu.org/licenses/.
+"""
 
 _ASSIGN_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=", re.S)
 _NOARG = set("bcCgh IMNnOPrsStV".replace(" ", ""))
@@ -127,8 +142,20 @@ def parse_args(args: list[str]):
             continue
         if a.startswith("-") and len(a) > 1:
             j = 1
+            rewritten = False
             while j < len(a):
                 c = a[j]
+                if c == "W":  # -W version, -Wposix: gawk's spelling of a long option
+                    val, used = a[j + 1:], 1
+                    if not val:
+                        if i + 1 >= n:
+                            raise UsageError("option requires an argument -- W")
+                        val, used = args[i + 1], 2
+                    head = [a[:j]] if j > 1 else []
+                    args = [*args[:i], *head, "--" + val, *args[i + used:]]
+                    n = len(args)
+                    rewritten = True
+                    break
                 if c in "Fvfe" + "Eil":
                     val = a[j + 1:]
                     if not val:
@@ -146,7 +173,8 @@ def parse_args(args: list[str]):
                     j += 1
                     continue
                 raise UsageError(f"invalid option -- '{c}'")
-            i += 1
+            if not rewritten:
+                i += 1
             continue
         break
     return opts, args[i:]

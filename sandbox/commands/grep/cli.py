@@ -106,6 +106,18 @@ class Config:
     color: bool = False  # --color=always
 
 
+#: What ``-V`` prints (GNU grep 3.8's text, with PCRE2 10.42).
+VERSION = """grep (GNU grep) 3.8
+Copyright (C) 2022 Free Software Foundation, Inc.
+License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.
+This is free software: you are free to change and redistribute it.
+There is NO WARRANTY, to the extent permitted by law.
+
+Written by Mike Haertel and others; see
+<https://git.sv.gnu.org/cgit/grep.git/tree/AUTHORS>.
+"""
+
+
 def _context_number(value: str) -> int:
     try:
         n = int(value, 10)
@@ -250,7 +262,7 @@ def _parse_args(ctx: CommandContext) -> tuple[Config, list[str]]:
         elif key == "help":
             show_help = True
         elif key == "V":
-            ctx.stdout.write(b"grep (GNU grep) 3.8 (sandbox)\n")
+            ctx.stdout.write(VERSION.encode())
             raise _Fatal("version")
     if show_help:
         ctx.stdout.write(HELP.encode())
