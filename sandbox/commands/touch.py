@@ -2,8 +2,9 @@
 
 Options: ``-c`` (do not create), ``-d DATE``, ``-t [[CC]YY]MMDDhhmm[.ss]``, ``-r FILE``, and
 ``-a``/``-m``/``-f`` accepted. Times are UTC. ``-d`` understands ``@SECONDS``, ``YYYY-MM-DD``,
-``YYYY-MM-DD HH:MM[:SS[.frac]]`` (``T`` or space, optional ``Z``/``UTC``) and ``now``; other
-GNU date phrases are refused as ``invalid date format``. The sandbox filesystem keeps one
+``YYYY-MM-DD HH:MM[:SS[.frac]]`` (``T`` or space, optional ``Z``/``UTC``) and ``now``; any
+other GNU date phrase goes to ``date -d``'s parser (in UTC); what it can't read is an
+``invalid date format``. The sandbox filesystem keeps one
 time per file, so ``-a``/``-m`` both set it. Times are exact to the nanosecond (a
 ``Timestamp``: ``-d ...56.123456789`` keeps all nine digits, ``-r`` copies the reference's
 ``mtime_ns``) where the backend stores them (local directories, memory). New files are
@@ -85,7 +86,7 @@ def parse_date(text: str, now: float) -> float:
         return Timestamp(-ns if negative else ns)
     match = _ISO.match(text)
     if not match:
-        raise _BadDate(f"invalid date format {quote(text)}")
+        return _date_phrase(text, now)
     year, month, day, hour, minute, second, frac, _ = match.groups()
     try:
         base = calendar.timegm((int(year), int(month), int(day), int(hour or 0), int(minute or 0),
@@ -98,6 +99,22 @@ def parse_date(text: str, now: float) -> float:
     except (ValueError, OverflowError):
         raise _BadDate(f"invalid date format {quote(text)}") from None
     return Timestamp(base * 1_000_000_000 + _frac_ns((frac or ".")[1:]))
+
+
+def _date_phrase(text: str, now: float) -> float:
+    """Any other GNU date phrase (``2 days ago``, ``yesterday 10:00``, ``date``'s own output
+    ``Fri Sep  4 10:00:00 UTC 2026``), read by ``date -d``'s parser in UTC."""
+    from datetime import timezone
+
+    from sandbox.commands.date import DateError, Moment
+    from sandbox.commands.date import parse_date as parse_phrase
+    now_ns = int(now * 1_000_000_000) if not isinstance(now, Timestamp) else int(now.ns)
+    seconds, nanos = divmod(now_ns, 1_000_000_000)
+    try:
+        when, frac = parse_phrase(text, Moment(seconds, nanos, timezone.utc, "UTC"), timezone.utc)
+    except (DateError, ValueError, OverflowError):
+        raise _BadDate(f"invalid date format {quote(text)}") from None
+    return Timestamp(when * 1_000_000_000 + frac)
 
 
 def parse_stamp(text: str) -> float:
