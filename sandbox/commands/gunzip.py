@@ -1,0 +1,57 @@
+"""``gunzip``: ``gzip -d`` (GNU gzip 1.12's gunzip script: its own ``--help``/``--version``
+as the first argument, otherwise every message is gzip's)."""
+
+from __future__ import annotations
+
+from sandbox.commands import gzip as _gzip
+from sandbox.commands.base import CommandContext
+
+USAGE = """Usage: /usr/bin/gunzip [OPTION]... [FILE]...
+Uncompress FILEs (by default, in-place).
+
+Mandatory arguments to long options are mandatory for short options too.
+
+  -c, --stdout      write on standard output, keep original files unchanged
+  -f, --force       force overwrite of output file and compress links
+  -k, --keep        keep (don't delete) input files
+  -l, --list        list compressed file contents
+  -n, --no-name     do not save or restore the original name and timestamp
+  -N, --name        save or restore the original name and timestamp
+  -q, --quiet       suppress all warnings
+  -r, --recursive   operate recursively on directories
+  -S, --suffix=SUF  use suffix SUF on compressed files
+      --synchronous synchronous output (safer if system crashes, but slower)
+  -t, --test        test compressed file integrity
+  -v, --verbose     verbose mode
+      --help        display this help and exit
+      --version     display version information and exit
+
+With no FILE, or when FILE is -, read standard input.
+
+Report bugs to <bug-gzip@gnu.org>.
+"""
+
+VERSION = """gunzip (gzip) 1.12
+Copyright (C) 2007, 2011-2018 Free Software Foundation, Inc.
+This is free software.  You may redistribute copies of it under the terms of
+the GNU General Public License <https://www.gnu.org/licenses/gpl.html>.
+There is NO WARRANTY, to the extent permitted by law.
+
+Written by Paul Eggert.
+"""
+
+
+def writes(args: list[str]) -> list[str]:
+    """The files ``gunzip ARGS`` may write or remove (as ``gzip -d ARGS``)."""
+    return _gzip.writes(args, decompress=True)
+
+
+def run(ctx: CommandContext) -> int:
+    """Run ``gzip -d`` with ``ctx.args``."""
+    if ctx.args[:1] == ["--help"]:
+        ctx.stdout.write(USAGE.encode())
+        return 0
+    if ctx.args[:1] == ["--version"]:
+        ctx.stdout.write(VERSION.encode())
+        return 0
+    return _gzip.Gzip(ctx).main(["-d", *ctx.args])
