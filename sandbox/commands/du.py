@@ -23,8 +23,10 @@ from sandbox.commands._writing import stat_operand
 from sandbox.commands.base import CommandContext
 from sandbox.commands.ls.layout import Scale, human, parse_block_size
 from sandbox.commands.ls.order import in_directory_order
-from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command_line
-from sandbox.fs.base import FileStat, FSError
+from sandbox.commands._textutil import ArgmatchError, argmatch
+from sandbox.commands.ls.layout import format_date
+from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, parse_command_line
+from sandbox.fs.base import FileStat, FSError, mtime_ns_of
 
 SPEC = OptionSpec(
     "0abB:cd:DHhklLmPsSx",
@@ -46,6 +48,9 @@ SPEC = OptionSpec(
         "summarize": (NO_ARG, "s"),
         "separate-dirs": (NO_ARG, "S"),
         "one-file-system": (NO_ARG, "x"),
+        "time": (OPTIONAL, "time"),
+        "time-style": (REQUIRED, "time-style"),
+        "inodes": (NO_ARG, "inodes"),
         "help": (NO_ARG, "help"),
         "version": (NO_ARG, "version"),
     },
@@ -79,6 +84,14 @@ Mandatory arguments to long options are mandatory for short options too.
       --si              like -h, but use powers of 1000 not 1024
   -S, --separate-dirs   for directories do not include size of subdirectories
   -s, --summarize       display only a total for each argument
+      --inodes          list inode usage information instead of block usage
+      --time            show time of the last modification of any file in the
+                          directory, or any of its subdirectories
+      --time=WORD       show time as WORD instead of modification time:
+                          atime, access, use, ctime or status
+      --time-style=STYLE  show times using STYLE, which can be:
+                            full-iso, long-iso, iso, or +FORMAT;
+                            FORMAT is interpreted like in 'date'
   -x, --one-file-system    skip directories on different file systems
       --help        display this help and exit
       --version     output version information and exit
@@ -96,6 +109,9 @@ class _Options:
     end: bytes = b"\n"
     separate: bool = False
     exclude: list[str] = field(default_factory=list)
+    #: ``--time``: the strftime format of the time column (None: no column)
+    time_format: str | None = None
+    inodes: bool = False
 
 
 def excluded(patterns: list[str], name: str) -> bool:
@@ -110,8 +126,16 @@ def excluded(patterns: list[str], name: str) -> bool:
     return False
 
 
-def _size(st: FileStat, apparent: bool) -> int:
+def _size(st: FileStat, apparent: bool, inodes: bool = False) -> int:
+    if inodes:
+        return 1
     return st.size if apparent else -(-st.size // BLOCK) * BLOCK
+
+
+#: du's ``--time-style`` names and their formats (``iso`` is the date alone, unlike ls).
+TIME_STYLES = {"full-iso": "%Y-%m-%d %H:%M:%S.%N %z", "long-iso": "%Y-%m-%d %H:%M", "iso": "%Y-%m-%d"}
+#: ``--time=WORD``: the jail keeps one time per file, so every word shows it.
+TIME_WORDS = [["atime", "access", "use"], ["ctime", "status"]]
 
 
 class _Walker:
@@ -121,16 +145,23 @@ class _Walker:
         #: With several operands GNU counts every file and directory once (``hash_all``).
         self.hash_all = False
         self.ok = True
+        #: the newest mtime (ns) below the entry ``walk`` returned last
+        self.tmax = 0
 
-    def show(self, size: int, name: str) -> None:
+    def show(self, size: int, name: str, mtime_ns: int = 0) -> None:
         o = self.o
         text = human(size, o.scale)
-        self.ctx.stdout.write(f"{text}\t".encode() + name.encode("utf-8", "surrogateescape") + o.end)
+        if o.time_format is not None:
+            stamp = format_date(mtime_ns / 1e9, 0.0, (o.time_format, o.time_format), mtime_ns)
+            text += "\t" + stamp
+        self.ctx.stdout.write(f"{text}\t".encode("utf-8", "surrogateescape")
+                              + name.encode("utf-8", "surrogateescape") + o.end)
 
     def walk(self, vpath: str, shown: str, st: FileStat, depth: int) -> int:
         """Total of ``vpath``, printing the lines GNU prints for it and below it."""
         self.ctx.budget.check_time()
-        total = _size(st, self.o.apparent)
+        total = _size(st, self.o.apparent, self.o.inodes)
+        tmax = mtime_ns_of(st)  # --time: the newest modification in the subtree
         if st.is_dir:
             try:
                 names = in_directory_order(self.ctx.fs, vpath, sorted(
@@ -155,17 +186,21 @@ class _Walker:
                 if self.hash_all:
                     self.seen.add(child)
                 sub = self.walk(child, prefix + name, cst, depth + 1)
-                if not (self.o.separate and cst.is_dir):
+                if not (self.o.separate and cst.is_dir):  # -S: a subdirectory's time stays its own too
                     total += sub
+                    tmax = max(tmax, self.tmax)
         limit = self.o.max_depth
         if (st.is_dir or self.o.all or depth == 0) and (limit is None or depth <= limit):
-            self.show(total, shown)
+            self.show(total, shown, tmax)
+        self.tmax = tmax
         return total
 
 
 def _options(ctx: CommandContext, opts: list[tuple[str, str | None]]) -> _Options | int:
     o = _Options()
     summarize = False
+    show_time = False
+    time_style: str | None = None
     for key, value in opts:
         if key == "0":
             o.end = b"\0"
@@ -211,6 +246,36 @@ def _options(ctx: CommandContext, opts: list[tuple[str, str | None]]) -> _Option
             o.separate = True
         elif key == "exclude":
             o.exclude.append(value or "")
+        elif key == "inodes":
+            o.inodes = True
+        elif key == "time":
+            if value is not None:
+                words = [w for group in TIME_WORDS for w in group]
+                matches = {w for w in words if w.startswith(value)}
+                groups = {i for i, g in enumerate(TIME_WORDS) for w in g if w in matches}
+                if value not in words and len(groups) != 1:
+                    kind = "ambiguous" if groups else "invalid"
+                    lines = [f"{kind} argument {quote(value)} for {quote('--time')}", "Valid arguments are:"]
+                    lines += ["  - " + ", ".join(quote(w) for w in g) for g in TIME_WORDS]
+                    ctx.error("\n".join(lines))
+                    return _try(ctx)
+            show_time = True
+        elif key == "time-style":
+            time_style = value or ""
+    if show_time:
+        style = time_style if time_style is not None else ctx.env.get("TIME_STYLE", "long-iso")
+        while style.startswith("posix-"):
+            style = style[6:]
+        if style.startswith("+"):
+            o.time_format = style[1:].partition("\n")[0]
+        else:
+            try:
+                o.time_format = TIME_STYLES[argmatch("time style", style, list(TIME_STYLES))]
+            except ArgmatchError as e:
+                ctx.error(str(e))
+                return _try(ctx)
+    if o.inodes and not o.scale.autoscale:
+        o.scale = Scale(1)  # counts, not blocks
     if o.all and summarize:
         return ctx.usage_error("cannot both summarize and show all entries")
     if summarize and o.max_depth not in (None, 0):
@@ -238,6 +303,7 @@ def run(ctx: CommandContext) -> int:
     walker = _Walker(ctx, o)
     walker.hash_all = len(operands) > 1 and not any(k == "l" for k, _ in opts)
     grand = 0
+    newest = 0
     for operand in operands or ["."]:
         if operand == "":
             ctx.error("invalid zero-length file name")
@@ -259,6 +325,7 @@ def run(ctx: CommandContext) -> int:
         if operand.strip("/") == "" and operand:
             shown = "/"
         grand += walker.walk(vpath, shown, st, 0)
+        newest = max(newest, walker.tmax)
     if any(k == "c" for k, _ in opts):
-        walker.show(grand, "total")
+        walker.show(grand, "total", newest)
     return 0 if walker.ok else 1
