@@ -1,0 +1,184 @@
+"""``tar``: GNU tar 1.34's ``-c``, ``-x`` and ``-t`` over the jail, in GNU's default format.
+
+Options: ``-f`` (``-`` is stdin/stdout, the default), ``-v``/``-vv``, ``-C``, ``-z``/``-j``/``-J``
+(gzip through zlib; reading detects compression as GNU does), ``-a``, ``--exclude``,
+``--wildcards``, ``-O``, ``-k``, ``-m``, ``--strip-components``, ``--numeric-owner``,
+``--owner``, ``--group``, ``--mtime``, ``--sort``; traditional style (``tar czf x.tgz dir``).
+Archives hold the sandbox's virtual identity (``user``/1000) and the files' virtual modes and
+times; directories are walked in name order (GNU's ``--sort=name``). Links and device files
+are never extracted (the jail has none): each is refused with one message, status 2.
+"""
+
+from __future__ import annotations
+
+from sandbox.commands.base import CommandContext
+from sandbox.commands.tar.buffer import Fatal
+from sandbox.commands.tar.cli import TRY, CliError, Options, parse_args
+from sandbox.commands.tar.common import Tar
+from sandbox.commands.tar.create import _Cowardly, _prefix, create
+from sandbox.commands.tar.extract import extract, list_members
+from sandbox.commands.tar.names import quote
+from sandbox.commands.tar.reading import open_archive
+from sandbox.fs.base import FSError
+
+VERSION = """tar (GNU tar) 1.34
+Copyright (C) 2021 Free Software Foundation, Inc.
+License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.
+This is free software: you are free to change and redistribute it.
+There is NO WARRANTY, to the extent permitted by law.
+
+Written by John Gilmore and Jay Fenlason.
+"""
+
+USAGE = """Usage: tar [OPTION...] [FILE]...
+GNU 'tar' saves many files together into a single tape or disk archive, and can
+restore individual files from the archive.
+
+Examples:
+  tar -cf archive.tar foo bar  # Create archive.tar from files foo and bar.
+  tar -tvf archive.tar         # List all files in archive.tar verbosely.
+  tar -xf archive.tar          # Extract all files from archive.tar.
+
+ Main operation mode:
+  -c, --create               create a new archive
+  -t, --list                 list the contents of an archive
+  -x, --extract, --get       extract files from an archive
+
+ Options supported in the sandbox:
+  -f, --file=ARCHIVE         use archive file ARCHIVE ('-': stdin/stdout)
+  -v, --verbose              verbosely list files processed
+  -C, --directory=DIR        change to directory DIR
+  -z, --gzip  -j, --bzip2  -J, --xz   filter the archive
+  -a, --auto-compress        use archive suffix to determine the compression
+      --exclude=PATTERN      exclude files, given as a PATTERN
+      --wildcards            use wildcards in member names
+  -O, --to-stdout            extract files to standard output
+  -k, --keep-old-files       don't replace existing files when extracting
+  -m, --touch                don't extract file modified time
+      --strip-components=NUMBER   strip NUMBER leading components from file names
+      --numeric-owner        always use numbers for user/group names
+      --owner=NAME[:UID]  --group=NAME[:GID]  --mtime=DATE  --sort=none|name
+
+Links and device files are never extracted: the sandbox has none.
+"""
+
+_SUFFIXES = {".tar.gz": "gzip", ".tgz": "gzip", ".taz": "gzip", ".tar.bz2": "bzip2",
+             ".tbz": "bzip2", ".tbz2": "bzip2", ".tz2": "bzip2", ".tar.xz": "xz", ".txz": "xz"}
+
+
+def writes(args: list[str]) -> list[str]:
+    """What this command line may write: the archive for ``-c`` (nothing for ``-f -``), the
+    extraction directory for ``-x`` (nothing with ``-O``)."""
+    try:
+        o = parse_args(args)
+    except CliError:
+        return []
+    if o.help or o.version:
+        return []
+    if o.mode == "c":
+        return [] if o.archive == "-" else [o.archive]
+    if o.mode == "x" and not o.to_stdout:
+        return [_prefix(tuple(o.dirs)) or "."]
+    return []
+
+
+def _owner_checks(tar: Tar) -> None:
+    from sandbox.commands._identity import GID, GROUP, UID, USER
+    o = tar.opts
+    for (name, number), known, known_id, what in ((o.owner, USER, UID, "owner"),
+                                                  (o.group, GROUP, GID, "group")):
+        if name and name != known and name != "root" and number == (UID if what == "owner" else GID) \
+                and not any(a.startswith(f"--{what}=") and ":" in a for a in tar.ctx.args):
+            raise CliError(f"{name}: Invalid {what}", 2)
+
+
+def _mtime(tar: Tar) -> int | None:
+    text = tar.opts.mtime
+    if text is None:
+        return None
+    from sandbox.commands.date import DateError, Moment, parse_date
+    import time
+    zone = tar.zone[0]
+    now = time.time_ns()
+    try:
+        seconds, _ = parse_date(text, Moment(now // 10**9, now % 10**9, zone), zone)
+        return seconds
+    except (DateError, ValueError, OverflowError):
+        tar.warn(f"Substituting -9223372036854775807 for unknown date format ‘{text}’")
+        return -9223372036854775807
+
+
+def run(ctx: CommandContext) -> int:
+    """Run tar."""
+    try:
+        opts = parse_args(ctx.args)
+    except CliError as err:
+        ctx.error(str(err))
+        if err.try_line:
+            ctx.stderr.write(f"{TRY}\n".encode())
+        return err.status
+    if opts.help:
+        ctx.stdout.write(USAGE.encode())
+        return 0
+    if opts.version:
+        ctx.stdout.write(VERSION.encode())
+        return 0
+    if opts.mode is None:
+        ctx.error("You must specify one of the '-Acdtrux', '--delete' or '--test-label' options")
+        ctx.stderr.write(f"{TRY}\n".encode())
+        return 2
+    tar = Tar(ctx, opts)
+    try:
+        _owner_checks(tar)
+        return _run(tar, opts)
+    except CliError as err:
+        ctx.error(str(err))
+        if err.try_line:
+            ctx.stderr.write(f"{TRY}\n".encode())
+        return err.status
+    except Fatal as err:
+        if err.raw:
+            ctx.stderr.write(err.raw)
+        for line in err.lines:
+            tar.error(line)
+        if err.epilogue:
+            tar.error("Error is not recoverable: exiting now")
+        return 2
+
+
+def _run(tar: Tar, o: Options) -> int:
+    ctx = tar.ctx
+    if o.mode == "c":
+        kind = o.compress
+        if kind is None and o.auto_compress and o.archive != "-":
+            kind = next((k for s, k in _SUFFIXES.items() if o.archive.endswith(s)), None)
+        mtime = _mtime(tar)
+        try:
+            create(tar, kind, mtime)
+        except _Cowardly:
+            ctx.error("Cowardly refusing to create an empty archive")
+            ctx.stderr.write(f"{TRY}\n".encode())
+            return 2
+        if o.late_excludes:
+            tar.warn("The following options were used after any non-optional arguments in "
+                     "archive create or update mode.  These options are positional and affect "
+                     "only arguments that follow them.  Please, rearrange them properly.")
+            for pattern in o.late_excludes:
+                tar.error(f"--exclude ‘{pattern}’ has no effect")
+    else:
+        reader = open_archive(tar)
+        base = _prefix(tuple(o.dirs))
+        if base:
+            try:
+                if not ctx.stat(base).is_dir:
+                    raise FSError(20, base)
+            except FSError as err:
+                raise Fatal(f"{quote(base, True)}: Cannot open: {err.strerror}") from None
+        if o.mode == "t":
+            list_members(tar, reader)
+        else:
+            extract(tar, reader, base)
+    if tar.failed:
+        ctx.error("Exiting with failure status due to previous errors")
+        return 2
+    return 0

@@ -1,0 +1,255 @@
+"""The archive as GNU tar's buffer sees it: 10240-byte records of 512-byte blocks read from a
+file or a pipe (``find_next_block``, ``skip_file`` with ``seek_archive`` on regular files),
+compression filters (gzip through zlib, bzip2, xz) and the writer that pads to a record."""
+
+from __future__ import annotations
+
+import bz2
+import lzma
+import struct
+import zlib
+from typing import BinaryIO, Iterator
+
+from sandbox.commands.tar.format import BLOCK, RECORD
+
+GZIP_MAGIC = b"\x1f\x8b"
+BZIP2_MAGIC = b"BZh"
+XZ_MAGIC = b"\xfd7zXZ\x00"
+#: How GNU names each filter program in its messages, and the option that selects it.
+PROGRAMS = {"gzip": "-z", "bzip2": "-j", "xz": "-J"}
+_CHUNK = 1 << 16
+
+
+class Fatal(Exception):
+    """An unrecoverable error: tar prints the lines, then "Error is not recoverable"."""
+
+    def __init__(self, *lines: str, raw: bytes = b"", epilogue: bool = True):
+        super().__init__(lines[0] if lines else "")
+        self.lines = list(lines)
+        self.raw = raw  # bytes a filter program would have printed first (gzip's messages)
+        self.epilogue = epilogue
+
+
+def detect(head: bytes) -> str | None:
+    """The compression a file's first bytes show, as GNU's ``check_compressed_archive``."""
+    if head.startswith(GZIP_MAGIC):
+        return "gzip"
+    if head.startswith(BZIP2_MAGIC):
+        return "bzip2"
+    if head.startswith(XZ_MAGIC):
+        return "xz"
+    return None
+
+
+class Decompressed:
+    """A read-only stream of the decompressed bytes of ``raw``; a corrupt or truncated input
+    raises ``Fatal`` with the filter program's message and tar's "Child returned status".
+    Output is produced in bounded pieces, so a decompression bomb costs time, not memory."""
+
+    def __init__(self, raw: BinaryIO, kind: str, budget: object = None):
+        self.raw = raw
+        self.kind = kind
+        self.budget = budget
+        self.pending = b""
+        self.raw_pending = b""
+        self.done = False
+        self.started = False
+        self.dec: object = None
+
+    def _new(self) -> object:
+        if self.kind == "gzip":
+            return zlib.decompressobj(16 + zlib.MAX_WBITS)
+        if self.kind == "bzip2":
+            return bz2.BZ2Decompressor()
+        return lzma.LZMADecompressor()
+
+    def _fail(self, what: str) -> Fatal:
+        text = {"gzip": f"\ngzip: stdin: {what}\n", "bzip2": f"bzip2: (stdin): {what}\n",
+                "xz": f"xz: (stdin): {what}\n"}[self.kind]
+        return Fatal("Child returned status 1", raw=text.encode())
+
+    def _truncated(self) -> Fatal:
+        return self._fail({"gzip": "unexpected end of file", "bzip2": "file ends unexpectedly",
+                           "xz": "Unexpected end of input"}[self.kind])
+
+    def _step(self) -> None:
+        if self.budget is not None:
+            self.budget.check_time()  # type: ignore[attr-defined]
+        dec = self.dec
+        if (dec is not None and self.kind != "gzip" and not dec.needs_input  # type: ignore[attr-defined]
+                and not dec.eof):  # type: ignore[attr-defined]
+            data = b""
+        else:
+            if not self.raw_pending:
+                self.raw_pending = self.raw.read(4096)
+                if not self.raw_pending:
+                    if dec is not None or not self.started:
+                        raise self._truncated()
+                    self.done = True
+                    return
+            data, self.raw_pending = self.raw_pending, b""
+        if dec is None:
+            if self.started and not data.strip(b"\0"):
+                return  # trailing zeros after the last member: ignored
+            if self.started and not data.startswith(GZIP_MAGIC if self.kind == "gzip" else b"\xff\xff"):
+                self.done = True  # trailing garbage: ignored
+                return
+            dec = self.dec = self._new()
+            self.started = True
+        try:
+            out = dec.decompress(data, _CHUNK)  # type: ignore[attr-defined]
+        except (zlib.error, OSError, EOFError, lzma.LZMAError) as err:
+            text = str(err)
+            if self.kind == "gzip":
+                what = ("not in gzip format" if "header" in text else
+                        "invalid compressed data--crc error" if "data check" in text else
+                        "invalid compressed data--format violated")
+            else:
+                what = "Compressed data is corrupt" if self.kind == "xz" else "data integrity (CRC) error in data"
+            raise self._fail(what) from None
+        self.pending += out
+        if self.kind == "gzip":
+            self.raw_pending = dec.unconsumed_tail  # type: ignore[attr-defined]
+        if dec.eof:  # type: ignore[attr-defined]
+            self.raw_pending = dec.unused_data + self.raw_pending  # type: ignore[attr-defined]
+            self.dec = None
+
+    def read(self, n: int = -1) -> bytes:
+        """Up to ``n`` decompressed bytes (b"" at the end)."""
+        while not self.done and (n < 0 or len(self.pending) < n):
+            self._step()
+        if n < 0:
+            out, self.pending = self.pending, b""
+        else:
+            out, self.pending = self.pending[:n], self.pending[n:]
+        return out
+
+
+class Reader:
+    """GNU's read buffer: ``block()`` is ``find_next_block`` (None at the end), ``advance()``
+    is ``set_next_block_after``, ``skip(size)`` is ``skip_file``."""
+
+    def __init__(self, stream: BinaryIO | Decompressed, seekable: bool, budget: object = None):
+        self.stream = stream
+        self.seekable = seekable
+        self.budget = budget
+        self.record = b""
+        self.pos = 0  # current block within the record
+        self.nblocks = 0
+        self.hit_eof = False
+        self.file_pos = 0
+        self.record_ordinal = 0  # block number of the record's start
+        self.first = True
+        self.next_ordinal = 0
+
+    def _read_full(self) -> bytes:
+        chunks: list[bytes] = []
+        got = 0
+        while got < RECORD:
+            data = self.stream.read(RECORD - got)
+            if not data:
+                break
+            chunks.append(data)
+            got += len(data)
+        return b"".join(chunks)
+
+    def _flush(self) -> None:
+        if self.budget is not None:
+            self.budget.check_time()  # type: ignore[attr-defined]
+        self.record_ordinal = self.next_ordinal
+        data = self._read_full()
+        self.file_pos += len(data)
+        usable = len(data) // BLOCK
+        self.record = data[: usable * BLOCK]
+        self.nblocks = usable
+        self.pos = 0
+        self.next_ordinal = self.record_ordinal + RECORD // BLOCK
+
+    def block(self) -> bytes | None:
+        """The current block, reading the next record when needed; None at the end."""
+        if self.pos >= self.nblocks:
+            if self.hit_eof:
+                return None
+            self._flush()
+            if self.pos >= self.nblocks:
+                self.hit_eof = True
+                return None
+        return self.record[self.pos * BLOCK : (self.pos + 1) * BLOCK]
+
+    def advance(self, blocks: int = 1) -> None:
+        """Mark ``blocks`` blocks as used."""
+        self.pos += blocks
+
+    def ordinal(self) -> int:
+        """GNU ``current_block_ordinal``."""
+        return self.record_ordinal + self.pos
+
+    def chunk(self, size: int) -> bytes | None:
+        """The data from the current block to the end of the record, at most ``size`` bytes
+        (``available_space_after``); consumed. None at the end of the archive."""
+        if self.block() is None:
+            return None
+        start = self.pos * BLOCK
+        data = self.record[start : start + min(size, (self.nblocks - self.pos) * BLOCK)]
+        self.pos += (len(data) + BLOCK - 1) // BLOCK
+        return data
+
+    def skip(self, size: int) -> None:
+        """Skip ``size`` bytes of member data (seeking whole records on a regular file);
+        raises ``Fatal`` at an early end."""
+        if self.seekable and size > 0:
+            skipped = (RECORD // BLOCK - self.pos) * BLOCK
+            if size > skipped:
+                nrec = (size - skipped) // RECORD
+                if nrec:
+                    start = self.ordinal()
+                    offset = self.file_pos + nrec * RECORD
+                    if offset % RECORD:
+                        raise Fatal("rmtlseek not stopped at a record boundary")
+                    self.stream.seek(offset)  # type: ignore[union-attr]
+                    self.file_pos = offset
+                    nblk = offset // BLOCK - start
+                    self.next_ordinal = offset // BLOCK
+                    self.pos = self.nblocks
+                    size -= nblk * BLOCK
+        while size > 0:
+            if self.block() is None:
+                raise Fatal("Unexpected EOF in archive")
+            self.advance()
+            size -= BLOCK
+
+
+def gzip_bytes(data: bytes) -> bytes:
+    """``gzip -6`` of a pipe: a header with no name and time 0 (OS Unix), raw deflate, CRC32
+    and length."""
+    comp = zlib.compressobj(6, zlib.DEFLATED, -15, 8)
+    body = comp.compress(data) + comp.flush()
+    return (b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03" + body
+            + struct.pack("<II", zlib.crc32(data) & 0xFFFFFFFF, len(data) & 0xFFFFFFFF))
+
+
+def compress(data: bytes, kind: str | None) -> bytes:
+    """The archive bytes through the filter ``kind`` (None: as they are)."""
+    if kind == "gzip":
+        return gzip_bytes(data)
+    if kind == "bzip2":
+        return bz2.compress(data, 9)
+    if kind == "xz":
+        return lzma.compress(data, preset=6)
+    return data
+
+
+def records(blocks: bytes) -> bytes:
+    """The archive's blocks, the two end-of-archive zero blocks, and zeros to the record."""
+    data = blocks + bytes(2 * BLOCK)
+    rest = len(data) % RECORD
+    return data + bytes(RECORD - rest) if rest else data
+
+
+def iter_chunks(stream: BinaryIO, size: int = _CHUNK) -> Iterator[bytes]:
+    """Pieces of a stream until its end."""
+    while True:
+        data = stream.read(size)
+        if not data:
+            return
+        yield data

@@ -1,0 +1,158 @@
+"""``tar -c``: walk the operands (each relative to the ``-C`` directories before it) in sorted
+order (GNU's ``--sort=name``), write GNU-format headers and data, pad to the record, compress,
+and write the archive in one atomic piece (or to stdout for ``-f -``)."""
+
+from __future__ import annotations
+
+from sandbox.commands._writing import join
+from sandbox.commands.tar.buffer import Fatal, compress, records
+from sandbox.commands.tar.common import Tar
+from sandbox.commands.tar.format import DIRTYPE, REGTYPE, Header, member_blocks, padded
+from sandbox.commands.tar.names import excluded, quote, safer_name
+from sandbox.fs.base import FSError, mtime_ns_of
+
+
+class Creator:
+    """Collects the archive's blocks for one ``-c`` run."""
+
+    def __init__(self, tar: Tar, mtime: int | None):
+        self.tar = tar
+        self.ctx = tar.ctx
+        self.parts: list[bytes] = []
+        self.size = 0
+        self.mtime = mtime
+        o = tar.opts
+        self.archive_path: str | None = None
+        if o.archive != "-":
+            try:
+                self.archive_path = self.ctx.path(o.archive)
+            except FSError:
+                self.archive_path = None
+        self.to_file = o.archive != "-"
+
+    def _add(self, data: bytes) -> None:
+        if self.to_file:
+            budget = self.ctx.budget
+            if budget.written + self.size + len(data) > budget.limits.written_bytes:
+                budget.charge_write(self.size + len(data))  # raises: the write limit
+        self.parts.append(data)
+        self.size += len(data)
+
+    def dump(self, display: str, stored: bytes, path: str, top: bool) -> None:
+        """GNU ``dump_file``: one file or directory tree (``path`` as the context takes it)."""
+        tar = self.tar
+        ctx = self.ctx
+        ctx.budget.check_time()
+        if excluded(tar.opts.excludes, stored.decode("utf-8", "surrogateescape")):
+            return
+        try:
+            vpath = ctx.path(path)
+        except FSError as err:
+            tar.error(f"{quote(display, True)}: Cannot stat: {err.strerror}")
+            return
+        if vpath == self.archive_path:
+            tar.warn(f"{quote(display, True)}: file is the archive; not dumped")
+            return
+        try:
+            st = ctx.stat(path)
+        except FSError as err:
+            tar.error(f"{quote(display, True)}: Cannot stat: {err.strerror}")
+            return
+        o = tar.opts
+        mtime = self.mtime if self.mtime is not None else mtime_ns_of(st) // 1_000_000_000
+        uname, gname = o.owner[0].encode(), o.group[0].encode()
+        if o.numeric_owner:
+            uname = gname = b""
+        if st.is_dir:
+            name = stored if stored.endswith(b"/") else stored + b"/"
+            head = Header(name, st.mode & 0o7777, o.owner[1], o.group[1], 0, mtime, DIRTYPE,
+                          b"", uname, gname, 0, 0)
+            try:
+                entries = ctx.listdir(path)
+            except FSError as err:
+                self._emit(head, display + ("" if display.endswith("/") else "/"))
+                tar.error(f"{quote(display, True)}: Cannot open: {err.strerror}")
+                return
+            if self.archive_path is not None and self.archive_path.rsplit("/", 1)[0] == vpath.rstrip("/") \
+                    and self.archive_path != vpath:
+                base = self.archive_path.rsplit("/", 1)[1]
+                if base not in entries:  # GNU made the archive before walking
+                    entries = sorted(entries + [base])
+            self._emit(head, display + ("" if display.endswith("/") else "/"))
+            for entry in entries:
+                child_stored = stored + entry.encode("utf-8", "surrogateescape") \
+                    if stored.endswith(b"/") else stored + b"/" + entry.encode("utf-8", "surrogateescape")
+                self.dump(join(display, entry), child_stored, join(path, entry), False)
+            return
+        try:
+            data = ctx.read_bytes(path)
+        except FSError as err:
+            tar.error(f"{quote(display, True)}: Cannot open: {err.strerror}")
+            return
+        head = Header(stored, st.mode & 0o7777, o.owner[1], o.group[1], len(data), mtime,
+                      REGTYPE, b"", uname, gname, 0, 0)
+        self._emit(head, display)
+        self._add(padded(data))
+
+    def _emit(self, h: Header, display: str) -> None:
+        self._add(member_blocks(h.name, h.mode, h.uid, h.gid, h.size, h.mtime, h.typeflag,
+                                h.uname, h.gname))
+        o = self.tar.opts
+        if o.verbose:
+            self.tar.print_header(h, display.encode("utf-8", "surrogateescape"), o.verbose > 1)
+
+    def finish(self, kind: str | None) -> None:
+        """Pad, compress and write the archive."""
+        data = compress(records(b"".join(self.parts)), kind)
+        ctx = self.ctx
+        if self.to_file:
+            try:
+                ctx.write_bytes(self.tar.opts.archive, data)
+            except FSError as err:
+                raise Fatal(f"{quote(self.tar.opts.archive, True)}: Cannot open: {err.strerror}") from None
+        else:
+            ctx.stdout.write(data)
+
+
+def _prefix(dirs: tuple[str, ...]) -> str:
+    """The directory that ``-C`` options leave (each relative to the one before)."""
+    base = ""
+    for d in dirs:
+        base = d if d.startswith("/") or not base else join(base, d)
+    return base
+
+
+def create(tar: Tar, kind: str | None, mtime: int | None) -> None:
+    """Run ``-c``."""
+    o = tar.opts
+    ctx = tar.ctx
+    if not o.operands:
+        raise _Cowardly()
+    creator = Creator(tar, mtime)
+    if o.archive != "-":
+        try:
+            if ctx.stat(o.archive).is_dir:
+                raise Fatal(f"{quote(o.archive, True)}: Cannot open: Is a directory")
+        except FSError:
+            pass
+    checked: set[tuple[str, ...]] = set()
+    for op in o.operands:
+        if op.dirs not in checked:
+            for i in range(1, len(op.dirs) + 1):
+                d = _prefix(op.dirs[:i])
+                try:
+                    if not ctx.stat(d).is_dir:
+                        raise FSError(20, d)
+                except FSError as err:
+                    raise Fatal(f"{quote(op.dirs[i - 1], True)}: Cannot open: {err.strerror}") from None
+            checked.add(op.dirs)
+        name = op.name.rstrip("/") or op.name
+        base = _prefix(op.dirs)
+        path = name if not base or name.startswith("/") else join(base, name)
+        stored = safer_name(name.encode("utf-8", "surrogateescape"), tar.warned, tar.warn)
+        creator.dump(name, stored, path, True)
+    creator.finish(kind)
+
+
+class _Cowardly(Exception):
+    """``-c`` with no operands."""

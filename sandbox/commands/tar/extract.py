@@ -1,0 +1,213 @@
+"""``tar -x`` and ``tar -t``: list members, or write them into the jail (files atomically, with
+their mtimes; directories with theirs once everything is written). Symbolic links, hard links
+and device or FIFO members are refused, one message each, as the jail has none."""
+
+from __future__ import annotations
+
+import errno
+
+from sandbox.commands._writing import join
+from sandbox.commands.tar.common import Tar
+from sandbox.commands.tar.format import (BLKTYPE, CHRTYPE, DIRTYPE, FIFOTYPE, LNKTYPE,
+                                         SYMTYPE)
+from sandbox.commands.tar.names import contains_dot_dot, quote, safer_name
+from sandbox.commands.tar.reading import Member, read_and
+from sandbox.commands.tar.buffer import Reader
+from sandbox.fs.base import FSError, Timestamp
+
+_REFUSED = "Operation not permitted (the sandbox has no links or device files)"
+
+
+def list_members(tar: Tar, reader: Reader) -> None:
+    """Run ``-t``."""
+    long = tar.opts.verbose >= 1
+
+    def action(m: Member) -> None:
+        safer_name(m.orig_name, tar.warned, tar.warn)
+        if m.header.typeflag == LNKTYPE:
+            safer_name(m.header.linkname, tar.warned, tar.warn, link_target=True)
+        tar.print_header(m.header, m.orig_name, long)
+        reader.advance()
+        reader.skip(m.data_size)
+
+    read_and(tar, reader, action)
+
+
+def strip_components(name: bytes, count: int) -> bytes | None:
+    """GNU ``stripped_prefix_len``: ``name`` without its first ``count`` components, or None
+    when it has no more than that."""
+    if count == 0:
+        return name
+    parts = name.split(b"/")
+    i = 0
+    seen = 0
+    while i < len(parts):
+        if parts[i]:
+            seen += 1
+            if seen == count:
+                rest = b"/".join(parts[i + 1 :]).lstrip(b"/")
+                return rest or None
+        i += 1
+    return None
+
+
+class Extractor:
+    """State of one ``-x`` run: where to write and which directories get their times last."""
+
+    def __init__(self, tar: Tar, reader: Reader, base: str):
+        self.tar = tar
+        self.ctx = tar.ctx
+        self.reader = reader
+        self.base = base
+        self.dir_times: list[tuple[str, int]] = []
+
+    def path(self, name: bytes) -> str:
+        """The operand for a member name inside the extraction directory."""
+        text = name.decode("utf-8", "surrogateescape")
+        return join(self.base, text) if self.base else text
+
+    def member(self, m: Member) -> None:
+        """GNU ``extract_archive`` for one member."""
+        tar, reader, h = self.tar, self.reader, m.header
+        self.ctx.budget.check_time()
+        name = safer_name(m.orig_name, tar.warned, tar.warn)
+        if h.typeflag == LNKTYPE:
+            safer_name(h.linkname, tar.warned, tar.warn, link_target=True)
+        stripped = strip_components(name, tar.opts.strip)
+        reader.advance()
+        if contains_dot_dot(m.orig_name):
+            tar.error(f"{quote(m.orig_name, True)}: Member name contains '..'")
+            reader.skip(m.data_size)
+            return
+        if stripped is None or not stripped:
+            reader.skip(m.data_size)
+            return
+        if tar.opts.verbose:
+            tar.print_header(h, m.orig_name, tar.opts.verbose > 1)
+        if tar.opts.to_stdout:
+            if h.typeflag in (DIRTYPE, SYMTYPE, LNKTYPE, CHRTYPE, BLKTYPE, FIFOTYPE):
+                reader.skip(m.data_size)
+                return
+            self.reader.skip(self._copy_data(m, None))
+            return
+        shown = quote(stripped, True)
+        if h.typeflag == DIRTYPE or (h.typeflag in (b"0", b"\0") and stripped.endswith(b"/")):
+            self._directory(stripped, h.mtime, shown)
+            reader.skip(m.data_size if h.typeflag != DIRTYPE else 0)
+            return
+        if h.typeflag == SYMTYPE:
+            tar.error(f"{shown}: Cannot create symlink to ‘{quote(h.linkname)}’: {_REFUSED}")
+        elif h.typeflag == LNKTYPE:
+            tar.error(f"{shown}: Cannot hard link to ‘{quote(h.linkname)}’: {_REFUSED}")
+        elif h.typeflag in (CHRTYPE, BLKTYPE):
+            tar.error(f"{shown}: Cannot mknod: {_REFUSED}")
+        elif h.typeflag == FIFOTYPE:
+            tar.error(f"{shown}: Cannot mkfifo: {_REFUSED}")
+        else:
+            self._file(m, stripped, shown)
+            return
+        reader.skip(m.data_size)
+
+    def _make_parents(self, name: bytes) -> None:
+        parts = name.rstrip(b"/").split(b"/")[:-1]
+        prefix = b""
+        for part in parts:
+            if not part or part == b".":
+                prefix += part + b"/"
+                continue
+            prefix += part
+            p = self.path(prefix)
+            try:
+                if not self.ctx.stat(p).is_dir:
+                    raise FSError(errno.ENOTDIR, p)
+            except FSError as err:
+                if err.errno != errno.ENOENT:
+                    raise
+                self.ctx.mkdir(p)
+            prefix += b"/"
+
+    def _directory(self, name: bytes, mtime: int, shown: str) -> None:
+        p = self.path(name.rstrip(b"/") or name)
+        try:
+            self._make_parents(name)
+            try:
+                st = self.ctx.stat(p)
+                if not st.is_dir:
+                    if self.tar.opts.keep_old:
+                        raise FSError(errno.EEXIST, p)
+                    self.ctx.remove(p)
+                    self.ctx.mkdir(p)
+            except FSError as err:
+                if err.errno != errno.ENOENT:
+                    raise
+                self.ctx.mkdir(p)
+        except FSError as err:
+            self.tar.error(f"{shown}: Cannot mkdir: {err.strerror}")
+            return
+        if not self.tar.opts.touch:
+            self.dir_times.append((p, mtime))
+
+    def _copy_data(self, m: Member, sink: list[bytes] | None) -> int:
+        """Read the member's data into ``sink`` (or to stdout when None); the bytes still
+        unread after an early end of the archive (GNU's "Unexpected EOF")."""
+        left = m.data_size
+        budget = self.ctx.budget
+        held = 0
+        while left > 0:
+            chunk = self.reader.chunk(left)
+            if chunk is None:
+                self.tar.error("Unexpected EOF in archive")
+                return left
+            left -= len(chunk)
+            if sink is None:
+                self.ctx.stdout.write(chunk)
+            else:
+                held += len(chunk)
+                if budget.written + held > budget.limits.written_bytes:
+                    budget.charge_write(held)  # raises: the run's write limit
+                sink.append(chunk)
+        return 0
+
+    def _file(self, m: Member, name: bytes, shown: str) -> None:
+        tar, ctx = self.tar, self.ctx
+        p = self.path(name)
+        try:
+            self._make_parents(name)
+            try:
+                st = ctx.stat(p)
+            except FSError as err:
+                if err.errno != errno.ENOENT:
+                    raise
+                st = None
+            if st is not None and (tar.opts.keep_old or st.is_dir):
+                raise FSError(errno.EEXIST if tar.opts.keep_old or st.is_dir else errno.EISDIR, p)
+        except FSError as err:
+            tar.error(f"{shown}: Cannot open: {err.strerror}")
+            self.reader.skip(m.data_size)
+            return
+        sink: list[bytes] = []
+        left = self._copy_data(m, sink)
+        try:
+            ctx.write_bytes(p, b"".join(sink))
+            if not tar.opts.touch:
+                ctx.set_mtime(p, Timestamp(m.header.mtime * 1_000_000_000))
+        except FSError as err:
+            tar.error(f"{shown}: Cannot open: {err.strerror}")
+        self.reader.skip(left)
+
+    def finish(self) -> None:
+        """Give the extracted directories their times, deepest last-made first."""
+        for p, mtime in reversed(self.dir_times):
+            try:
+                self.ctx.set_mtime(p, Timestamp(mtime * 1_000_000_000))
+            except FSError:
+                pass
+
+
+def extract(tar: Tar, reader: Reader, base: str) -> None:
+    """Run ``-x``."""
+    ex = Extractor(tar, reader, base)
+    try:
+        read_and(tar, reader, ex.member)
+    finally:
+        ex.finish()

@@ -1,0 +1,244 @@
+"""Reading an archive, shared by ``-t`` and ``-x``: opening it (compression detection as GNU's
+``check_compressed_archive``), GNU's ``read_header`` (long names, pax records) and ``read_and``
+(name operands, ``--exclude``, bad headers, lone zero blocks, names not found)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from sandbox.commands.tar.buffer import PROGRAMS, Decompressed, Fatal, Reader, detect
+from sandbox.commands.tar.common import Tar
+from sandbox.commands.tar.format import (BLOCK, DIRTYPE, LNKTYPE, LONGLINK, LONGNAME,
+                                         PAX_GLOBAL, PAX_LOCAL, Header, checksum_ok,
+                                         decode_header, parse_number, parse_pax)
+from sandbox.commands.tar.names import excluded, has_wildcards, leading_dir_match, quote
+from sandbox.fs.base import FSError
+
+#: A longer ``././@LongLink`` name than this is refused (GNU would try to allocate it).
+MAX_LONG_NAME = 1 << 20
+
+
+@dataclass
+class Member:
+    """A member being read: its decoded header and the name as stored."""
+
+    header: Header
+    orig_name: bytes
+
+    @property
+    def data_size(self) -> int:
+        """Bytes of data after the header (GNU's ``skip_member``: none for directories and
+        hard links)."""
+        if self.header.typeflag in (DIRTYPE, LNKTYPE):
+            return 0
+        return self.header.size
+
+
+class _Prefixed:
+    """A stream that gives ``head`` first, then the rest of ``inner`` (stdin after the magic
+    check)."""
+
+    def __init__(self, head: bytes, inner: object):
+        self.head = head
+        self.inner = inner
+
+    def read(self, n: int = -1) -> bytes:
+        """Up to ``n`` bytes."""
+        if self.head:
+            if n < 0:
+                out, self.head = self.head + self.inner.read(), b""  # type: ignore[attr-defined]
+                return out
+            out, self.head = self.head[:n], self.head[n:]
+            return out
+        return self.inner.read(n)  # type: ignore[attr-defined]
+
+
+def _read_head(stream: object) -> bytes:
+    parts: list[bytes] = []
+    got = 0
+    while got < BLOCK:
+        data = stream.read(BLOCK - got)  # type: ignore[attr-defined]
+        if not data:
+            break
+        parts.append(data)
+        got += len(data)
+    return b"".join(parts)
+
+
+def open_archive(tar: Tar) -> Reader:
+    """The archive for reading; ``Fatal`` when it cannot be opened or is compressed on stdin
+    without the option GNU asks for."""
+    o = tar.opts
+    ctx = tar.ctx
+    named = o.archive != "-"
+    if named:
+        try:
+            st = ctx.stat(o.archive)
+            if st.is_dir:
+                raise FSError(21, o.archive)
+            stream = ctx.open_read(o.archive)
+        except FSError as err:
+            raise Fatal(f"{quote(o.archive, True)}: Cannot open: {err.strerror}") from None
+    else:
+        stream = ctx.stdin
+    if o.compress is not None:
+        return Reader(Decompressed(stream, o.compress, ctx.budget), False, ctx.budget)
+    head = _read_head(stream)
+    seekable = False
+    if named:
+        try:
+            stream.seek(0)
+            source: object = stream
+            seekable = True
+        except (OSError, AttributeError, ValueError):
+            source = _Prefixed(head, stream)
+    else:
+        source = _Prefixed(head, stream)
+    is_tar = len(head) == BLOCK and checksum_ok(head)
+    kind = None if is_tar else detect(head)
+    if kind is not None:
+        if not named:
+            raise Fatal(f"Archive is compressed. Use {PROGRAMS[kind]} option")
+        return Reader(Decompressed(source, kind, ctx.budget), False, ctx.budget)  # type: ignore[arg-type]
+    if len(head) < BLOCK:
+        tar.error("This does not look like a tar archive")
+    return Reader(source, seekable, ctx.budget)  # type: ignore[arg-type]
+
+
+def read_header(tar: Tar, reader: Reader) -> tuple[str, Member | None]:
+    """GNU ``read_header``: ("ok", member), ("zero", None), ("eof", None), ("bad", None)."""
+    long_name: bytes | None = None
+    long_link: bytes | None = None
+    pax: dict[bytes, bytes] = {}
+    while True:
+        block = reader.block()
+        if block is None:
+            return "eof", None
+        ok = checksum_ok(block)
+        if ok is None:
+            return "zero", None
+        if not ok:
+            return "bad", None
+        typeflag = block[156:157]
+        size = parse_number(block[124:136]) if typeflag != LNKTYPE else 0
+        if size is None or size < 0:
+            return "bad", None
+        if typeflag in (LONGNAME, LONGLINK, PAX_LOCAL, PAX_GLOBAL, b"X"):
+            reader.advance()
+            if size > MAX_LONG_NAME:
+                raise Fatal("memory exhausted", epilogue=False)
+            data = _read_extension(tar, reader, size)
+            if typeflag == LONGNAME:
+                long_name = data.split(b"\0", 1)[0]
+            elif typeflag == LONGLINK:
+                long_link = data.split(b"\0", 1)[0]
+            elif typeflag in (PAX_LOCAL, b"X"):
+                pax.update(parse_pax(data))
+            continue
+        h = decode_header(block)
+        if long_name is not None:
+            h.name = long_name
+        if long_link is not None:
+            h.linkname = long_link
+        _apply_pax(h, pax)
+        return "ok", Member(h, h.name)
+
+
+def _read_extension(tar: Tar, reader: Reader, size: int) -> bytes:
+    parts: list[bytes] = []
+    left = size + (-size % BLOCK)
+    while left > 0:
+        chunk = reader.chunk(left)
+        if chunk is None:
+            tar.error("Unexpected EOF in archive")
+            break
+        parts.append(chunk)
+        left -= len(chunk)
+    return b"".join(parts)[:size]
+
+
+def _apply_pax(h: Header, pax: dict[bytes, bytes]) -> None:
+    def number(key: bytes) -> int | None:
+        try:
+            return int(float(pax[key].decode("ascii")))
+        except (KeyError, ValueError, UnicodeDecodeError):
+            return None
+
+    if b"path" in pax:
+        h.name = pax[b"path"]
+    if b"linkpath" in pax:
+        h.linkname = pax[b"linkpath"]
+    for key, attr in ((b"size", "size"), (b"mtime", "mtime"), (b"uid", "uid"), (b"gid", "gid")):
+        value = number(key)
+        if value is not None:
+            setattr(h, attr, value)
+    if b"uname" in pax:
+        h.uname = pax[b"uname"]
+    if b"gname" in pax:
+        h.gname = pax[b"gname"]
+
+
+class NameList:
+    """Member operands of ``-t``/``-x`` and which of them matched (GNU ``name_match``)."""
+
+    def __init__(self, tar: Tar):
+        self.tar = tar
+        self.names = [(op.name.rstrip("/") or op.name, op.wildcards) for op in tar.opts.operands]
+        self.found = [False] * len(self.names)
+
+    def match(self, name: bytes) -> bool:
+        """True if no operands were given or one matches ``name`` (marking it found)."""
+        if not self.names:
+            return True
+        text = name.decode("utf-8", "surrogateescape").rstrip("/") or "/"
+        hit = False
+        for i, (pattern, wild) in enumerate(self.names):
+            if leading_dir_match(pattern, text, wild):
+                self.found[i] = True
+                hit = True
+        return hit
+
+    def report(self) -> None:
+        """``names_notfound``: the wildcard hint and "Not found in archive" for each miss."""
+        for (pattern, wild), found in zip(self.names, self.found):
+            if found or not pattern:
+                continue
+            if not wild and has_wildcards(pattern):
+                self.tar.warn("Pattern matching characters used in file names")
+                self.tar.warn("Use --wildcards to enable pattern matching, or --no-wildcards to "
+                              "suppress this warning")
+            self.tar.error(f"{quote(pattern, True)}: Not found in archive")
+
+
+def read_and(tar: Tar, reader: Reader, action: Callable[[Member], None]) -> None:
+    """GNU ``read_and``: call ``action`` for every selected member, skip the others."""
+    names = NameList(tar)
+    status = "unread"
+    while True:
+        prev = status
+        status, member = read_header(tar, reader)
+        if status == "ok":
+            assert member is not None
+            text = member.orig_name.decode("utf-8", "surrogateescape")
+            if not names.match(member.orig_name) or excluded(tar.opts.excludes, text):
+                reader.advance()
+                reader.skip(member.data_size)
+                continue
+            action(member)
+            continue
+        if status == "zero":
+            reader.advance()
+            status2, _ = read_header(tar, reader)
+            if status2 != "zero":
+                tar.warn(f"A lone zero block at {reader.ordinal()}")
+            break
+        if status == "eof":
+            break
+        reader.advance()
+        if prev == "unread":
+            tar.error("This does not look like a tar archive")
+        if prev in ("unread", "zero", "ok"):
+            tar.error("Skipping to next header")
+        status = "bad"
+    names.report()
