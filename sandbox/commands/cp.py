@@ -34,14 +34,16 @@ from sandbox.commands._quoting import quoteaf
 from sandbox.commands._textutil import ArgmatchError, argmatch
 from sandbox.commands._writing import copy_file, is_inside, join, operands_of, same_path, stat_operand
 from sandbox.commands.base import CommandContext
-from sandbox.commands.mv import targets
+from sandbox.commands.mv import Backups, backup_policy, targets
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, parse_command_line
 from sandbox.fs.base import FSError, Timestamp, mtime_ns_of
 
 SPEC = OptionSpec(
-    "adfHiLnPprRt:TuvxZ",
+    "abdfHiLnPprRS:t:TuvxZ",
     {
         "archive": (NO_ARG, "a"),
+        "backup": (OPTIONAL, "backup"),
+        "suffix": (REQUIRED, "S"),
         "context": (OPTIONAL, "context"),
         "dereference": (NO_ARG, "L"),
         "force": (NO_ARG, "f"),
@@ -158,10 +160,13 @@ class _Copier:
         self.seen_files: set[str] | None = None
         #: GNU's remember_copied for directory operands: source path -> its copy's path.
         self.dir_copies: dict[str, tuple[str, str]] = {}
+        #: -b/--backup/-S: an existing destination file is renamed to its backup name first
+        self.backups: Backups | None = None
 
-    def say(self, src: str, dst: str) -> None:
+    def say(self, src: str, dst: str, backup: str | None = None) -> None:
         if self.verbose:
-            self.ctx.stdout.write(f"{quoteaf(src)} -> {quoteaf(dst)}\n".encode("utf-8", "surrogateescape"))
+            said = f"{quoteaf(src)} -> {quoteaf(dst)}" + (f" (backup: {quoteaf(backup)})" if backup else "")
+            self.ctx.stdout.write((said + "\n").encode("utf-8", "surrogateescape"))
 
     def keep_mtime(self, dst: str, mtime: float) -> bool:
         if not self.keep_times:
@@ -320,7 +325,15 @@ class _Copier:
             if dst_stat.is_dir:
                 ctx.error(f"cannot overwrite directory {quoteaf(dst)} with non-directory")
                 return False
-        self.say(src, dst)  # GNU announces the copy before opening the target
+        backup = None
+        if dst_stat is not None and self.backups is not None:
+            backup = self.backups.name(ctx, dst)
+            try:
+                ctx.rename(dst, backup)
+            except FSError as e:
+                ctx.error(f"cannot backup {quoteaf(dst)}: {e}")
+                return False
+        self.say(src, dst, backup)  # GNU announces the copy before opening the target
         if dst_stat is None and dst.endswith("/"):  # open(2) of a new "name/" fails
             ctx.error(f"cannot create regular file {quoteaf(dst)}: {FSError(errno.ENOTDIR, dst)}")
             return False
@@ -386,8 +399,16 @@ def run(ctx: CommandContext) -> int:
     if attrs.get("require_context"):
         ctx.error("cannot preserve security context without an SELinux-enabled kernel")
         return 1
+    backups = backup_policy(ctx, opts)
+    if isinstance(backups, int):
+        return backups
+    if backups is not None and no_clobber:
+        ctx.error("options --backup and --no-clobber are mutually exclusive")
+        ctx.stderr.write(b"Try 'cp --help' for more information.\n")
+        return 1
     copier = _Copier(ctx, bool(keys & {"r", "R", "a"}), no_clobber, "v" in keys,
                      update="u" in keys, keep_times=attrs.get("timestamps", False))
+    copier.backups = backups
     for key, _ in opts:  # the last of -L -P -d -a -H decides, as GNU's x.dereference
         if key in ("L", "P", "d", "a", "H"):
             copier.dereference = key == "L"

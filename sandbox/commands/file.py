@@ -6,7 +6,9 @@ JSON, CSV, PNG, JPEG, PDF, gzip, zip, ``#!`` scripts (sh, bash, zsh, python, rub
 node, and file's generic ``a NAME script``), HTML; anything else is ``data``.
 
 Options: ``-b --brief``, ``-i --mime``, ``--mime-type``, ``--mime-encoding``, ``-E`` (a missing
-file is an error, exit 1), ``-N --no-pad``, ``-L -h`` (accepted: no symbolic links), ``--``.
+file is an error, exit 1), ``-N --no-pad``, ``-L -h`` (accepted: no symbolic links), ``-s --special-files`` (accepted:
+the jail has only regular files and directories), ``-n --no-buffer`` and ``-p
+--preserve-date`` (accepted: nothing to do), ``--``.
 Names are padded to one column as file pads them; unprintable characters show as ``\\ooo``.
 The first 1 MiB of a file is examined (file 5.44's default ``bytes`` limit is 7 MiB).
 
@@ -23,8 +25,9 @@ from sandbox.commands.options import NO_ARG, OptionSpec, UsageError, parse
 from sandbox.fs.base import FSError
 
 SPEC = OptionSpec(
-    "biEhLNv",
-    {"brief": (NO_ARG, "b"), "mime": (NO_ARG, "i"), "mime-type": (NO_ARG, "mime-type"),
+    "biEhLNnpsv",
+    {"brief": (NO_ARG, "b"), "special-files": (NO_ARG, "s"), "no-buffer": (NO_ARG, "n"),
+     "preserve-date": (NO_ARG, "p"), "mime": (NO_ARG, "i"), "mime-type": (NO_ARG, "mime-type"),
      "mime-encoding": (NO_ARG, "mime-encoding"), "no-pad": (NO_ARG, "N"), "dereference": (NO_ARG, "L"),
      "no-dereference": (NO_ARG, "h"), "help": (NO_ARG, "help"), "version": (NO_ARG, "v")},
 )

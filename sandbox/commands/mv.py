@@ -1,4 +1,6 @@
-"""``mv``: move (rename) files (GNU coreutils 9.1): ``-f -n -v -t DIR -T``, into a directory.
+"""``mv``: move (rename) files (GNU coreutils 9.1): ``-f -n -v -t DIR -T``, into a directory;
+``-b``/``--backup[=CONTROL]``/``-S SUFFIX`` rename a destination about to be replaced to its
+backup name first (``backup_name``, shared with ``cp``).
 
 A move within one mount is an atomic rename; across mounts it is a copy then a removal.
 ``-i`` (interactive) is refused: there is no terminal.
@@ -7,16 +9,19 @@ A move within one mount is an atomic rename; across mounts it is a copy then a r
 from __future__ import annotations
 
 import errno
+import re
 
-from sandbox.commands._quoting import quoteaf
+from sandbox.commands._quoting import quote, quoteaf
 from sandbox.commands._writing import basename, copy_tree, is_inside, join, operands_of, remove_tree, same_path, stat_operand
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command_line
+from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, parse_command_line
 from sandbox.fs.base import FSError
 
 SPEC = OptionSpec(
-    "fint:Tv",
+    "bfinS:t:Tv",
     {
+        "backup": (OPTIONAL, "backup"),
+        "suffix": (REQUIRED, "S"),
         "force": (NO_ARG, "f"),
         "interactive": (NO_ARG, "i"),
         "no-clobber": (NO_ARG, "n"),
@@ -33,14 +38,89 @@ USAGE = """Usage: mv [OPTION]... [-T] SOURCE DEST
   or:  mv [OPTION]... -t DIRECTORY SOURCE...
 Rename SOURCE to DEST, or move SOURCE(s) to DIRECTORY.
 
+      --backup[=CONTROL]       make a backup of each existing destination file
+  -b                           like --backup but does not accept an argument
   -f, --force                  do not prompt before overwriting
   -n, --no-clobber             do not overwrite an existing file
+  -S, --suffix=SUFFIX          override the usual backup suffix
   -t, --target-directory=DIRECTORY  move all SOURCE arguments into DIRECTORY
   -T, --no-target-directory    treat DEST as a normal file
   -v, --verbose                explain what is being done
       --help        display this help and exit
       --version     output version information and exit
 """
+
+
+#: GNU's backup types, synonyms together (``argmatch`` lists them so).
+BACKUP_TYPES = [["none", "off"], ["simple", "never"], ["existing", "nil"], ["numbered", "t"]]
+
+
+class Backups:
+    """The backup policy of one ``cp``/``mv`` run: ``kind`` is ``simple``, ``numbered`` or
+    ``existing`` (numbered where numbered backups exist, else simple)."""
+
+    def __init__(self, kind: str, suffix: str):
+        self.kind = kind
+        self.suffix = suffix
+
+    def name(self, ctx: CommandContext, dst: str) -> str:
+        """The backup name of the existing ``dst``: ``dst~`` (SUFFIX) or ``dst.~N~``."""
+        kind = self.kind
+        if kind in ("numbered", "existing"):
+            head, _, base = dst.rpartition("/")
+            folder = head + "/" if _ else ""
+            pattern = re.compile(re.escape(base) + r"\.~([1-9][0-9]*)~")
+            try:
+                listed = ctx.listdir(folder or ".")
+            except FSError:
+                listed = []
+            numbers = [int(m.group(1)) for m in map(pattern.fullmatch, listed) if m]
+            if numbers or kind == "numbered":
+                return f"{dst}.~{max(numbers, default=0) + 1}~"
+        return dst + self.suffix
+
+
+def backup_policy(ctx: CommandContext, opts: list[tuple[str, str | None]]) -> "Backups | None | int":
+    """GNU's ``xget_version`` over -b/--backup[=CONTROL]/-S: the policy, None for no backups,
+    or an exit status after the error (``Try`` line included)."""
+    wanted, control, suffix = False, None, None
+    for key, value in opts:
+        if key == "b":
+            wanted = True
+        elif key == "backup":
+            wanted = True
+            if value is not None:
+                control = value
+        elif key == "S":
+            wanted, suffix = True, value
+    if not wanted:
+        return None
+    where = "backup type"
+    if control is None and ctx.env.get("VERSION_CONTROL"):
+        control, where = ctx.env["VERSION_CONTROL"], "$VERSION_CONTROL"
+    kind = "existing"
+    if control is not None:
+        words = [w for group in BACKUP_TYPES for w in group]
+        groups = {i for i, g in enumerate(BACKUP_TYPES) for w in g if w.startswith(control)}
+        exact = [i for i, g in enumerate(BACKUP_TYPES) if control in g]
+        if exact:
+            groups = set(exact)
+        if len(groups) != 1:
+            kind_word = "ambiguous" if groups else "invalid"
+            lines = [f"{kind_word} argument {quote(control)} for {quote(where)}", "Valid arguments are:"]
+            lines += ["  - " + ", ".join(quote(w) for w in g) for g in BACKUP_TYPES]
+            ctx.error("\n".join(lines))
+            ctx.stderr.write(f"Try '{ctx.argv[0]} --help' for more information.\n".encode())
+            return 1
+        del words
+        kind = BACKUP_TYPES[groups.pop()][0]
+    if kind == "none":
+        return None
+    if suffix is None:
+        suffix = ctx.env.get("SIMPLE_BACKUP_SUFFIX") or "~"
+    if "/" in suffix:
+        suffix = "~"
+    return Backups(kind, suffix)
 
 
 def writes(args: list[str]) -> list[str]:
@@ -100,7 +180,8 @@ def targets(ctx: CommandContext, prog_opts: list[tuple[str, str | None]], operan
     return [(sources[0], dest)], 0
 
 
-def _move(ctx: CommandContext, src: str, dst: str, no_clobber: bool, verbose: bool) -> bool:
+def _move(ctx: CommandContext, src: str, dst: str, no_clobber: bool, verbose: bool,
+          backups: "Backups | None" = None) -> bool:
     try:
         src_stat = stat_operand(ctx, src)
     except FSError as e:
@@ -136,6 +217,15 @@ def _move(ctx: CommandContext, src: str, dst: str, no_clobber: bool, verbose: bo
     if src_stat.is_dir and is_inside(ctx, dst, src):
         ctx.error(f"cannot move {quoteaf(src)} to a subdirectory of itself, {quoteaf(dst)}")
         return False
+    backup = None
+    if backups is not None and dst_stat is not None:
+        backup = backups.name(ctx, dst)
+        try:
+            ctx.rename(dst, backup)
+        except FSError as e:
+            ctx.error(f"cannot backup {quoteaf(dst)}: {e}")
+            return False
+        dst_stat = None
     try:
         try:
             ctx.rename(src, dst)
@@ -150,7 +240,8 @@ def _move(ctx: CommandContext, src: str, dst: str, no_clobber: bool, verbose: bo
         ctx.error(f"cannot move {quoteaf(src)} to {quoteaf(dst)}: {e}")
         return False
     if verbose:
-        ctx.stdout.write(f"renamed {quoteaf(src)} -> {quoteaf(dst)}\n".encode("utf-8", "surrogateescape"))
+        said = f"renamed {quoteaf(src)} -> {quoteaf(dst)}" + (f" (backup: {quoteaf(backup)})" if backup else "")
+        ctx.stdout.write((said + "\n").encode("utf-8", "surrogateescape"))
     return True
 
 
@@ -170,12 +261,19 @@ def run(ctx: CommandContext) -> int:
         elif key == "i":
             ctx.error("interactive mode (-i) is not available in the sandbox; use -n or -f")
             return 1
+    backups = backup_policy(ctx, opts)
+    if isinstance(backups, int):
+        return backups
+    if backups is not None and no_clobber:
+        ctx.error("options --backup and --no-clobber are mutually exclusive")
+        ctx.stderr.write(b"Try 'mv --help' for more information.\n")
+        return 1
     resolved = targets(ctx, opts, operands)
     if resolved is None:
         return 1
     status = 0
     for src, dst in resolved[0]:
         ctx.budget.check_time()
-        if not _move(ctx, src, dst, no_clobber, "v" in keys):
+        if not _move(ctx, src, dst, no_clobber, "v" in keys, backups):
             status = 1
     return status

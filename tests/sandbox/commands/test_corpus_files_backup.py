@@ -1,0 +1,28 @@
+"""cp/mv -b, --backup[=CONTROL], -S SUFFIX, VERSION_CONTROL, SIMPLE_BACKUP_SUFFIX (from the
+file-management corpus), against bash + GNU cp/mv: stdout, stderr, status and files."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.sandbox.shell.shell_difftools import check
+
+SETUP = "echo a > a && echo b > b && "
+SCRIPTS = [
+    "cp -bv a b; ls", "cp --backup=numbered -v a b; cp --backup=numbered a b; ls",
+    "cp -b a b; cp -b a b; ls", "cp --backup=numbered a b; cp -b -S .old a b; ls",
+    "cp --backup=t -S .bak a b; ls", "cp --backup=bogus a b; echo $?", "cp --backup=n a b; echo $?",
+    "cp -b a newfile; ls", "mv -bv a b; ls; cat b b~", "VERSION_CONTROL=numbered cp -b a b; ls",
+    "cp --backup=simple --suffix=.x a b; ls", "cp -b b b; echo $?", "cp -S .bak a b; ls",
+    "cp -bn a b; echo $?", "cp --backup a b; ls", "SIMPLE_BACKUP_SUFFIX=.orig cp --backup=simple a b; ls",
+    "mv -b -S .s a b; ls", "cp --backup=nu a b; ls", "mv --backup=none a b; ls",
+    "VERSION_CONTROL=bogus cp -b a b; echo $?", "cp --backup=existing a b; ls",
+    "cp --backup=never -v a b; ls", "mkdir d && cp -b a b d/ && cp -bv a b d/; ls d",
+    "cp core.md core.md.bak 2>/dev/null; cp -b --suffix=.$(date +%Y) a b; ls | wc -l",
+    "mv -bn a b; echo $?", "mv -bt . a 2>&1; ls",
+]
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_backups(script: str) -> None:
+    check(SETUP + script)
