@@ -178,7 +178,6 @@ class Gzip:
         # per-file state
         self.ifname = ""
         self.ofname = ""
-        self.bytes_in = 0
         self.bytes_out = 0
         self.header_bytes = 0
         self.total_in = 0
@@ -197,6 +196,7 @@ class Gzip:
         self.out_size = 0
         self.out_name_file: str | None = None
         self.copy_mode = False
+        self.slide = bytearray(fmt.WSIZE)
 
     # -- messages ------------------------------------------------------------------------
 
@@ -559,7 +559,7 @@ class Gzip:
                 except FSError as e:
                     self.warn(f"{PROGRAM}: {self.ifname}: {e.strerror}\n")
         if self.method == -1:
-            if not self.to_stdout:
+            if not self.to_stdout and self.keep:  # gzip forgets its output once the input is gone
                 try:
                     ctx.remove(self.ofname)
                 except FSError:
@@ -649,8 +649,14 @@ class Gzip:
 
     # -- output ----------------------------------------------------------------------------------
 
+    @property
+    def bytes_in(self) -> int:
+        """Compressed (or, compressing, input) bytes read so far from the current input."""
+        return self.inp.bytes_in if self.inp is not None else 0
+
     def _clear(self) -> None:
-        self.bytes_in = self.bytes_out = 0
+        self.inp = None
+        self.bytes_out = 0
 
     def _discard(self, data: bytes) -> None:
         self.bytes_out += len(data)
@@ -713,7 +719,7 @@ class Gzip:
                 data = inp._read_full()
                 if not data:
                     return
-                self.bytes_in += len(data)
+                inp.bytes_in += len(data)
                 yield data
 
         crc, size = fmt.deflate_bytes(chunks(), self.level, self.emit)
@@ -889,7 +895,7 @@ class Gzip:
         inp = self.inp
         sink = fmt.WindowSink(self.emit)
         try:
-            fmt.inflate_member(inp, sink, self.ctx.budget.check_time)
+            fmt.inflate_member(inp, sink, self.ctx.budget.check_time, self.slide)
         except fmt.InputEOF:
             self.read_error()
         except fmt.BadData:
