@@ -220,7 +220,7 @@ def parse_args(args: list[str]) -> Options:
         elif key == "sort":
             if value not in ("none", "name"):
                 raise CliError(f"invalid argument ‘{value}’ for ‘--sort’\nValid arguments are:\n"
-                               "  - ‘none’\n  - ‘name’\n  - ‘inode’", 2)
+                               "  - ‘none’\n  - ‘name’\n  - ‘inode’", 2, False)
             o.sort = value
         elif key == "help":
             o.help = True

@@ -144,6 +144,8 @@ def create(tar: Tar, kind: str | None, mtime: int | None) -> None:
                     if not ctx.stat(d).is_dir:
                         raise FSError(20, d)
                 except FSError as err:
+                    if creator.to_file:  # GNU made the (empty) archive before this
+                        ctx.write_bytes(o.archive, b"")
                     raise Fatal(f"{quote(op.dirs[i - 1], True)}: Cannot open: {err.strerror}") from None
             checked.add(op.dirs)
         name = op.name.rstrip("/") or op.name

@@ -189,11 +189,16 @@ class Extractor:
         left = self._copy_data(m, sink)
         try:
             ctx.write_bytes(p, b"".join(sink))
-            if not tar.opts.touch:
-                ctx.set_mtime(p, Timestamp(m.header.mtime * 1_000_000_000))
         except FSError as err:
             tar.error(f"{shown}: Cannot open: {err.strerror}")
-        self.reader.skip(left)
+            self.reader.skip(left)
+            return
+        self.reader.skip(left)  # an early end is fatal here: the time stays unrestored
+        if not tar.opts.touch:
+            try:
+                ctx.set_mtime(p, Timestamp(m.header.mtime * 1_000_000_000))
+            except FSError:
+                pass
 
     def finish(self) -> None:
         """Give the extracted directories their times, deepest last-made first."""

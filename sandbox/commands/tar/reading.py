@@ -76,7 +76,8 @@ def open_archive(tar: Tar) -> Reader:
         try:
             st = ctx.stat(o.archive)
             if st.is_dir:
-                raise FSError(21, o.archive)
+                raise Fatal(f"{quote(o.archive, True)}: Cannot read: Is a directory",
+                            "At beginning of tape, quitting now")
             stream = ctx.open_read(o.archive)
         except FSError as err:
             raise Fatal(f"{quote(o.archive, True)}: Cannot open: {err.strerror}") from None

@@ -1,0 +1,372 @@
+"""Differential tests of ``tar`` against GNU tar 1.34: archives we create are compared byte for
+byte with GNU's made under the same identity (``--owner=user:1000 --group=user:1000
+--sort=name``); GNU's archives are listed and extracted by ours (stdout, stderr, status and
+the resulting tree with mtimes); hostile archives; the read-only policy through ``Sandbox``."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import os
+import random
+import shutil
+import subprocess
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from sandbox import Policy, Sandbox
+from sandbox.commands.testing import run_command
+from sandbox.fs.local import LocalDir
+from sandbox.fs.vfs import VirtualFS
+from tests.sandbox.commands.files_support import ENV, Tree, build, random_content
+
+TAR = shutil.which("tar", path=ENV["PATH"])
+
+
+def _gnu_tar_reason() -> str | None:
+    if TAR is None:
+        return "GNU tar is not installed"
+    out = subprocess.run([TAR, "--version"], capture_output=True, env=ENV).stdout
+    return None if out.startswith(b"tar (GNU tar) 1.34") else "reference tar is not GNU tar 1.34"
+
+
+pytestmark = pytest.mark.skipif(_gnu_tar_reason() is not None, reason=_gnu_tar_reason() or "")
+IDENTITY = ["--owner=user:1000", "--group=user:1000", "--sort=name"]
+
+
+def snapshot(root: Path) -> dict[str, object]:
+    """Kind, content and mtime of every entry under ``root``."""
+    found: dict[str, object] = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames + filenames:
+            full = os.path.join(dirpath, name)
+            rel = os.path.relpath(full, root)
+            st = os.lstat(full)
+            body = "<dir>" if os.path.isdir(full) else Path(full).read_bytes()
+            recent = st.st_mtime > time.time() - 86400  # made by the run: "now", not compared
+            found[rel] = (body, "now" if recent else int(st.st_mtime))
+    return found
+
+
+def run_both(argv: list[str], tree: Tree, stdin: bytes = b"", gnu_extra: list[str] | None = None,
+             inspect: str | None = None) -> tuple[tuple, tuple]:
+    """(status, stdout, stderr, tree[, archive bytes]) of GNU tar and ours on equal trees."""
+    with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
+        ref_root, our_root = Path(a), Path(b)
+        build(ref_root, tree)
+        build(our_root, tree)
+        ref = subprocess.run([TAR, *argv[1:], *(gnu_extra or [])], input=stdin, capture_output=True,
+                             cwd=ref_root, env=ENV, timeout=60)
+        vfs = VirtualFS({"/w": LocalDir(our_root)})
+        code, out, err = run_command(argv, stdin=stdin, fs=vfs, cwd="/w", env={"TZ": "UTC"})
+        ref_snap, our_snap = snapshot(ref_root), snapshot(our_root)
+        if inspect is not None:  # the archive written: compared separately, bytes
+            ref_snap.pop(inspect, None)
+            our_snap.pop(inspect, None)
+        return ((ref.returncode, ref.stdout, ref.stderr, ref_snap),
+                (code, out, err, our_snap))
+
+
+def check(argv: list[str], tree: Tree, stdin: bytes = b"", create: bool = False,
+          archive: str | None = None) -> None:
+    """Assert ours equals GNU's; ``create`` adds the virtual identity to GNU's command line;
+    ``archive`` names the file written, whose bytes (decompressed) must be equal."""
+    with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
+        ref_root, our_root = Path(a), Path(b)
+        build(ref_root, tree)
+        build(our_root, tree)
+        extra = IDENTITY if create else []
+        ref = subprocess.run(["tar", *argv[1:], *extra], executable=TAR, input=stdin, capture_output=True,
+                             cwd=ref_root, env=ENV, timeout=60)
+        vfs = VirtualFS({"/w": LocalDir(our_root)})
+        code, out, err = run_command(argv, stdin=stdin, fs=vfs, cwd="/w", env={"TZ": "UTC"})
+        ref_out, our_out = ref.stdout, out
+        if create and ref_out[:2] == b"\x1f\x8b":
+            ref_out, our_out = gzip.decompress(ref_out), gzip.decompress(our_out)
+        ref_snap, our_snap = snapshot(ref_root), snapshot(our_root)
+        if archive is not None:
+            ra, oa = ref_snap.pop(archive, (None,))[0], our_snap.pop(archive, (None,))[0]
+            if isinstance(ra, bytes) and ra[:2] == b"\x1f\x8b" and isinstance(oa, bytes):
+                ra, oa = gzip.decompress(ra), gzip.decompress(oa)
+            assert oa == ra, f"{argv}: archive bytes differ"
+        assert (code, our_out, err) == (ref.returncode, ref_out, ref.stderr), argv
+        assert our_snap == ref_snap, argv
+
+
+# -- generated trees -----------------------------------------------------------------------
+
+NAME_PIECES = ["notes", "a b", "ünï", "日本語", "x", "mem.md", "core", "z-9", "tab\tname",
+               "d" * 60, "long" * 20, "q'uote", "star*", "with:colon", ".hidden"]
+
+
+def random_tree(rng: random.Random, root: str = "t") -> Tree:
+    """A random tree under ``root``: nested directories, names with spaces and unicode, long
+    names past 100 bytes, sizes 0..100 KB, assorted mtimes."""
+    tree: Tree = {root: None}
+    dirs = [root]
+    for _ in range(rng.randint(1, 12)):
+        parent = rng.choice(dirs)
+        name = rng.choice(NAME_PIECES) + (str(rng.randint(0, 99)) if rng.random() < 0.7 else "")
+        path = f"{parent}/{name}"
+        if path in tree:
+            continue
+        mtime = rng.choice([1614834367, 1700000000, 946684800, 1234567890]) + rng.randint(0, 10**6)
+        if rng.random() < 0.3 and path.count("/") < 4:
+            tree[path] = (None, mtime)
+            dirs.append(path)
+        else:
+            size_kind = rng.random()
+            if size_kind < 0.15:
+                body = bytes(rng.randrange(256) for _ in range(rng.randint(0, 100_000)))
+            elif size_kind < 0.3:
+                body = b""
+            else:
+                body = random_content(rng)
+            tree[path] = (body, mtime)
+    return tree
+
+
+def _gnu_archive(tree: Tree, args: list[str]) -> bytes:
+    with tempfile.TemporaryDirectory() as a:
+        build(Path(a), tree)
+        return subprocess.run([TAR, *args, "-f", "-", "t"], cwd=a, env=ENV, capture_output=True,
+                              check=True).stdout
+
+
+@pytest.mark.parametrize("seed", range(70))
+def test_create_matches_gnu_bytes(seed: int) -> None:
+    rng = random.Random(seed)
+    tree = random_tree(rng)
+    argv = rng.choice([["tar", "-cf", "out.tar", "t"], ["tar", "cf", "out.tar", "t"],
+                       ["tar", "-cvf", "out.tar", "t"], ["tar", "-cvvf", "out.tar", "t"],
+                       ["tar", "-czf", "out.tar", "t"], ["tar", "-cf", "-", "t"],
+                       ["tar", "-cvf", "-", "t"], ["tar", "--numeric-owner", "-cf", "out.tar", "t"]])
+    check(argv, tree, create=True, archive="out.tar")
+
+
+@pytest.mark.parametrize("seed", range(50))
+def test_list_gnu_archives(seed: int) -> None:
+    rng = random.Random(1000 + seed)
+    tree = random_tree(rng)
+    gz = rng.random() < 0.3
+    data = _gnu_archive(tree, ["-c"] + (["-z"] if gz else []))
+    argv = rng.choice([["tar", "-tf", "a.tar"], ["tar", "-tvf", "a.tar"], ["tar", "tvvf", "a.tar"],
+                       ["tar", "-tf", "-"], ["tar", "--numeric-owner", "-tvf", "a.tar"]])
+    if gz and argv[-1] == "-":
+        argv = ["tar", "-tzf", "-"]
+    stdin = data if argv[-1] == "-" else b""
+    check(argv, {"a.tar": data}, stdin=stdin)
+
+
+@pytest.mark.parametrize("seed", range(50))
+def test_extract_gnu_archives(seed: int) -> None:
+    rng = random.Random(2000 + seed)
+    tree = random_tree(rng)
+    gz = rng.random() < 0.3
+    data = _gnu_archive(tree, ["-c"] + (["-z"] if gz else []))
+    argv = rng.choice([["tar", "-xf", "a.tar"], ["tar", "-xvf", "a.tar"], ["tar", "xf", "a.tar", "-C", "o"],
+                       ["tar", "-xvvf", "a.tar"], ["tar", "--strip-components=1", "-xf", "a.tar"],
+                       ["tar", "-xOf", "a.tar"], ["tar", "-xf", "a.tar", "--exclude=*.md*"]])
+    files: Tree = {"a.tar": data, "o": None}
+    check(argv, files)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_round_trip_ours_then_gnu(seed: int) -> None:
+    """Our archive, listed and extracted by GNU and by ours: equal results."""
+    rng = random.Random(3000 + seed)
+    tree = random_tree(rng)
+    with tempfile.TemporaryDirectory() as a:
+        build(Path(a), tree)
+        code, out, err = run_command(["tar", "-cf", "-", "t"], fs=VirtualFS({"/w": LocalDir(a)}), cwd="/w")
+    assert code == 0 and err == b""
+    check(["tar", "-tvf", "-"], {}, stdin=out)
+    check(["tar", "-xf", "-", "-C", "o"], {"o": None}, stdin=out)
+
+
+# -- hand-written cases --------------------------------------------------------------------
+
+BASE: Tree = {"d": None, "d/a.txt": b"hello\n", "d/sub": None, "d/sub/e": b"", "d/b.md": b"x" * 700,
+              "f": b"top\n", "/".join(["n" * 60, "m" * 60]): b"long\n"}
+
+CREATE_CASES = [
+    ["tar", "-cf", "o.tar", "d"], ["tar", "-cf", "o.tar", "d/"], ["tar", "-cf", "o.tar", "./d//sub"],
+    ["tar", "-cf", "o.tar", "d", "f"], ["tar", "-cf", "o.tar", "nope"], ["tar", "-cf", "o.tar", "d", "nope", "f"],
+    ["tar", "-cf", "o.tar", "--exclude=sub", "d"], ["tar", "-cf", "o.tar", "--exclude=*.txt", "d"],
+    ["tar", "-cf", "o.tar", "--exclude=d", "d/sub/e"], ["tar", "-cf", "o.tar", "--exclude=ub/e", "d"],
+    ["tar", "-cf", "o.tar", "d", "--exclude=sub"], ["tar", "-cf", "o.tar", "-C", "d", "a.txt", "-C", "sub", "e"],
+    ["tar", "-cvf", "o.tar", "-C", "d", "."], ["tar", "-cf", "o.tar", "n" * 60],
+    ["tar", "-c", "-f", "o.tar"], ["tar", "-czf", "o.tgz", "d"], ["tar", "-caf", "o.tgz", "d"],
+    ["tar", "-caf", "o.tar.gz", "d"], ["tar", "czvf", "o.tgz", "d"], ["tar", "-cf", "o.tar", "../w/d"],
+    ["tar", "--mtime=@0", "-cf", "o.tar", "d"], ["tar", "--mtime=2020-01-02 03:04:05", "-cf", "o.tar", "d"],
+    ["tar", "--numeric-owner", "-cvvf", "o.tar", "d"], ["tar", "--create", "--file=o.tar", "--verbose", "d"],
+    ["tar", "-cf", "o.tar", "-C", "nodir", "x"],
+]
+
+
+@pytest.mark.parametrize("argv", CREATE_CASES, ids=lambda a: " ".join(a[1:]))
+def test_create_options(argv: list[str]) -> None:
+    if argv[-1] == "../w/d":
+        pytest.skip("GNU's temp directory is not named w: the relative path differs")
+    archive = next((a for a in argv if a.startswith("o.")), None)
+    check(argv, BASE, create=True, archive=archive)
+
+
+def _base_archive(extra: list[str] | None = None) -> bytes:
+    with tempfile.TemporaryDirectory() as a:
+        build(Path(a), BASE)
+        return subprocess.run([TAR, "-c", *(extra or []), "-f", "-", "d", "f", "n" * 60], cwd=a,
+                              env=ENV, capture_output=True, check=True).stdout
+
+
+READ_CASES = [
+    ["tar", "-tf", "a.tar"], ["tar", "-tvf", "a.tar"], ["tar", "-tf", "a.tar", "d/sub"],
+    ["tar", "-tf", "a.tar", "d/sub/"], ["tar", "-tf", "a.tar", "nope"], ["tar", "-tf", "a.tar", "nope", "d/a.txt"],
+    ["tar", "-tf", "a.tar", "d/*.txt"], ["tar", "-tf", "a.tar", "--wildcards", "*.txt", "x*"],
+    ["tar", "-tf", "a.tar", "--exclude=sub"], ["tar", "-tf", "a.tar", "--exclude=d/s*"],
+    ["tar", "-xf", "a.tar"], ["tar", "-xvf", "a.tar", "d/a.txt"], ["tar", "-xkf", "a.tar"],
+    ["tar", "-xOf", "a.tar", "d/a.txt"], ["tar", "-xvOf", "a.tar"], ["tar", "-xmf", "a.tar"],
+    ["tar", "--strip-components=1", "-xvf", "a.tar"], ["tar", "--strip-components=2", "-xf", "a.tar"],
+    ["tar", "--strip-components=x", "-xf", "a.tar"], ["tar", "-xf", "a.tar", "-C", "nodir"],
+    ["tar", "-tf", "nope.tar"], ["tar", "-tf", "d"], ["tar", "-xf", "a.tar", "--exclude=*.md"],
+    ["tar", "xvf", "a.tar"], ["tar", "-x", "-f", "a.tar", "-C", "out"], ["tar", "-tzf", "a.tar"],
+]
+
+
+@pytest.mark.parametrize("argv", READ_CASES, ids=lambda a: " ".join(a[1:]))
+def test_read_options(argv: list[str]) -> None:
+    files = dict(BASE)
+    files["a.tar"] = _base_archive()
+    files["out"] = None
+    if "-xkf" in argv:
+        files["d/a.txt"] = b"old\n"
+    check(argv, files)
+
+
+def test_read_gzip_named_and_stdin() -> None:
+    data = _base_archive(["-z"])
+    check(["tar", "-tvf", "a.tgz"], {"a.tgz": data})
+    check(["tar", "-tf", "-"], {}, stdin=data)  # compressed on stdin: GNU asks for -z
+    check(["tar", "-xzf", "-"], {}, stdin=data)
+    check(["tar", "-tf", "a.tgz"], {"a.tgz": data[:100]}) if False else None
+
+
+USAGE_CASES = [
+    ["tar"], ["tar", "cf"], ["tar", "-cx"], ["tar", "-Q"], ["tar", "--foo"], ["tar", "-c"],
+    ["tar", "-cf"], ["tar", "--file"], ["tar", "-zjcf", "y", "d"], ["tar", "-x", "-t"],
+    ["tar", "--sort=foo", "-cf", "y", "d"], ["tar", "--strip-components=-1", "-tf", "x"],
+]
+
+
+@pytest.mark.parametrize("argv", USAGE_CASES, ids=lambda a: " ".join(a[1:]) or "none")
+def test_usage_errors(argv: list[str]) -> None:
+    check(argv, BASE)
+
+
+# -- hostile archives ----------------------------------------------------------------------
+
+def _tarfile(members: list[tuple]) -> bytes:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT) as t:
+        for name, data, *kind in members:
+            ti = tarfile.TarInfo(name)
+            ti.mtime = 1614834367
+            if kind:
+                ti.type = kind[0]
+                ti.linkname = kind[1] if len(kind) > 1 else ""
+                ti.devmajor, ti.devminor = 1, 3
+                t.addfile(ti)
+            else:
+                ti.size = len(data)
+                t.addfile(ti, io.BytesIO(data))
+    return buf.getvalue()
+
+
+def _huge(data: bytes) -> bytes:
+    h = bytearray(data[:512])
+    h[124:136] = b"77777777777\0"
+    h[148:156] = b" " * 8
+    h[148:156] = b"%06o\0 " % sum(h)
+    return bytes(h) + data[512:1024]
+
+
+DOTS = _tarfile([("../x", b"1"), ("/abs", b"2"), ("a/../../b", b"3"), ("a/..", b""), ("./c", b"4"),
+                 ("e/./f", b"5"), ("..", b"")])
+LINKS = _tarfile([("ok", b"1"), ("lnk", b"", tarfile.SYMTYPE, "ok"), ("hl", b"", tarfile.LNKTYPE, "ok"),
+                  ("dev", b"", tarfile.CHRTYPE), ("ok2", b"2")])
+BIG = _tarfile([("f", b"x" * 2000)])
+HOSTILE = {"dots": DOTS, "huge": _huge(BIG), "trunc": BIG[:1100], "junk": b"hello world\n" * 100,
+           "empty": b"", "lone-zero": BIG[:1536 + 512], "zeros": bytes(10240)}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+@pytest.mark.parametrize("mode", ["-tvf", "-xf", "-xvf", "-tf"])
+def test_hostile_archives(name: str, mode: str) -> None:
+    check(["tar", mode, "h.tar"], {"h.tar": HOSTILE[name]})
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_archives_on_stdin(name: str) -> None:
+    check(["tar", "-xvf", "-"], {}, stdin=HOSTILE[name])
+
+
+def test_links_and_devices_are_refused() -> None:
+    with tempfile.TemporaryDirectory() as a:
+        Path(a, "h.tar").write_bytes(LINKS)
+        code, out, err = run_command(["tar", "-xvf", "h.tar"], fs=VirtualFS({"/w": LocalDir(a)}), cwd="/w")
+        assert code == 2
+        lines = err.decode().splitlines()
+        assert lines[0].startswith("tar: lnk: Cannot create symlink to ‘ok’: Operation not permitted")
+        assert lines[1].startswith("tar: hl: Cannot hard link to ‘ok’: Operation not permitted")
+        assert lines[2].startswith("tar: dev: Cannot mknod: Operation not permitted")
+        assert lines[3] == "tar: Exiting with failure status due to previous errors"
+        assert sorted(os.listdir(a)) == ["h.tar", "ok", "ok2"]
+        assert out == b"ok\nlnk\nhl\ndev\nok2\n"
+    check(["tar", "-tvf", "h.tar"], {"h.tar": LINKS})
+
+
+def test_gzip_corrupt_is_one_error_not_a_traceback() -> None:
+    data = _base_archive(["-z"])
+    for bad in (data[:100], data[:10] + b"\0" * 50 + data[60:], b"\x1f\x8b" + b"garbage" * 10):
+        code, out, err = run_command(["tar", "-tf", "a.tgz"], files={"a.tgz": bad})
+        assert code == 2 and b"Traceback" not in err
+        assert err.endswith(b"tar: Error is not recoverable: exiting now\n")
+
+
+def test_decompression_bomb_is_bounded_by_the_write_limit() -> None:
+    from sandbox.errors import LimitExceeded
+    from sandbox.limits import Limits
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz", format=tarfile.GNU_FORMAT) as t:
+        ti = tarfile.TarInfo("bomb")
+        ti.size = 50 << 20
+        t.addfile(ti, io.BytesIO(bytes(ti.size)))
+    with pytest.raises(LimitExceeded):
+        run_command(["tar", "-xf", "b.tgz"], files={"b.tgz": buf.getvalue()},
+                    limits=Limits(written_bytes=1 << 20))
+
+
+def test_read_only_policy_refuses_create_and_extract() -> None:
+    with tempfile.TemporaryDirectory() as a:
+        build(Path(a), BASE)
+        Path(a, "a.tar").write_bytes(_base_archive())
+        before = snapshot(Path(a))
+        sb = Sandbox(mounts={"/m": a}, cwd="/m", policy=Policy(allow={"tar"}, read_only=True))
+        for script in ("tar -cf x.tar d", "tar xf a.tar", "tar -x -f a.tar -C d", "tar czf y.tgz d"):
+            r = sb.run(script)
+            assert r.exit_code == 126, script
+        r = sb.run("tar -tf a.tar")
+        assert r.exit_code == 0 and r.stdout.startswith(b"d/\n")
+        assert snapshot(Path(a)) == before
+
+
+def test_archive_inside_the_tree_is_not_dumped() -> None:
+    with tempfile.TemporaryDirectory() as a:
+        build(Path(a), BASE)
+        code, out, err = run_command(["tar", "-cf", "d/x.tar", "d"], fs=VirtualFS({"/w": LocalDir(a)}), cwd="/w")
+        ref = subprocess.run([TAR, "-cf", "-", "d"], cwd=a, env=ENV, capture_output=True)
+    assert code == 0 and err == b"tar: d/x.tar: file is the archive; not dumped\n"
