@@ -218,6 +218,9 @@ class Executor:
         elif a2.kind == "num":
             if ln >= a2.n1:
                 return True
+        elif a2.kind == "step":
+            if self._match_one(a2):
+                return True  # GNU: a first~step end that matches the start line ends it there
         elif a2.kind == "plus":
             cmd.range_end = ln + a2.n1
             if a2.n1 == 0:

@@ -1,0 +1,28 @@
+"""sed cases found by the text-tools corpus, against GNU sed 4.9: a range whose end is
+``first~step`` ends on its start line when that line matches the step (``3,1~2p`` prints line 3
+only), from a line-number, regex or ``$`` start."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+from sed_harness import SKIP_REASON, Case, check_cases, reference_available  # noqa: E402
+
+LINES = b"".join(b"%d\n" % i for i in range(1, 13))
+ADDRS = ["3,1~2", "3,5~2", "3,6~2", "3,4~3", "2,0~4", "3,2~4", "1,3~5", "4,1~1", "5,0~3",
+         "5~0", "3,5~0", "3,3~0", "3,1~0", "/4/,1~1", "/4/,2~2", "/4/,3~3", "$,1~1", "0,/3/"]
+
+
+@pytest.mark.skipif(not reference_available(), reason=SKIP_REASON)
+def test_step_range_ends_match_gnu() -> None:
+    cases = [Case(["-n", f"{a}p"], LINES) for a in ADDRS]
+    cases += [Case([f"{a}d"], LINES) for a in ADDRS]
+    cases += [Case([f"{a}s/$/ x/"], LINES) for a in ADDRS]
+    count, failures = check_cases(cases)
+    assert not failures, "\n".join(failures)
+    assert count == 3 * len(ADDRS)
