@@ -2,14 +2,16 @@
 
 Operands ``if= of= bs= ibs= obs= cbs= count= skip= iseek= seek= oseek= conv= iflag= oflag=
 status=`` with GNU's number syntax (``c w b kB K MB M ... KiB``, a trailing ``B`` for bytes, one
-``x`` product such as ``2x512``); ``conv=`` ucase lcase swab sync noerror block unblock notrunc
-excl nocreat fsync fdatasync sparse; ``iflag=``/``oflag=`` fullblock count_bytes skip_bytes
-seek_bytes append directory, and the flags that change nothing in a jail (direct dsync sync
-nonblock noatime nocache noctty nofollow); ``status=none|noxfer|progress``. The statistics go to
-stderr exactly as GNU prints them (the time and rate are this run's).
+``x`` product such as ``2x512``, the ``0x`` warning); ``conv=`` ucase lcase swab sync noerror
+block unblock notrunc excl nocreat fsync fdatasync sparse (all-NUL writes become seeks: an
+overwrite keeps the old bytes, an append drops them); ``iflag=``/``oflag=`` fullblock
+count_bytes skip_bytes seek_bytes append directory nocache, and the flags that change nothing
+in a jail (direct dsync sync nonblock noatime noctty nofollow); ``status=none|noxfer|progress``.
+The statistics go to stderr exactly as GNU prints them (the time and rate are this run's).
 
-Refused, with a one-line message: ``conv=ascii|ebcdic|ibm`` (no EBCDIC tables here). Standard
-output is always a pipe here, so ``seek=`` without ``of=`` fails as GNU's does on a pipe.
+Standard output is always a pipe here: ``seek=``, ``conv=fsync`` and ``oflag=nocache count=0``
+without ``of=`` fail as GNU's do on a pipe. Refused with a one-line message:
+``conv=ascii|ebcdic|ibm`` (no EBCDIC tables here).
 
 The output file changes through the jail and the write policy (``writes`` declares ``of=``);
 bytes are appended in pieces as they are copied (a ``conv=notrunc`` overwrite inside an
@@ -374,12 +376,32 @@ class _Output:
         self.written = bytearray()
         #: GNU's message when ``seek=`` meets an output that cannot seek (a pipe).
         self.seek_error: str | None = None
+        #: conv=sparse: an all-NUL write becomes a seek (not on a pipe, where lseek fails).
+        self.sparse = False
+        #: oflag=append: writes land at the end whatever the offset; (offset, size) of the file.
+        self.append: tuple[int, int] | None = None
+        self.last_was_seek = False
+        #: NULs between the end of the file and the seek= offset, written before the first data.
+        self.hole = 0
 
     def write(self, data: bytes) -> None:
-        """Hand ``data`` on (buffered up to ``FLUSH_SIZE``)."""
+        """Hand ``data`` on (buffered up to ``FLUSH_SIZE``) as one GNU ``iwrite``."""
         if self.discard or not data:
             return
+        if self.sparse and self.name is None:
+            self.sparse = False  # lseek on a pipe fails: GNU drops the sparse request
+        nul = self.sparse and not any(data)
+        self.last_was_seek = nul
+        if self.append is not None:
+            offset, size = self.append
+            if nul:
+                self.append = (offset + len(data), size)
+                return
+            self.append = (size + len(data), size + len(data))
         if self.splice is not None:
+            if nul:  # the seek leaves the old bytes (a hole past them reads as NULs)
+                start = len(self.written)
+                data = self.splice[1][start:start + len(data)].ljust(len(data), b"\0")
             self.ctx.budget.charge_write(len(data))
             self.written += data
             if len(self.written) >= len(self.splice[1]):
@@ -389,6 +411,9 @@ class _Output:
                 self.ctx.budget.written -= len(body)
                 self.ctx.write_bytes(self.name or "", before + body)
             return
+        if self.hole:
+            self.pending += bytes(self.hole)
+            self.hole = 0
         self.pending += data
         if len(self.pending) >= FLUSH_SIZE:
             self.flush()
@@ -404,7 +429,12 @@ class _Output:
             self.ctx.append_bytes(self.name, data)
 
     def finish(self) -> None:
-        """Write what is left (a notrunc splice is written whole here)."""
+        """Write what is left (a notrunc splice is written whole here); a final sparse seek
+        past the end of an appended file extends it, as GNU's ftruncate does."""
+        if self.append is not None and self.last_was_seek:
+            offset, size = self.append
+            if offset > size:
+                self.pending += bytes(offset - size)
         if self.splice is not None:
             before, after = self.splice
             if self.written:
@@ -456,28 +486,27 @@ def _open_output(ctx: CommandContext, st: Settings) -> _Output:
         raise _Fatal(f"failed to open {quoteaf(name)}: {FSError(errno.ENOTDIR)}")
     position = st.seek_records * st.obs + st.seek_bytes
     notrunc = "notrunc" in st.conv
+    size = existing.size if existing is not None else 0
     try:
-        if existing is None:
-            current = b""
-        elif notrunc or st.seek_records:
-            current = ctx.read_bytes(name)
-        else:
-            current = b""
         if not notrunc:
-            keep = position if st.seek_records else 0
-            base = current[:keep] + bytes(max(0, keep - len(current)))
-            ctx.write_bytes(name, base)
-            current = base
+            keep = position if st.seek_records else 0  # O_TRUNC, or ftruncate to seek=
+            head = b""
+            if keep and size:
+                with ctx.open_read(name) as stream:
+                    head = stream.read(min(keep, size))
+            ctx.write_bytes(name, head + bytes(keep - len(head)))
+            size = keep
         elif existing is None:
             ctx.write_bytes(name, b"")
+        current = ctx.read_bytes(name) if position < size and "append" not in st.oflags else b""
     except FSError as e:
         raise _Fatal(f"failed to open {quoteaf(name)}: {e}") from None
+    out.sparse = "sparse" in st.conv
     if "append" in st.oflags:
-        return out
-    if position > len(current):
-        # Writing past the end leaves a hole; nothing is written unless data comes.
-        out.splice = (current + bytes(position - len(current)), b"")
-    elif position < len(current):
+        out.append = (position, size)
+    elif position > size:
+        out.hole = position - size  # written as NULs once data comes, as a seek past the end
+    elif position < size:
         out.splice = (current[:position], current[position:])
     return out
 
@@ -547,34 +576,54 @@ class _Stats:
         self.w_bytes = 0
         self.start = time.monotonic_ns()
 
+        #: Width of the last status=progress line (0: none printed since).
+        self.progress_len = 0
+        self.next_progress = self.start + 1_000_000_000
+
     def text(self, level: str) -> str:
         """What GNU's print_stats writes for this status level."""
         if level == "none":
             return ""
-        out = (f"{self.r_full}+{self.r_partial} records in\n"
-               f"{self.w_full}+{self.w_partial} records out\n")
+        out = ""
+        if self.progress_len:
+            out, self.progress_len = "\n", 0
+        out += (f"{self.r_full}+{self.r_partial} records in\n"
+                f"{self.w_full}+{self.w_partial} records out\n")
         if self.r_truncate:
             plural = "record" if self.r_truncate == 1 else "records"
             out += f"{self.r_truncate} truncated {plural}\n"
         if level == "noxfer":
             return out
-        elapsed = time.monotonic_ns() - self.start
+        return out + self.xfer(time.monotonic_ns(), progress=False) + "\n"
+
+    def xfer(self, now: int, progress: bool) -> str:
+        """GNU's ``print_xfer_stats`` line (without its newline)."""
+        elapsed = now - self.start
         n = self.w_bytes
         if elapsed > 0:
             seconds = elapsed / 1e9
             rate = _float_human(n * (1e9 / elapsed)) + "/s"
         else:
             seconds, rate = 0.0, "Infinity B/s"
-        delta = _g(seconds) + " s"
+        delta = (f"{seconds:.0f}" if progress else _g(seconds)) + " s"
         si, iec = human_readable(n, 1000), human_readable(n, 1024)
         if not si[-2].isalpha():
             word = "byte" if n == 1 else "bytes"
-            out += f"{n} {word} copied, {delta}, {rate}\n"
-        elif not iec[-3].isalpha():
-            out += f"{n} bytes ({si}) copied, {delta}, {rate}\n"
-        else:
-            out += f"{n} bytes ({si}, {iec}) copied, {delta}, {rate}\n"
-        return out
+            return f"{n} {word} copied, {delta}, {rate}"
+        if not iec[-3].isalpha():
+            return f"{n} bytes ({si}) copied, {delta}, {rate}"
+        return f"{n} bytes ({si}, {iec}) copied, {delta}, {rate}"
+
+    def progress(self) -> str:
+        """status=progress: the ``\r``-led line GNU prints once a second (or "")."""
+        now = time.monotonic_ns()
+        if now < self.next_progress:
+            return ""
+        self.next_progress += 1_000_000_000
+        line = self.xfer(now, progress=True)
+        pad = " " * max(0, self.progress_len - len(line))
+        self.progress_len = len(line)
+        return "\r" + line + pad
 
 
 def _g(x: float) -> str:
@@ -597,6 +646,8 @@ class _Copier:
         self.pending_spaces = 0
         self.saved: int | None = None
         self.prev_partial = 0
+        #: Size of the last read when it was short (GNU's ``partread``).
+        self.partread = 0
         self.warn_partial = ("twobufs" not in st.conv and "fullblock" not in st.iflags
                              and (st.skip_records > 0 or 0 < st.max_records < INTMAX_MAX))
         self.translate = _UPPER if "ucase" in st.conv else _LOWER if "lcase" in st.conv else None
@@ -650,6 +701,7 @@ class _Copier:
 
     # output side
     def output(self, data: bytes) -> None:
+        """Add converted bytes to the output buffer, writing every full ``obs`` block."""
         obs = self.st.obs
         self.obuf += data
         while len(self.obuf) >= obs:
@@ -660,6 +712,7 @@ class _Copier:
             self.out.write(block)
 
     def block(self, data: bytes) -> None:
+        """conv=block: newline-terminated records padded (or truncated) to ``cbs`` bytes."""
         cbs = self.st.cbs
         pieces = bytearray()
         for c in data:
@@ -676,6 +729,7 @@ class _Copier:
         self.output(bytes(pieces))
 
     def unblock(self, data: bytes) -> None:
+        """conv=unblock: ``cbs``-byte records with trailing spaces replaced by a newline."""
         cbs = self.st.cbs
         pieces = bytearray()
         i = 0
@@ -696,6 +750,7 @@ class _Copier:
         self.output(bytes(pieces))
 
     def convert(self, data: bytes) -> None:
+        """Apply ucase/lcase and swab to one input block, then block/unblock or copy it."""
         if self.translate is not None:
             data = data.translate(self.translate)
         if "swab" in self.st.conv:
@@ -711,6 +766,7 @@ class _Copier:
         self.emit(data)
 
     def emit(self, data: bytes) -> None:
+        """Hand translated bytes to block, unblock or the plain copy."""
         if "block" in self.st.conv:
             self.block(data)
         elif "unblock" in self.st.conv:
@@ -719,22 +775,36 @@ class _Copier:
             self.output(data)
 
     def run(self) -> int:
+        """The copy loop; returns the exit status (1 after a read error)."""
         st, stats = self.st, self.stats
         ibs = st.ibs
         pad = b" " if st.conv & {"block", "unblock"} else b"\0"
         status = 0
         while True:
+            if st.status == "progress":
+                line = stats.progress()
+                if line:
+                    self.ctx.stderr.write(line.encode())
             if stats.r_partial + stats.r_full >= st.max_records + (1 if st.max_bytes else 0):
                 break
             size = st.max_bytes if stats.r_partial + stats.r_full >= st.max_records else ibs
             try:
                 data = self.read(size)
             except FSError as e:
-                self.ctx.error(f"error reading {quoteaf(self.input_name)}: {e}")
-                status = 1
-                break
-            if not data:
-                break
+                noerror = "noerror" in st.conv
+                if not noerror or st.status != "none":
+                    self.ctx.error(f"error reading {quoteaf(self.input_name)}: {e}")
+                if not noerror:
+                    status = 1
+                    break
+                self.ctx.stderr.write(stats.text(st.status).encode())
+                if "sync" not in st.conv or self.partread:
+                    continue  # GNU retries past the bad block (the time limit bounds it here)
+                data = b""  # replaced by a block of padding below
+            else:
+                if not data:
+                    break
+            self.partread = len(data) if len(data) < ibs else 0
             if len(data) < ibs:
                 stats.r_partial += 1
                 if "sync" in st.conv:
@@ -832,7 +902,14 @@ def run(ctx: CommandContext) -> int:
             ctx.stderr.write(stats.text(st.status).encode())
             return 1
         if st.max_records == 0 and st.max_bytes == 0:
+            # GNU drops the cache to the end of the file: posix_fadvise fails on a pipe.
             status = 0
+            if "nocache" in st.iflags and pipe:
+                ctx.error(f"failed to discard cache for: {quotef(input_name)}: Illegal seek")
+                status = 1
+            if "nocache" in st.oflags and out.name is None:
+                ctx.error(f"failed to discard cache for: {quotef(st.output or 'standard output')}: Illegal seek")
+                status = 1
         else:
             status = copier.run()
         try:

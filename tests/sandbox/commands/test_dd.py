@@ -133,12 +133,22 @@ HAND = [
     dd("if=a", "direct", "x"), dd("--help"), dd("if=a", "if=big", "count=1"),
     dd("if=a", "of=a", "bs=1"), dd("if=a", "of=a", "conv=notrunc"),
     dd("if=a", "seek=1"), dd("if=a", "skip=100", "seek=1"),
+    dd("if=sub", "conv=noerror,sync", "bs=4", "count=2"), dd("if=sub", "conv=noerror,sync", "bs=4", "count=2", "status=none"),
+    dd("if=sub", "conv=noerror,sync,block", "cbs=3", "bs=4", "count=1"), dd("if=sub", "conv=noerror,sync", "ibs=4", "count=3", "status=noxfer"),
+    dd("if=a", "of=out", "conv=sparse,notrunc", "bs=2"), dd("if=big", "of=out", "conv=sparse", "bs=16", "count=3"),
+    dd("if=big", "of=out", "conv=sparse,notrunc", "oflag=append", "bs=1", "count=5"),
+    dd("if=a", "oflag=nocache", "count=0"), dd("if=a", "of=o", "oflag=nocache", "count=0"),
+    dd("if=a", "iflag=nocache", "count=0"), dd("if=a", "conv=fdatasync"), dd("if=a", "of=o", "conv=fsync"),
+    dd("if=a", "of=/dev/null", "conv=fsync"), dd("if=a", "oflag=append", "status=none"),
+    dd("if=a", "bs=5", "count=3", "status=progress"),
 ]
 
 STDIN_CASES = [
     (dd(), TEXT), (dd("bs=4"), TEXT), (dd("skip=2", "bs=5"), TEXT), (dd("count=3", "bs=2"), TEXT),
     (dd("of=o"), TEXT), (dd("conv=ucase", "status=none"), TEXT), (dd("skip=99"), TEXT),
     (dd("ibs=3", "obs=5", "conv=swab"), TEXT), (dd(), b""), (dd("bs=1M"), bytes(3000)),
+    (dd("iflag=nocache", "count=0"), TEXT), (dd("of=/dev/stdout", "conv=sparse"), bytes(600)),
+    (dd("conv=sparse", "bs=1"), b"a\0\0b"),
 ]
 
 
@@ -160,7 +170,10 @@ _NUMS = ["0", "1", "2", "3", "5", "7", "16", "100", "1k", "2x3", "1B", "5B", "1b
 
 def _random_case(rng: random.Random) -> tuple[list[str], fs.Tree, bytes]:
     ops: list[str] = []
-    content = bytes(rng.choice(b"abcXYZ \n\n\x00\xff.") for _ in range(rng.randint(0, 300)))
+    alphabet = rng.choice([b"abcXYZ \n\n\x00\xff.", b"\x00\x00\x00\x00a", b"ab\n  "])
+    content = bytes(rng.choice(alphabet) for _ in range(rng.randint(0, 300)))
+    if rng.random() < 0.2:
+        content = bytes(rng.randint(0, 40)) + content + bytes(rng.randint(0, 40))
     tree: fs.Tree = {"in": content, "old": bytes(rng.choice(b"0123456789") for _ in range(rng.randint(0, 60)))}
     stdin = b""
     if rng.random() < 0.8:
@@ -254,3 +267,26 @@ def test_dev_zero_pipe(tmp_path: Path) -> None:
     sb = Sandbox(mounts={"/w": str(tmp_path)}, cwd="/w", policy=Policy(allow={"dd", "wc"}))
     r = sb.run("dd if=/dev/zero bs=1k count=64 status=none | wc -c")
     assert r.exit_code == 0 and r.stdout == b"65536\n"
+
+
+PIPELINES = [
+    "printf abcdefghij | dd bs=3 status=noxfer",
+    "printf abcdefghij | dd bs=3 iflag=fullblock count=2 status=noxfer",
+    "printf abcdefghij | dd ibs=4 obs=3 status=noxfer | cat",
+    "printf abcdefghij | dd skip=2 bs=3 status=noxfer",
+    "printf abcdefghij | dd skip=5 bs=3 status=noxfer",
+    "printf 'hello world\\n' | dd conv=ucase 2>/dev/null | dd conv=swab status=none",
+    "printf abc | dd seek=1 status=noxfer",
+    "printf abc | dd iflag=nocache count=0 status=noxfer",
+    "dd if=/dev/null status=noxfer",
+]
+
+
+@needs_gnu
+@pytest.mark.parametrize("script", PIPELINES)
+def test_pipelines_against_bash(script: str, tmp_path: Path) -> None:
+    """dd reading and writing pipes inside the sandbox, against the same line in bash."""
+    ref = subprocess.run(["bash", "-c", script], capture_output=True, cwd=tmp_path, env=fs.ENV, timeout=30)
+    sb = Sandbox(mounts={"/w": str(tmp_path)}, cwd="/w", policy=Policy(allow={"dd", "printf", "cat"}))
+    r = sb.run(script)
+    assert (r.exit_code, r.stdout, _normalize(r.stderr)) == (ref.returncode, ref.stdout, _normalize(ref.stderr))
