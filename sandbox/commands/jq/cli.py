@@ -287,8 +287,8 @@ def run(ctx: CommandContext) -> int:
             ctx.stderr.write(f"jq: error: Could not open {opts.from_file}: {getattr(e, 'strerror', 'Is a directory')}\n".encode())
             return 2
     elif opts.filter is None:
-        ctx.stderr.write(USAGE.split("\n\n")[0].encode() + b"\n" + _HINT.encode())
-        return 2
+        # jq's main.c: no program and stdin or stdout not a terminal (never one here) is "."
+        program = "."
     else:
         program = opts.filter
     return Run(ctx, opts, program).main()
