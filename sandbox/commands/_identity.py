@@ -18,3 +18,5 @@ MACHINE = "x86_64"
 PROCESSOR = "unknown"
 HARDWARE_PLATFORM = "unknown"
 OPERATING_SYSTEM = "GNU/Linux"
+#: ``nproc`` (and ``nproc --all``): the processing units the sandbox reports.
+NPROC = 1
