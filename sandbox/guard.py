@@ -18,7 +18,7 @@ from sandbox.fs.paths import normalize
 from sandbox.parse.ast import (
     DQ, AndOr, ArithCmd, ArithFor, ArithSub, BraceGroup, Case, CmdSub, Command, CondAndOr,
     CondBinary, CondNot, CondUnary, CondWord, DBracket, DeclAssign, For, FunctionDef, If, Param,
-    Pipeline, ProcSub, Redirect, Script, SimpleCommand, Subshell, While, Word,
+    Pipeline, ProcSub, Redirect, Script, SimpleCommand, Subshell, SyntaxFailure, While, Word,
 )
 from sandbox.policy import Policy
 
@@ -141,6 +141,8 @@ class _Walker:
                 self.add(node.pos, f"a function may not be called `{node.name}` (a shell "
                          "builtin); choose another name")
             self.command(node.body)
+            return
+        if isinstance(node, SyntaxFailure):  # reports the error; runs and writes nothing
             return
         for r in node.redirects:
             self.redirect(r)

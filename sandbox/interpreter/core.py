@@ -34,7 +34,7 @@ from sandbox.interpreter.pipes import FileWriter, NullWriter, Pipe, RunBudget, p
 from sandbox.limits import Limits
 from sandbox.parse.ast import (
     AndOr, ArithCmd, ArithFor, Assign, BraceGroup, Case, Command, DBracket, For, FunctionDef, If,
-    Lit, Pipeline, Redirect, Script, SimpleCommand, Subshell, While, Word,
+    Lit, Pipeline, Redirect, Script, SimpleCommand, Subshell, SyntaxFailure, While, Word,
 )
 from sandbox.policy import Policy
 
@@ -704,6 +704,8 @@ class Shell:
                 self.functions[cmd.name] = cmd
                 self.status = 0
                 return 0
+            if isinstance(cmd, SyntaxFailure):
+                raise self._syntax_failure(cmd, io_)
             mark = len(self.outsubs)
             redirected = self.open_redirects(cmd.redirects, io_)
             if redirected is None:
@@ -744,6 +746,21 @@ class Shell:
             return status
         finally:
             self.nesting -= 1
+
+    def _syntax_failure(self, cmd: SyntaxFailure, io_: IO) -> ExitShell:
+        """The line that does not parse, reached after the lines before it ran: print the
+        error as a syntax error is printed and leave with bash's status."""
+        try:
+            io_.stderr.write(f"sandbox: {cmd.message}\n".encode("utf-8", "replace"))
+        except OSError:  # pragma: no cover - stderr closed
+            pass
+        if cmd.status_rule == "keep":
+            status = self.status
+        elif cmd.status_rule == "quote":
+            status = self.status or 2
+        else:
+            status = 2
+        return ExitShell(status)
 
     def run_condition(self, script: Script, io_: IO) -> int:
 

@@ -84,6 +84,11 @@ def print_var(sh: "Shell", name: str) -> str | None:
         return text.replace(f"declare -{text.split()[1][1:]}", f"declare -{flags}", 1)
     value = sh.vars.get(name)
     flags = flags_of(sh, name) or "-"
+    if value is None and name in ("PIPESTATUS", "BASH_REMATCH"):  # the shell's own arrays
+        items = sh.list_var(name + "[@]") or []
+        if items:
+            body = " ".join(f"[{k}]={strops.dquote(v)}" for k, v in enumerate(items))
+            return f"declare -a {name}=({body})"
     if value is None:
         if name in sh.attrs or name in sh.declared:
             return f"declare -{flags} {name}"

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 def _guarded(sh: "Shell", text: str, io_: "IO", prog: str) -> "Script | None":
     """Parse and guard ``text``; print the refusal and return None when it may not run."""
     from sandbox import guard
-    from sandbox.parse import parse
+    from sandbox.parse import parse_strict as parse
     try:
         tree = parse(text)
     except UnsupportedSyntax as exc:

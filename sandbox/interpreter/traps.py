@@ -287,7 +287,7 @@ def leave_function(sh: "Shell", saved: dict[int, str]) -> None:
 def _run(sh: "Shell", sig: int, action: str, io_: "IO", line_base: int, status: int) -> None:
     """Run ``action`` with ``$?`` = ``status`` (bash's parse_and_execute of the trap string)."""
     from sandbox.interpreter import callstack
-    from sandbox.parse import parse
+    from sandbox.parse import parse_strict as parse
     tree = parse(action)  # checked by the guard (literal) or when it was set (dynamic)
     old = callstack.set_source(sh, action, line_base)
     busy, saved = sh.trap_busy, sh.trap_saved
@@ -353,7 +353,7 @@ def guard_check(walker, node) -> None:  # type: ignore[no-untyped-def]
     parsed and walked like the rest of the script; one built at run time is refused unless
     the policy is dynamic (then it is guarded when the trap is set); DEBUG is refused."""
     from sandbox.errors import UnsupportedSyntax
-    from sandbox.parse import parse
+    from sandbox.parse import parse_strict as parse
     from sandbox.parse.ast import Lit
     words = node.words[1:]
     i = 0

@@ -328,8 +328,22 @@ class FunctionDef:
     pos: int = 0
 
 
+@dataclass
+class SyntaxFailure:
+    """Where a script stops parsing (bash reports the error and exits). ``message`` is the
+    whole text (``line N: ...``); ``status_rule`` is bash's exit status: "2", "quote" (``$?``
+    when it is not 0, else 2: an unterminated quote) or "keep" (``$?``: a ``[[ ]]`` that does
+    not parse). Complete lines before it may run first (``parser.RUN_LINES_BEFORE_SYNTAX_ERROR``).
+    It has no words and runs nothing."""
+
+    message: str
+    status_rule: str = "2"
+    pos: int = 0
+    redirects: list[Redirect] = field(default_factory=list)
+
+
 Command = Union[SimpleCommand, BraceGroup, Subshell, If, For, While, ArithCmd, ArithFor,
-                Case, DBracket, FunctionDef]
+                Case, DBracket, FunctionDef, SyntaxFailure]
 
 
 @dataclass

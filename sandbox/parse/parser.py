@@ -18,8 +18,8 @@ from sandbox.parse.ast import (
     DQ, AndOr, ArithCmd, ArithFor, ArithSub, Assign, BraceGroup, Case, CaseArm, CmdSub, Command,
     DeclAssign, ProcSub,
     CondAndOr, CondBinary, CondExpr, CondNot, CondUnary, CondWord, DBracket, For, FunctionDef, If,
-    Lit, Param, Part, Pipeline, Quoted, Redirect, Script, SimpleCommand, Subshell, Tilde, While,
-    Word,
+    Lit, Param, Part, Pipeline, Quoted, Redirect, Script, SimpleCommand, Subshell, SyntaxFailure,
+    Tilde, While, Word,
 )
 
 _META = frozenset(" \t\n;&|<>()")
@@ -115,6 +115,9 @@ class Parser:
         self.extglob_groups: list[int] = []
         #: (offset, message) of here-documents the end of the script closes (bash warns).
         self.heredoc_warnings: list[tuple[int, str]] = []
+        #: The top-level and-or lists of the complete lines read so far (bash -c runs them
+        #: before it reports a syntax error on a later line): (items, how many, end offset).
+        self.complete: tuple[list[AndOr], int, int] | None = None
         self.in_cond = 0
 
     # -- errors ---------------------------------------------------------------------------
@@ -280,6 +283,8 @@ class Parser:
             elif op == "NL":
                 self.i += 1
                 self.read_heredocs()
+                if self.depth == 1:  # a complete top-level line
+                    self.complete = (items, len(items), self.i)
             elif op == "EOF":
                 break
             elif op == ")" and close_paren:
@@ -488,7 +493,13 @@ class Parser:
         if self._cond_peek() == "]]":
             raise self.syntax_error("]]")
         expr = self._cond_or()
-        if self._cond_peek() != "]]":
+        tok = self._cond_peek()
+        if tok != "]]":
+            if tok == ")":
+                raise UnsupportedSyntax("syntax error in conditional expression: unexpected "
+                                        "token `)'")
+            if tok:  # `[[ $x == y ]`, `[[ a = b c ]]`
+                raise UnsupportedSyntax("syntax error in conditional expression")
             raise self.syntax_error()
         self.i += 2
         return DBracket(expr, self.parse_redirects(), pos)
@@ -549,12 +560,21 @@ class Parser:
             nxt = self._cond_peek()
             if nxt not in ("", "]]", "&&", "||", ")"):
                 return CondUnary(tok, self._cond_operand())
+            if nxt:  # `[[ -f ]]`: bash wants the operand
+                raise UnsupportedSyntax(f"unexpected argument `{nxt}' to conditional unary "
+                                        "operator")
             self.i = save
         left = self._cond_operand()
         op = self._cond_peek()
         if op in ("<", ">") or op in _COND_BINARY:
             self.i += len(op)
+            nxt = self._cond_peek()
+            if nxt in ("]]", "&&", "||", ")"):  # `[[ $n -eq ]]`
+                raise UnsupportedSyntax(f"unexpected argument `{nxt}' to conditional binary "
+                                        "operator")
             return CondBinary(op, left, self._cond_operand(regex=op == "=~"))
+        if op not in ("", "]]", "&&", "||", ")", "("):  # `[[ a b ]]`
+            raise UnsupportedSyntax("conditional binary operator expected")
         return CondWord(left)
 
     def parse_function_body(self, name: str, pos: int) -> FunctionDef:
@@ -1478,8 +1498,20 @@ def parse_heredoc_text(text: str) -> Word:
         raise UnsupportedSyntax("prompt string is nested too deeply") from None
 
 
-def parse_script(src: str, offset: int = 0) -> Script:
-    """Parse a whole script into a ``Script``; raise ``UnsupportedSyntax`` on anything else."""
+#: bash -c runs the complete lines before the one that does not parse (``echo 1\nfi`` prints
+#: 1, then the error). Off: a script that does not parse runs nothing, as
+#: tests/sandbox/shell/test_parse_limits.py requires; on, ``parse_script(...,
+#: lines_before_error=True)`` gives those lines and a ``SyntaxFailure`` after them.
+RUN_LINES_BEFORE_SYNTAX_ERROR = False
+
+
+def parse_script(src: str, offset: int = 0, lines_before_error: bool = False) -> Script:
+    """Parse a whole script into a ``Script``; raise ``UnsupportedSyntax`` on anything else.
+
+    ``lines_before_error``: a ``[[ ]]`` that does not parse on the first line gives a
+    ``SyntaxFailure`` (bash leaves with ``$?``, not 2), and with
+    ``RUN_LINES_BEFORE_SYNTAX_ERROR`` any syntax error after complete lines gives those lines
+    and the ``SyntaxFailure``."""
     p = Parser(src, offset)
     try:
         script = p.parse_list()
@@ -1496,8 +1528,33 @@ def parse_script(src: str, offset: int = 0) -> Script:
             raise
         pos = getattr(exc, "pos", None)
         line = _error_line(src, p.i, str(exc)) if pos is None else src.count("\n", 0, pos) + 1
+        rule = _status_rule(src, p, str(exc))
+        lines = p.complete is not None and p.complete[1] > 0
+        if lines_before_error and (RUN_LINES_BEFORE_SYNTAX_ERROR and lines
+                                   or rule == "keep" and not lines):
+            return _lines_then_failure(p, f"line {line}: {exc}", rule)
         raise UnsupportedSyntax(f"line {line}: {exc}") from None
     return script
+
+
+def _lines_then_failure(p: Parser, message: str, rule: str) -> Script:
+    """The complete lines ``p`` read before its syntax error, then the ``SyntaxFailure``."""
+    items, count, end = p.complete if p.complete is not None else ([], 0, 0)
+    failure = SyntaxFailure(message, rule, end)
+    script = Script(items[:count] + [AndOr(Pipeline([failure], pos=end), pos=end)], 0)
+    groups = tuple(g for g in p.extglob_groups if g < end)
+    if groups:
+        script.extglob = groups
+    return script
+
+
+def _status_rule(src: str, p: Parser, message: str) -> str:
+    """Which status bash -c leaves with after this syntax error (``SyntaxFailure``)."""
+    if message.startswith("unexpected EOF while looking for matching") and message[-2:-1] in "\"'`":
+        return "quote"
+    if message.startswith(_COND_ERRORS):
+        return "keep"
+    return "2"
 
 
 def _backtick_error(text: str, at: int, exc: UnsupportedSyntax) -> tuple[str, ...]:
@@ -1514,8 +1571,13 @@ def _backtick_error(text: str, at: int, exc: UnsupportedSyntax) -> tuple[str, ..
     return tuple(lines)
 
 
+#: bash's messages for a ``[[ ]]`` that does not parse (its status is then ``$?``).
+_COND_ERRORS = ("syntax error in conditional expression", "conditional binary operator expected",
+                "unexpected argument")
+
+
 def _is_syntax_error(message: str) -> bool:
-    return message.startswith(("syntax error", "unexpected EOF"))
+    return message.startswith(("syntax error", "unexpected EOF") + _COND_ERRORS)
 
 
 def _error_line(src: str, pos: int, message: str) -> int:

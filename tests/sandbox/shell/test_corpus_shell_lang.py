@@ -3,7 +3,9 @@ way models write them over a memory directory): ``set -u`` with ``set -e`` (bash
 1, not 127), ``$1``'s name in the unbound-variable message, ``${#a[@]}`` of an unset array,
 ``type`` of a function (its definition follows), ``set -o`` / ``set +o`` listings and an
 unknown ``-o`` name (status 2), ``@K`` / ``@k`` of arrays, a negative subscript before the
-first element (bash's warning), and the here-document closed by the end of the script.
+first element (bash's warning), the here-document closed by the end of the script,
+``declare -p`` of ``BASH_REMATCH`` / ``PIPESTATUS``, and a ``[[ ]]`` that does not parse
+(bash's own messages; the status is ``$?``, not 2).
 
 Each case compares stdout, status, files and stderr (bash's ``line N:`` prefix taken out) with
 ``shell_difftools.check``, so no expected output is typed by hand.
@@ -80,6 +82,51 @@ HEREDOC_EOF = [
     "cat <<EOF; echo $?\nx",
     "cat <<'EOF' >> notes.md\n- 2026-09-10: note\n",
 ]
+
+SHELL_ARRAYS = [
+    '[[ "ab" =~ ^(a)(b)?(c)?$ ]]; declare -p BASH_REMATCH',
+    "true | false; declare -p PIPESTATUS",
+    "x=$'a\"b'; [[ $x =~ .* ]]; declare -p BASH_REMATCH",
+    "declare -p BASH_REMATCH; echo $?",
+]
+
+#: a ``[[ ]]`` that does not parse, on the script's first line (bash: `$?`, here 0)
+BAD_CONDITIONALS = [
+    "[[ a b ]]",
+    "[[ 1 -eq ]]",
+    "[[ -f ]]",
+    "[[ -z && 1 ]]",
+    "[[ a == ]]",
+    "[[ a = b c ]]",
+    "[[ a -eq 1 -o b ]]",
+    "[[ -f a b ]]",
+    "[[ x =~ ]]",
+    "[[ a ) ]]",
+    '[[ "$x" = "" ]',
+    "if [[ $x == y ]; then echo y; fi",
+    "[[ $n -gt ]] && echo big; echo after",
+    "[[ a ]] ]]",
+    "[[ -n $x && -z '' ]] && echo ok",
+    "[[ ( a == a ) ]] && echo ok",
+]
+
+
+@needs_bash
+@pytest.mark.parametrize("script", SHELL_ARRAYS)
+def test_declare_p_of_the_shells_arrays(script: str) -> None:
+    dt.check(script)
+
+
+@needs_bash
+@pytest.mark.parametrize("script", BAD_CONDITIONALS)
+def test_conditional_that_does_not_parse(script: str) -> None:
+    """bash -c prints ``bash: -c: line 1: MESSAGE``; the sandbox ``sandbox: line 1: MESSAGE``
+    (its syntax-error form); the message and the status must be bash's."""
+    ref, ours = dt.run_bash(script), dt.run_ours(script)
+    assert (ours.stdout, ours.status) == (ref.stdout, ref.status), (script, ref, ours)
+    first = ref.stderr.decode().splitlines()[0] if ref.stderr else ""
+    want = ("sandbox: " + first[len("bash: -c: "):] + "\n") if first else ""
+    assert ours.stderr.decode() == want, (script, ref.stderr, ours.stderr)
 
 
 @needs_bash
