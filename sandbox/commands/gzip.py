@@ -281,9 +281,10 @@ class Gzip:
 
     def _env_options(self, words: list[str]) -> None:
         """Options from the GZIP environment variable (only the harmless ones are valid)."""
-        for i, word in enumerate(words):
+        for word in words:
             if word == "--":
-                break
+                self.err(f"{PROGRAM}: --: option not valid in GZIP environment variable\n")
+                self.try_help()
             if not word.startswith("-") or word == "-":
                 self.err(f"{PROGRAM}: {word}: non-option in GZIP environment variable\n")
                 self.try_help()

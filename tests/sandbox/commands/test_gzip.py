@@ -55,22 +55,26 @@ def _mtimes(root: Path) -> dict[str, int]:
     return found
 
 
-def run_both(argv: list[str], tree: fs.Tree, stdin: bytes = b"") -> tuple[tuple, tuple]:
+def run_both(argv: list[str], tree: fs.Tree, stdin: bytes = b"",
+             env: dict[str, str] | None = None) -> tuple[tuple, tuple]:
     """(code, stdout, stderr, files, mtimes) of GNU's run and of ours."""
     with tempfile.TemporaryDirectory(prefix="ref") as a, tempfile.TemporaryDirectory(prefix="our") as b:
         ref_root, our_root = Path(a), Path(b)
         fs.build(ref_root, tree)
         fs.build(our_root, tree)
-        ref = subprocess.run(argv, input=stdin, capture_output=True, cwd=ref_root, env=fs.ENV, timeout=60)
+        ref = subprocess.run(argv, input=stdin, capture_output=True, cwd=ref_root,
+                             env={**fs.ENV, **(env or {})}, timeout=60)
         vfs = VirtualFS({fs.MOUNT: LocalDir(our_root)})
-        code, out, err = run_command(argv, stdin=stdin, fs=vfs, cwd=fs.MOUNT, env={"TZ": "UTC"})
+        code, out, err = run_command(argv, stdin=stdin, fs=vfs, cwd=fs.MOUNT,
+                                     env={"TZ": "UTC", **(env or {})})
         return ((ref.returncode, ref.stdout, ref.stderr, fs.snapshot(ref_root), _mtimes(ref_root)),
                 (code, out, err, fs.snapshot(our_root), _mtimes(our_root)))
 
 
-def diff(argv: list[str], tree: fs.Tree, stdin: bytes = b"") -> str | None:
+def diff(argv: list[str], tree: fs.Tree, stdin: bytes = b"",
+         env: dict[str, str] | None = None) -> str | None:
     """None when ours matches GNU, else a short report."""
-    ref, ours = run_both(argv, tree, stdin)
+    ref, ours = run_both(argv, tree, stdin, env)
     if ref == ours:
         return None
     parts = [f"command: {argv}"]
@@ -474,6 +478,25 @@ def test_command_line_errors() -> None:
         (["gzip", "--synchronous", "-c", "f"], {"f": b"abc"}),
         (["gzip", "-c", "--", "-f"], {"-f": b"abc"}),
     ])
+
+
+def test_gzip_environment_variable() -> None:
+    """GZIP=...: the deprecation warning, options valid there, refused options, non-options."""
+    tree = {"f": b"some text\n" * 20}
+    cases = [(["gzip", "-c", "f"], tree, b"", {"GZIP": value})
+             for value in ["-9", "--best", "-q -1", "-v", "-n", "-c", "-k", "x", "-- -9", " \t "]]
+    check_many(cases)
+
+
+def test_round_trip_large_ours() -> None:
+    """Ours compresses and decompresses 300 KB of JSON lines and binary at -1, -6, -9."""
+    rng = random.Random(8)
+    for data in (json_lines(rng, 300_000), rng.randbytes(200_000)):
+        for level in ("-1", "-6", "-9"):
+            code, comp, _ = run_command(["gzip", level], stdin=data)
+            assert code == 0
+            code, back, err = run_command(["gzip", "-d"], stdin=comp)
+            assert (code, back, err) == (0, data, b"")
 
 
 # -- sandbox integration -------------------------------------------------------------------------
