@@ -11,12 +11,15 @@ the output file). The output file is written atomically once complete; its size 
 against the run's write limit while it is produced, so a small file that inflates to
 gigabytes ends with the limit's one-line error, holding at most the limit in memory.
 
-Differences left: compressed bytes come from zlib (``memLevel`` 8), which equals gzip 1.12's
-deflate for inputs under 16383 LZ77 symbols but may split blocks elsewhere for larger ones
-(the data still decompresses to the same bytes everywhere); ``--rsyncable`` is refused when
+Differences left: compressed bytes come from zlib (``memLevel`` 8: gzip's hash and match
+search, so the same LZ77 parse and Huffman trees), byte-identical to gzip 1.12 whenever no
+deflate block needs more than 16383 symbols (every input up to 16 KB; compressible inputs
+much larger); past that zlib ends blocks at 16383 symbols where gzip goes to 32767, so the
+bytes differ (and still decompress to the same data); ``--rsyncable`` is refused when
 compressing; ``.Z``/pack/lzh/zip inputs are refused with one line; permission bits of the
 input are not copied (the jail keeps new files private); ``-r`` walks directories in sorted
-order (GNU: the host's directory order).
+order (GNU: the host's directory order); ``gzip < file`` stores MTIME 0 (GNU: the file's,
+as stdin is a regular file there; the jail's stdin is always a stream).
 """
 
 from __future__ import annotations

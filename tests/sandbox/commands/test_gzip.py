@@ -175,11 +175,10 @@ def test_compress_edge_inputs() -> None:
 
 
 def test_compress_large_inputs_agreement() -> None:
-    """Large inputs (100 KB+ JSON lines, text, binary) at every level: the output always
-    round-trips through GNU gzip -d; its bytes equal GNU's where zlib's blocks match gzip's.
-
-    Measured (this file's seed): see ``agreement`` in the assertion message; the known
-    difference is the block splitting of inputs past 16383 LZ77 symbols."""
+    """Large inputs (120 KB of JSON lines, 60 KB binary, 100 KB text) at every level: the
+    output always round-trips through GNU gzip -d. Its bytes equal GNU's only where no
+    deflate block holds more than 16383 LZ77 symbols (zlib memLevel 8 ends its blocks there,
+    gzip at 32767): 8 of these 27 (printed with -s); not asserted, a documented difference."""
     rng = random.Random(5)
     total = same = 0
     for make in (lambda: json_lines(rng, 120_000), lambda: rng.randbytes(60_000),
@@ -266,8 +265,6 @@ def test_corrupt_trailer_and_header() -> None:
     hcrc = bytearray(good[:10])
     hcrc[3] = 0x02
     crc16 = zlib.crc32(bytes(hcrc)) & 0xFFFF
-    raw = zlib.compressobj(6, zlib.DEFLATED, -15).compress(b"x")
-    body = raw + zlib.compressobj(6, zlib.DEFLATED, -15).flush()
     body = zlib.compress(b"x")[2:-4]
     tail = zlib.crc32(b"x").to_bytes(4, "little") + (1).to_bytes(4, "little")
     for c16 in (crc16, crc16 ^ 1):
