@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sandbox.commands.base import CommandContext
+from sandbox.commands._textutil import ArgmatchError, argmatch
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, UsageError, parse
 from sandbox.commands.grep.usage import HELP
 from sandbox.fs.base import FSError
@@ -67,7 +68,11 @@ _USAGE = "Usage: grep [OPTION]... PATTERNS [FILE]...\n"
 
 
 class _Fatal(Exception):
-    """A usage or pattern error: message already formatted, exit status 2."""
+    """A usage or pattern error: message already formatted, exit status ``status`` (2)."""
+
+    def __init__(self, message: str, status: int = 2):
+        super().__init__(message)
+        self.status = status
 
 
 @dataclass
@@ -252,12 +257,18 @@ def _parse_args(ctx: CommandContext) -> tuple[Config, list[str]]:
                 raise _Fatal("unknown binary-files type")
             cfg.binary_files = value
         elif key == "d":
-            if value not in ("read", "skip", "recurse"):
-                raise _Fatal("unknown directories method")
+            try:  # GNU's XARGMATCH: a unique prefix is enough; else its list and usage, exit 1
+                value = argmatch("--directories", value, ["read", "recurse", "skip"])
+            except ArgmatchError as err:
+                raise _Fatal(f"{err}\nUsage: grep [OPTION]... PATTERNS [FILE]...\n"
+                             "Try 'grep --help' for more information.", 1) from None
             cfg.directories = value
             if value == "recurse":
                 cfg.recursive = True
-        elif key in ("line-buffered", "U", "u", "D"):
+        elif key == "D":
+            if value not in ("read", "skip"):
+                raise _Fatal("unknown devices method")
+        elif key in ("line-buffered", "U", "u"):
             pass
         elif key == "help":
             show_help = True

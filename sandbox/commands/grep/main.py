@@ -28,7 +28,7 @@ def run(ctx: CommandContext) -> int:
             return 0
         if msg:
             ctx.stderr.write(f"grep: {msg}\n".encode("utf-8", "surrogateescape"))
-        return 2
+        return err.status
     # GNU stops before compiling or reading anything when nothing can be selected: -m 0, no
     # pattern at all (-f /dev/null), or -v with only the empty pattern (duplicates removed).
     only_empty = bool(cfg.patterns) and set(cfg.patterns) == {b""}
