@@ -9,10 +9,11 @@ from dataclasses import dataclass, field
 from sandbox.commands._identity import GID, GROUP, UID, USER
 
 #: Short options; ``:`` after a letter takes an argument.
-SHORT = "cxtf:vC:zjJaOkmpo"
+SHORT = "cxtrf:vC:zjJaOkmpo"
 #: Long options: name -> (takes an argument, key).
 LONG: dict[str, tuple[bool, str]] = {
     "create": (False, "c"), "extract": (False, "x"), "get": (False, "x"), "list": (False, "t"),
+    "append": (False, "r"),
     "file": (True, "f"), "verbose": (False, "v"), "directory": (True, "C"),
     "gzip": (False, "z"), "gunzip": (False, "z"), "ungzip": (False, "z"),
     "bzip2": (False, "j"), "xz": (False, "J"), "auto-compress": (False, "a"),
@@ -26,7 +27,7 @@ LONG: dict[str, tuple[bool, str]] = {
     "no-same-permissions": (False, "no-same-permissions"),
     "help": (False, "help"), "version": (False, "version"),
 }
-MODES = "cxt"
+MODES = "cxtr"
 _COMPRESS = {"z": "gzip", "j": "bzip2", "J": "xz"}
 TRY = "Try 'tar --help' or 'tar --usage' for more information."
 
@@ -159,13 +160,16 @@ def events(args: list[str]) -> list[tuple[str, str | None]]:
     return out
 
 
-def _owner(value: str, default_id: int) -> tuple[str, int]:
+def _owner(value: str, default_id: int, known: tuple[str, int]) -> tuple[str, int]:
+    """``--owner``/``--group``: NAME[:ID] or ID, looked up in the virtual user database
+    (``known`` is its only entry): an unknown NAME keeps the file's id, an unknown ID gets
+    no name."""
     name, colon, number = value.partition(":")
     if colon and number.isdigit():
-        return name, int(number)
+        return (name or (known[0] if int(number) == known[1] else "")), int(number)
     if name.isdigit():
-        return "", int(name)
-    return name, default_id
+        return (known[0] if int(name) == known[1] else ""), int(name)
+    return name, known[1] if name == known[0] else default_id
 
 
 def parse_args(args: list[str]) -> Options:
@@ -212,9 +216,9 @@ def parse_args(args: list[str]) -> Options:
         elif key == "numeric-owner":
             o.numeric_owner = True
         elif key == "owner":
-            o.owner = _owner(value or "", o.owner[1])
+            o.owner = _owner(value or "", o.owner[1], (USER, UID))
         elif key == "group":
-            o.group = _owner(value or "", o.group[1])
+            o.group = _owner(value or "", o.group[1], (GROUP, GID))
         elif key == "mtime":
             o.mtime = value
         elif key == "sort":
@@ -226,7 +230,9 @@ def parse_args(args: list[str]) -> Options:
             o.help = True
         elif key == "version":
             o.version = True
-    if o.mode != "c":
+    if o.mode == "r" and o.archive == "-":
+        raise CliError("Options '-Aru' are incompatible with '-f -'", 2)
+    if o.mode not in ("c", "r"):
         o.excludes += o.late_excludes
         o.late_excludes = []
     if len(compress) > 1:

@@ -122,13 +122,16 @@ def _prefix(dirs: tuple[str, ...]) -> str:
     return base
 
 
-def create(tar: Tar, kind: str | None, mtime: int | None) -> None:
-    """Run ``-c``."""
+def create(tar: Tar, kind: str | None, mtime: int | None, old: bytes | None = None) -> None:
+    """Run ``-c``; with ``old`` (``-r``), the new members follow those blocks."""
     o = tar.opts
     ctx = tar.ctx
-    if not o.operands:
+    if not o.operands and old is None:
         raise _Cowardly()
     creator = Creator(tar, mtime)
+    if old:
+        creator.parts.append(old)
+        creator.size = len(old)
     if o.archive != "-":
         try:
             if ctx.stat(o.archive).is_dir:

@@ -134,7 +134,7 @@ class Extractor:
                 st = self.ctx.stat(p)
                 if not st.is_dir:
                     if self.tar.opts.keep_old:
-                        raise FSError(errno.EEXIST, p)
+                        return  # GNU -k leaves the file, silently
                     self.ctx.remove(p)
                     self.ctx.mkdir(p)
             except FSError as err:
@@ -179,8 +179,12 @@ class Extractor:
                 if err.errno != errno.ENOENT:
                     raise
                 st = None
-            if st is not None and (tar.opts.keep_old or st.is_dir):
-                raise FSError(errno.EEXIST if tar.opts.keep_old or st.is_dir else errno.EISDIR, p)
+            if st is not None and tar.opts.keep_old:
+                raise FSError(errno.EEXIST, p)
+            if st is not None and st.is_dir:
+                if ctx.listdir(p):
+                    raise FSError(errno.EEXIST, p)
+                ctx.rmdir(p)  # GNU removes an empty directory in the way
         except FSError as err:
             tar.error(f"{shown}: Cannot open: {err.strerror}")
             self.reader.skip(m.data_size)
