@@ -21,7 +21,8 @@ from typing import BinaryIO, Callable
 from sandbox.commands._basenc import CODECS, _Decoder, _wrap_size
 from sandbox.commands._quoting import quote, quotef
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command_line
+from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec
+from sandbox.commands.pathchk import parse_in_order
 from sandbox.fs.base import FSError
 
 _ENCODINGS = ("base64", "base64url", "base32", "base32hex", "base16", "base2msbf", "base2lsbf", "z85")
@@ -305,7 +306,14 @@ def _decode(ctx: CommandContext, stream: BinaryIO, name: str, ignore: bool) -> i
 
 def run(ctx: CommandContext) -> int:
     """Run ``basenc``."""
-    parsed = parse_command_line(ctx, SPEC, USAGE, version="basenc (GNU coreutils) 9.1")
+
+    def check(key: str, value: str | None) -> int | None:
+        if key == "w" and _wrap_size(value or "") is None:
+            ctx.error(f"invalid wrap size: {quote(value or '')}")
+            return 1
+        return None
+
+    parsed = parse_in_order(ctx, SPEC, USAGE, "basenc (GNU coreutils) 9.1", check)
     if isinstance(parsed, int):
         return parsed
     opts, operands = parsed

@@ -21,7 +21,8 @@ from sandbox.commands._numbers import CountError, parse_count
 from sandbox.commands._quoting import quote, quoteaf, quotef
 from sandbox.commands._writing import operands_of
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command_line
+from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec
+from sandbox.commands.pathchk import parse_in_order
 from sandbox.fs.base import FSError
 from sandbox.regex import Regex, RegexError, compile_regex
 
@@ -591,7 +592,17 @@ def _digits(value: str) -> int:
 
 def run(ctx: CommandContext) -> int:
     """Run ``csplit``."""
-    parsed = parse_command_line(ctx, SPEC, USAGE, version="csplit (GNU coreutils) 9.1")
+
+    def check(key: str, value: str | None) -> int | None:
+        if key == "n":
+            try:
+                _digits(value or "")
+            except Fatal as fatal:
+                ctx.error(str(fatal.args[0]))
+                return 1
+        return None
+
+    parsed = parse_in_order(ctx, SPEC, USAGE, "csplit (GNU coreutils) 9.1", check)
     if isinstance(parsed, int):
         return parsed
     opts, operands = parsed

@@ -20,7 +20,8 @@ from typing import Iterator
 
 from sandbox.commands._quoting import quote
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, OptionSpec, parse_command_line
+from sandbox.commands.options import NO_ARG, OptionSpec
+from sandbox.commands.pathchk import parse_in_order
 from sandbox.fs.base import FSError
 from sandbox.limits import Budget
 
@@ -350,7 +351,7 @@ def _tokens(ctx: CommandContext) -> Iterator[bytes]:
 
 def run(ctx: CommandContext) -> int:
     """Run ``factor``."""
-    parsed = parse_command_line(ctx, SPEC, USAGE, version="factor (GNU coreutils) 9.1")
+    parsed = parse_in_order(ctx, SPEC, USAGE, "factor (GNU coreutils) 9.1")
     if isinstance(parsed, int):
         return parsed
     opts, operands = parsed

@@ -86,17 +86,17 @@ def test_generated_numbers() -> None:
     [], ["--"], ["0"], ["1"], ["2"], ["4"], ["007"], ["+12"], ["  +12"], ["12 "], [""], ["-5"], ["--", "-5"],
     ["\xff"], ["++1"], ["12", "x", "13"], ["--help"], ["--he"], ["--foo"], ["-x"], ["--version", "x"],
     [str(2 ** 127 - 1)], [str(2 ** 127)], [str(2 ** 128)], [str(2 ** 64 + 1)], [str(10 ** 40)],
-    ["9" * 40], [str(2 ** 200)], [str(3 ** 300)], ["1" + "0" * 4500], [str(2 ** 10000)], ["2" + "0" * 6000],
+    ["--foo", "--help"], ["-x", "--version"], ["9" * 40], [str(2 ** 200)], [str(3 ** 300)], ["1" + "0" * 4500], [str(2 ** 10000)], ["2" + "0" * 6000],
 ])
 def test_operands(args: list[str]) -> None:
-    if args[:1] == ["--help"] or args[:1] == ["--he"]:
+    if args[:1] in (["--help"], ["--he"]):
         gts.need("factor")
         ref = subprocess.run(["factor", *args], capture_output=True, env=gts.REF_ENV).stdout
         code, out, _ = run_command(["factor", *args])
         mine = out.replace(b"  -h, --exponents   print repeated factors in form p^e unless e is 1\n", b"")
         assert code == 0 and ref.startswith(mine)
         return
-    if "--version" in args:
+    if "--version" in args and args[0] == "--version":
         gts.need("factor")
         ref = subprocess.run(["factor", *args], capture_output=True, env=gts.REF_ENV).stdout
         code, out, _ = run_command(["factor", *args])
