@@ -2,16 +2,17 @@
 
 Operands ``if= of= bs= ibs= obs= cbs= count= skip= iseek= seek= oseek= conv= iflag= oflag=
 status=`` with GNU's number syntax (``c w b kB K MB M ... KiB``, a trailing ``B`` for bytes, one
-``x`` product such as ``2x512``, the ``0x`` warning); ``conv=`` ucase lcase swab sync noerror
-block unblock notrunc excl nocreat fsync fdatasync sparse (all-NUL writes become seeks: an
-overwrite keeps the old bytes, an append drops them); ``iflag=``/``oflag=`` fullblock
+``x`` product such as ``2x512``, the ``0x`` warning); ``conv=`` ascii ebcdic ibm ucase lcase
+swab sync noerror block unblock notrunc excl nocreat fsync fdatasync sparse (all-NUL writes
+become seeks: an overwrite keeps the old bytes, an append drops them); ``iflag=``/``oflag=`` fullblock
 count_bytes skip_bytes seek_bytes append directory nocache, and the flags that change nothing
 in a jail (direct dsync sync nonblock noatime noctty nofollow); ``status=none|noxfer|progress``.
 The statistics go to stderr exactly as GNU prints them (the time and rate are this run's).
 
+``conv=ascii|ebcdic|ibm`` use POSIX's tables (and imply unblock/block as GNU's do).
+
 Standard output is always a pipe here: ``seek=``, ``conv=fsync`` and ``oflag=nocache count=0``
-without ``of=`` fail as GNU's do on a pipe. Refused with a one-line message:
-``conv=ascii|ebcdic|ibm`` (no EBCDIC tables here).
+without ``of=`` fail as GNU's do on a pipe.
 
 The output file changes through the jail and the write policy (``writes`` declares ``of=``);
 bytes are appended in pieces as they are copied (a ``conv=notrunc`` overwrite inside an
@@ -135,6 +136,29 @@ _TWOBUFS = {"ascii", "ebcdic", "ibm", "block", "unblock", "lcase", "ucase", "swa
 _POWERS = {"k": 1, "K": 1, "M": 2, "G": 3, "T": 4, "P": 5, "E": 6, "Z": 7, "Y": 8}
 _NUMBER_SUFFIXES = "bcEGkKMPTwYZ"
 _SPACES = " \t\n\v\f\r"
+#: POSIX's conversion tables (the ones GNU dd uses): EBCDIC to ASCII, ASCII to EBCDIC, ASCII
+#: to IBM's alternate EBCDIC.
+EBCDIC_TO_ASCII = bytes.fromhex(
+    "000102039c09867f978d8e0b0c0d0e0f101112139d8508871819928f1c1d1e1f80818283840a171b88898a8b"
+    "8c050607909116939495960498999a9b14159e1a20a0a1a2a3a4a5a6a7a8d52e3c282b7c26a9aaabacadaeaf"
+    "b0b121242a293b7e2d2fb2b3b4b5b6b7b8b9cb2c255f3e3fbabbbcbdbebfc0c1c2603a2340273d22c3616263"
+    "646566676869c4c5c6c7c8c9ca6a6b6c6d6e6f7071725ecccdcecfd0d1e5737475767778797ad2d3d45bd6d7"
+    "d8d9dadbdcdddedfe0e1e2e3e45de6e77b414243444546474849e8e9eaebeced7d4a4b4c4d4e4f505152eeef"
+    "f0f1f2f35c9f535455565758595af4f5f6f7f8f930313233343536373839fafbfcfdfeff")
+ASCII_TO_EBCDIC = bytes.fromhex(
+    "00010203372d2e2f1605250b0c0d0e0f101112133c3d322618193f271c1d1e1f405a7f7b5b6c507d4d5d5c4e"
+    "6b604b61f0f1f2f3f4f5f6f7f8f97a5e4c7e6e6f7cc1c2c3c4c5c6c7c8c9d1d2d3d4d5d6d7d8d9e2e3e4e5e6"
+    "e7e8e9ade0bd9a6d79818283848586878889919293949596979899a2a3a4a5a6a7a8a9c04fd05f0720212223"
+    "2415061728292a2b2c090a1b30311a333435360838393a3b04143ee141424344454647484951525354555657"
+    "58596263646566676869707172737475767778808a8b8c8d8e8f906a9b9c9d9e9fa0aaabac4aaeafb0b1b2b3"
+    "b4b5b6b7b8b9babbbca1bebfcacbcccdcecfdadbdcdddedfeaebecedeeeffafbfcfdfeff")
+ASCII_TO_IBM = bytes.fromhex(
+    "00010203372d2e2f1605250b0c0d0e0f101112133c3d322618193f271c1d1e1f405a7f7b5b6c507d4d5d5c4e"
+    "6b604b61f0f1f2f3f4f5f6f7f8f97a5e4c7e6e6f7cc1c2c3c4c5c6c7c8c9d1d2d3d4d5d6d7d8d9e2e3e4e5e6"
+    "e7e8e9ade0bd5f6d79818283848586878889919293949596979899a2a3a4a5a6a7a8a9c04fd0a10720212223"
+    "2415061728292a2b2c090a1b30311a333435360838393a3b04143ee141424344454647484951525354555657"
+    "58596263646566676869707172737475767778808a8b8c8d8e8f909a9b9c9d9e9fa0aaabacadaeafb0b1b2b3"
+    "b4b5b6b7b8b9babbbcbdbebfcacbcccdcecfdadbdcdddedfeaebecedeeeffafbfcfdfeff")
 _UPPER = bytes.maketrans(b"abcdefghijklmnopqrstuvwxyz", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
 
@@ -319,6 +343,10 @@ def parse_operands(ctx: CommandContext, operands: list[str]) -> Settings:
         st.conv.add("twobufs")
     st.ibs = st.ibs or DEFAULT_BLOCKSIZE
     st.obs = st.obs or DEFAULT_BLOCKSIZE
+    if st.conv & {"ebcdic", "ibm"}:
+        st.conv.add("block")
+    if "ascii" in st.conv:
+        st.conv.add("unblock")
     if st.cbs == 0:
         st.conv -= {"block", "unblock"}
     if "fullblock" in st.oflags:
@@ -351,9 +379,6 @@ def parse_operands(ctx: CommandContext, operands: list[str]) -> Settings:
         raise _Fatal("cannot combine excl and nocreat")
     if {"direct", "nocache"} <= st.iflags or {"direct", "nocache"} <= st.oflags:
         raise _Fatal("cannot combine direct and nocache")
-    unsupported = sorted(st.conv & {"ascii", "ebcdic", "ibm"})
-    if unsupported:
-        raise _Fatal(f"conv={unsupported[0]} is not supported in this sandbox (no EBCDIC tables)")
     if st.conv & _TWOBUFS:
         st.conv.add("twobufs")
     if "append" in st.oflags and "notrunc" not in st.conv:
@@ -412,7 +437,7 @@ class _Output:
                 self.ctx.write_bytes(self.name or "", before + body)
             return
         if self.hole:
-            self.pending += bytes(self.hole)
+            self.pending += _zeros(self.ctx, self.hole)
             self.hole = 0
         self.pending += data
         if len(self.pending) >= FLUSH_SIZE:
@@ -434,7 +459,7 @@ class _Output:
         if self.append is not None and self.last_was_seek:
             offset, size = self.append
             if offset > size:
-                self.pending += bytes(offset - size)
+                self.pending += _zeros(self.ctx, offset - size)
         if self.splice is not None:
             before, after = self.splice
             if self.written:
@@ -444,6 +469,15 @@ class _Output:
             self.splice = None
             self.written = bytearray()
         self.flush()
+
+
+def _zeros(ctx: CommandContext, n: int) -> bytes:
+    """``n`` NULs for a hole GNU would leave sparse; beyond the run's write allowance the
+    write limit's error comes first (``seek=1T`` is refused, not built)."""
+    budget = ctx.budget
+    if n > budget.limits.written_bytes - budget.written:
+        budget.charge_write(n)  # raises LimitExceeded
+    return bytes(n)
 
 
 def _open_output(ctx: CommandContext, st: Settings) -> _Output:
@@ -494,7 +528,7 @@ def _open_output(ctx: CommandContext, st: Settings) -> _Output:
             if keep and size:
                 with ctx.open_read(name) as stream:
                     head = stream.read(min(keep, size))
-            ctx.write_bytes(name, head + bytes(keep - len(head)))
+            ctx.write_bytes(name, head + _zeros(ctx, keep - len(head)))
             size = keep
         elif existing is None:
             ctx.write_bytes(name, b"")
@@ -648,10 +682,13 @@ class _Copier:
         self.prev_partial = 0
         #: Size of the last read when it was short (GNU's ``partread``).
         self.partread = 0
+        #: The input file's size when it is a regular file opened by name (lseek skips it).
+        self.size: int | None = None
+        #: The input is a device where GNU's lseek succeeds silently (/dev/zero, /dev/null...).
+        self.endless = False
         self.warn_partial = ("twobufs" not in st.conv and "fullblock" not in st.iflags
                              and (st.skip_records > 0 or 0 < st.max_records < INTMAX_MAX))
-        self.translate = _UPPER if "ucase" in st.conv else _LOWER if "lcase" in st.conv else None
-        self.space = b" "
+        self.translate, self.newline, self.space = translation(st.conv)
 
     def read(self, size: int) -> bytes:
         """One ``read`` (or, with iflag=fullblock, reads until ``size`` or end of input)."""
@@ -682,6 +719,16 @@ class _Copier:
         if not records and not nbytes:
             return
         short = False
+        if self.endless:
+            return  # skipping NULs or random bytes changes nothing (GNU's lseek succeeds)
+        if self.size is not None and getattr(self.src, "seekable", lambda: False)():
+            # A regular file: GNU lseeks; past the end it warns (its records left unskipped).
+            start = self.src.tell()
+            target = start + records * st.ibs + nbytes
+            self.src.seek(min(target, max(self.size, start)))
+            if target > self.size and st.status != "none":
+                self.ctx.error(f"{quotef(self.input_name)}: cannot skip to specified offset")
+            return
         while records or nbytes:
             size = st.ibs if records else nbytes
             data = self.read(size)
@@ -716,9 +763,10 @@ class _Copier:
         cbs = self.st.cbs
         pieces = bytearray()
         for c in data:
-            if c == 10:
+            if c == self.newline:
                 if self.col < cbs:
-                    pieces += b" " * (cbs - self.col)
+                    self.ctx.budget.check_string(cbs)
+                    pieces += bytes([self.space]) * (cbs - self.col)
                 self.col = 0
             else:
                 if self.col == cbs:
@@ -738,12 +786,12 @@ class _Copier:
             self.col += 1
             if self.col - 1 >= cbs:
                 self.col = self.pending_spaces = 0
-                pieces.append(10)
+                pieces.append(self.newline)
                 continue
-            if c == 32:
+            if c == self.space:
                 self.pending_spaces += 1
             else:
-                pieces += b" " * self.pending_spaces
+                pieces += bytes([self.space]) * self.pending_spaces
                 self.pending_spaces = 0
                 pieces.append(c)
             i += 1
@@ -808,6 +856,7 @@ class _Copier:
             if len(data) < ibs:
                 stats.r_partial += 1
                 if "sync" in st.conv:
+                    self.ctx.budget.check_string(ibs)
                     data += pad * (ibs - len(data))
             else:
                 stats.r_full += 1
@@ -824,9 +873,9 @@ class _Copier:
             saved, self.saved = bytes([self.saved]), None
             self.emit(saved)
         if "block" in st.conv and self.col > 0:
-            self.output(b" " * max(0, st.cbs - self.col))
+            self.output(bytes([self.space]) * max(0, st.cbs - self.col))
         if self.col and "unblock" in st.conv:
-            self.output(b"\n")
+            self.output(bytes([self.newline]))
         if self.obuf:
             block = bytes(self.obuf)
             self.obuf = bytearray()
@@ -834,6 +883,25 @@ class _Copier:
             stats.w_partial += 1
             self.out.write(block)
         return status
+
+
+def translation(conv: set[str]) -> tuple[bytes | None, int, int]:
+    """GNU's ``apply_translations``: (byte table or None, newline byte, space byte)."""
+    table = bytes(range(256))
+    changed = False
+    if "ascii" in conv:
+        table, changed = table.translate(EBCDIC_TO_ASCII), True
+    if "ucase" in conv:
+        table, changed = table.translate(_UPPER), True
+    elif "lcase" in conv:
+        table, changed = table.translate(_LOWER), True
+    newline, space = 10, 32
+    for name, target in (("ebcdic", ASCII_TO_EBCDIC), ("ibm", ASCII_TO_IBM)):
+        if name in conv:
+            table, changed = table.translate(target), True
+            newline, space = target[10], target[32]
+            break
+    return (table if changed else None), newline, space
 
 
 def _is_pipe(stream: object) -> bool:
@@ -891,6 +959,14 @@ def run(ctx: CommandContext) -> int:
                          input_name)
         if src is None:
             copier.src = _DirStream()
+        elif st.input is not None and not pipe:
+            try:
+                vpath = ctx.path(st.input)
+                copier.endless = vpath in ("/dev/zero", "/dev/random", "/dev/urandom", "/dev/null")
+                if not copier.endless and vpath != "/dev/stdin":
+                    copier.size = ctx.stat(st.input).size
+            except FSError:
+                pass
         try:
             copier.skip()
         except FSError as e:

@@ -140,7 +140,13 @@ HAND = [
     dd("if=a", "oflag=nocache", "count=0"), dd("if=a", "of=o", "oflag=nocache", "count=0"),
     dd("if=a", "iflag=nocache", "count=0"), dd("if=a", "conv=fdatasync"), dd("if=a", "of=o", "conv=fsync"),
     dd("if=a", "of=/dev/null", "conv=fsync"), dd("if=a", "oflag=append", "status=none"),
-    dd("if=a", "bs=5", "count=3", "status=progress"),
+    dd("if=a", "bs=5", "count=3", "status=progress"), dd("if=/dev/null", "skip=1"),
+    dd("if=/dev/null", "of=o", "seek=3", "bs=2"), dd("if=a", "of=/dev/null", "seek=3"),
+    dd("if=big", "conv=ascii"), dd("if=big", "conv=ebcdic"), dd("if=big", "conv=ibm"),
+    dd("if=big", "conv=ascii,ucase"), dd("if=big", "conv=ebcdic,lcase"), dd("if=big", "conv=ibm,ucase,swab"),
+    dd("if=a", "conv=ebcdic", "cbs=8"), dd("if=a", "conv=ibm", "cbs=5", "bs=3"), dd("if=big", "conv=ascii", "cbs=16"),
+    dd("if=a", "conv=ebcdic,sync", "cbs=4", "bs=7"), dd("if=a", "conv=ascii,ebcdic"), dd("if=a", "conv=ascii,block", "cbs=3"),
+    dd("if=a", "conv=ebcdic,unblock", "cbs=3"), dd("if=a", "conv=ebcdic,unblock"), dd("if=a", "conv=block,unblock"),
 ]
 
 STDIN_CASES = [
@@ -187,7 +193,8 @@ def _random_case(rng: random.Random) -> tuple[list[str], fs.Tree, bytes]:
             ops.append(f"{name}={rng.choice(_NUMS)}")
     if rng.random() < 0.6:
         convs = rng.sample(["ucase", "lcase", "swab", "sync", "noerror", "notrunc", "block",
-                            "unblock", "sparse", "fsync", "excl", "nocreat"], rng.randint(1, 3))
+                            "unblock", "sparse", "fsync", "excl", "nocreat", "ascii", "ebcdic",
+                            "ibm"], rng.randint(1, 3))
         ops.append("conv=" + ",".join(convs))
     if rng.random() < 0.3:
         ops.append("iflag=" + ",".join(rng.sample(["fullblock", "count_bytes", "skip_bytes", "nocache"], rng.randint(1, 2))))
