@@ -1,4 +1,4 @@
-"""``tar``: GNU tar 1.34's ``-c``, ``-x``, ``-t`` and ``-r`` over the jail, in GNU's default format.
+"""``tar``: GNU tar 1.34's ``-c``, ``-x``, ``-t``, ``-r`` and ``-u`` over the jail, in GNU's default format.
 
 Options: ``-f`` (``-`` is stdin/stdout, the default), ``-v``/``-vv``, ``-C``, ``-z``/``-j``/``-J``
 (gzip through zlib; reading detects compression as GNU does), ``-a``, ``--exclude``,
@@ -19,6 +19,7 @@ from sandbox.commands.tar.create import _Cowardly, _prefix, create
 from sandbox.commands.tar.extract import extract, list_members
 from sandbox.commands.tar.names import quote
 from sandbox.commands.tar.reading import open_archive
+from sandbox.commands.tar.update import existing_blocks
 from sandbox.fs.base import FSError
 
 VERSION = """tar (GNU tar) 1.34
@@ -43,6 +44,7 @@ Examples:
   -c, --create               create a new archive
   -t, --list                 list the contents of an archive
   -r, --append               append files to the end of an archive
+  -u, --update               only append files newer than copy in archive
   -x, --extract, --get       extract files from an archive
 
  Options supported in the sandbox:
@@ -76,7 +78,7 @@ def writes(args: list[str]) -> list[str]:
         return []
     if o.help or o.version:
         return []
-    if o.mode in ("c", "r"):
+    if o.mode in ("c", "r", "u"):
         return [] if o.archive == "-" else [o.archive]
     if o.mode == "x" and not o.to_stdout:
         return [_prefix(tuple(o.dirs)) or "."]
@@ -136,51 +138,10 @@ def run(ctx: CommandContext) -> int:
         return 2
 
 
-def _append_base(tar: Tar) -> bytes:
-    """``-r``: the existing archive's blocks before its end-of-archive marker (b"" when there
-    is no archive yet)."""
-    import io
-
-    from sandbox.commands.tar.buffer import Reader, detect
-    from sandbox.commands.tar.format import BLOCK
-    from sandbox.commands.tar.reading import read_header
-    o = tar.opts
-    ctx = tar.ctx
-    if o.compress is not None:
-        raise Fatal("Cannot update compressed archives")
-    try:
-        if ctx.stat(o.archive).is_dir:
-            raise Fatal(f"{quote(o.archive, True)}: Cannot read: Is a directory",
-                        "At beginning of tape, quitting now")
-        data = ctx.read_bytes(o.archive)
-    except FSError as err:
-        if err.errno == 2:
-            return b""
-        raise Fatal(f"{quote(o.archive, True)}: Cannot open: {err.strerror}") from None
-    if detect(data[:BLOCK]) is not None:
-        raise Fatal("Cannot update compressed archives")
-    reader = Reader(io.BytesIO(data), False, ctx.budget)  # type: ignore[arg-type]
-    bad = False
-    while True:
-        status, member = read_header(tar, reader)
-        if status == "ok":
-            assert member is not None
-            reader.advance()
-            reader.skip(member.data_size)
-            continue
-        if status != "bad":
-            return data[: min(reader.ordinal(), len(data) // BLOCK) * BLOCK]
-        reader.advance()
-        if not bad:
-            tar.error("This does not look like a tar archive")
-            tar.error("Skipping to next header")
-            bad = True
-
-
 def _run(tar: Tar, o: Options) -> int:
     ctx = tar.ctx
-    if o.mode == "r":
-        create(tar, None, _mtime(tar), _append_base(tar))
+    if o.mode in ("r", "u"):
+        create(tar, None, _mtime(tar), existing_blocks(tar, o.mode == "u"))
     elif o.mode == "c":
         kind = o.compress
         if kind is None and o.auto_compress and o.archive != "-":

@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 from sandbox.commands._identity import GID, GROUP, UID, USER
 
 #: Short options; ``:`` after a letter takes an argument.
-SHORT = "cxtrf:vC:zjJaOkmpo"
+SHORT = "cxtruf:vC:zjJaOkmpo"
 #: Long options: name -> (takes an argument, key).
 LONG: dict[str, tuple[bool, str]] = {
     "create": (False, "c"), "extract": (False, "x"), "get": (False, "x"), "list": (False, "t"),
-    "append": (False, "r"),
+    "append": (False, "r"), "update": (False, "u"),
     "file": (True, "f"), "verbose": (False, "v"), "directory": (True, "C"),
     "gzip": (False, "z"), "gunzip": (False, "z"), "ungzip": (False, "z"),
     "bzip2": (False, "j"), "xz": (False, "J"), "auto-compress": (False, "a"),
@@ -27,7 +27,7 @@ LONG: dict[str, tuple[bool, str]] = {
     "no-same-permissions": (False, "no-same-permissions"),
     "help": (False, "help"), "version": (False, "version"),
 }
-MODES = "cxtr"
+MODES = "cxtru"
 _COMPRESS = {"z": "gzip", "j": "bzip2", "J": "xz"}
 TRY = "Try 'tar --help' or 'tar --usage' for more information."
 
@@ -230,9 +230,9 @@ def parse_args(args: list[str]) -> Options:
             o.help = True
         elif key == "version":
             o.version = True
-    if o.mode == "r" and o.archive == "-":
+    if o.mode in ("r", "u") and o.archive == "-":
         raise CliError("Options '-Aru' are incompatible with '-f -'", 2)
-    if o.mode not in ("c", "r"):
+    if o.mode not in ("c", "r", "u"):
         o.excludes += o.late_excludes
         o.late_excludes = []
     if len(compress) > 1:

@@ -1,0 +1,83 @@
+"""``-r`` and ``-u``: read the existing archive up to its end-of-archive marker; for ``-u``,
+GNU's ``update_archive`` drops every operand whose file is not newer than a member it matches
+(a directory operand is replaced by its entries), and the rest are appended."""
+
+from __future__ import annotations
+
+import errno
+import io
+
+from sandbox.commands._writing import join
+from sandbox.commands.tar.buffer import Fatal, Reader, detect
+from sandbox.commands.tar.cli import Operand
+from sandbox.commands.tar.common import Tar
+from sandbox.commands.tar.create import _prefix
+from sandbox.commands.tar.format import BLOCK
+from sandbox.commands.tar.names import leading_dir_match, quote
+from sandbox.commands.tar.reading import Member, read_header
+from sandbox.fs.base import FSError, mtime_ns_of
+
+
+def _update_names(tar: Tar, member: Member, names: list[Operand]) -> None:
+    """GNU ``update_archive`` for one member: the first operand matching it is dropped when
+    the file is not newer, or replaced by its entries when it is a directory."""
+    text = member.orig_name.decode("utf-8", "surrogateescape").rstrip("/")
+    for i, op in enumerate(names):
+        pattern = op.name.rstrip("/") or op.name
+        if not pattern or not leading_dir_match(pattern, text, op.wildcards):
+            continue
+        base = _prefix(op.dirs)
+        path = join(base, text) if base else text
+        try:
+            st = tar.ctx.stat(path)
+        except FSError:
+            return
+        if st.is_dir:
+            try:
+                entries = tar.ctx.listdir(join(base, pattern) if base else pattern)
+            except FSError:
+                return
+            del names[i]
+            names.extend(Operand(join(pattern, e), op.dirs, False) for e in entries)
+        elif mtime_ns_of(st) <= member.header.mtime * 1_000_000_000:
+            del names[i]
+        return
+
+
+def existing_blocks(tar: Tar, update: bool) -> bytes:
+    """The existing archive's blocks before its end-of-archive marker (b"" when there is no
+    archive yet); for ``-u``, ``tar.opts.operands`` loses what is not newer."""
+    o = tar.opts
+    ctx = tar.ctx
+    if o.compress is not None:
+        raise Fatal("Cannot update compressed archives")
+    try:
+        if ctx.stat(o.archive).is_dir:
+            raise Fatal(f"{quote(o.archive, True)}: Cannot read: Is a directory",
+                        "At beginning of tape, quitting now")
+        data = ctx.read_bytes(o.archive)
+    except FSError as err:
+        if err.errno == errno.ENOENT:
+            return b""
+        raise Fatal(f"{quote(o.archive, True)}: Cannot open: {err.strerror}") from None
+    if detect(data[:BLOCK]) is not None:
+        raise Fatal("Cannot update compressed archives")
+    reader = Reader(io.BytesIO(data), False, ctx.budget)  # type: ignore[arg-type]
+    bad = False
+    names = o.operands
+    while True:
+        status, member = read_header(tar, reader)
+        if status == "ok":
+            assert member is not None
+            if update:
+                _update_names(tar, member, names)
+            reader.advance()
+            reader.skip(member.data_size)
+            continue
+        if status != "bad":
+            return data[: min(reader.ordinal(), len(data) // BLOCK) * BLOCK]
+        reader.advance()
+        if not bad:
+            tar.error("This does not look like a tar archive")
+            tar.error("Skipping to next header")
+            bad = True
