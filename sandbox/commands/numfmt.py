@@ -28,6 +28,7 @@ from sandbox.commands._quoting import quote
 from sandbox.commands.base import CommandContext
 from sandbox.commands.cut import ListError, parse_list
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, parse_command_line
+from sandbox.fs.base import FSError
 
 SPEC = OptionSpec(
     "d:z",
@@ -944,7 +945,11 @@ def _records(stream: BinaryIO, delim: bytes, ctx: CommandContext) -> Iterator[by
     """The delimiter-terminated records of ``stream`` (the last may lack its delimiter)."""
     pending: list[bytes] = []
     while True:
-        chunk = stream.read(1 << 16)
+        try:
+            chunk = stream.read(1 << 16)
+        except FSError as e:  # ``numfmt < dir``: GNU says so and exits as if at the end
+            ctx.error(f"error reading input: {e}")
+            break
         ctx.budget.check_time()
         if not chunk:
             break

@@ -286,6 +286,7 @@ PIPELINES = [
     "printf abc | dd seek=1 status=noxfer",
     "printf abc | dd iflag=nocache count=0 status=noxfer",
     "dd if=/dev/null status=noxfer",
+    "mkdir -p d; dd < d status=noxfer", "mkdir -p d; dd if=d status=noxfer", "mkdir -p d; dd if=d of=x conv=noerror,sync bs=2 count=2 status=noxfer; cat x",
 ]
 
 
@@ -294,6 +295,6 @@ PIPELINES = [
 def test_pipelines_against_bash(script: str, tmp_path: Path) -> None:
     """dd reading and writing pipes inside the sandbox, against the same line in bash."""
     ref = subprocess.run(["bash", "-c", script], capture_output=True, cwd=tmp_path, env=fs.ENV, timeout=30)
-    sb = Sandbox(mounts={"/w": str(tmp_path)}, cwd="/w", policy=Policy(allow={"dd", "printf", "cat"}))
+    sb = Sandbox(mounts={"/w": str(tmp_path)}, cwd="/w", policy=Policy(allow={"dd", "printf", "cat", "mkdir"}))
     r = sb.run(script)
     assert (r.exit_code, r.stdout, _normalize(r.stderr)) == (ref.returncode, ref.stdout, _normalize(ref.stderr))

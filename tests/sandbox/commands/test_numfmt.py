@@ -216,3 +216,21 @@ def test_hostile_stdin_is_fast_enough() -> None:
     assert (code, out, err) == (0, b"1\n", b"")
     code, out, err = run_command(["numfmt", "--field=3-", "--invalid=ignore"], stdin="é ".encode() * (1 << 18))
     assert code == 0 and out == "é ".encode() * (1 << 18) and err == b""
+
+
+SHELL_CASES = [
+    "numfmt < d", "numfmt --header < d", "numfmt --to=si 1000 < d", "printf '1000\\n' | numfmt --to=si | numfmt --from=si",
+    "printf '1K 2K\\n' | numfmt --from=si --field=2",
+]
+
+
+@pytest.mark.parametrize("script", SHELL_CASES)
+def test_in_the_shell_against_bash(script: str, tmp_path: Path) -> None:
+    """numfmt in pipelines and reading a directory, against the same line in bash."""
+    import subprocess
+    from sandbox import Policy, Sandbox
+    gts.need("numfmt")
+    (tmp_path / "d").mkdir()
+    ref = subprocess.run(["bash", "-c", script], capture_output=True, cwd=tmp_path, env=gts.REF_ENV, timeout=30)
+    r = Sandbox(mounts={"/w": str(tmp_path)}, cwd="/w", policy=Policy(allow={"numfmt", "printf"})).run(script)
+    assert (r.exit_code, r.stdout, r.stderr) == (ref.returncode, ref.stdout, ref.stderr)
