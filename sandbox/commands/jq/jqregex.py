@@ -104,8 +104,8 @@ def compile_regex(pattern: str, flags: str) -> tuple[Any, bool, bool]:
         reflags |= re.IGNORECASE
     if "x" in flags:
         reflags |= re.VERBOSE
-    if "s" in flags or "p" in flags:
-        reflags |= re.DOTALL
+    if "p" in flags:  # Oniguruma's MULTILINE (dot matches newline); "s" (SINGLELINE) is
+        reflags |= re.DOTALL  # already the Perl syntax's default: $ only at the very end
     translated = _translate(pattern)
     compiled: Any = None
     if _re2 is not None and _NESTED_QUANT.search(pattern):
@@ -179,10 +179,20 @@ def iter_matches(v: Any, regex: Any, flags: Any, force_global: bool = False):
             yield m
             return
         return
-    for m in compiled.finditer(v):
+    # jq 1.8's f_match loop: search again from where the match ended, or one past an empty
+    # match (so no non-empty match is tried where an empty one was found), up to the end
+    pos, end = 0, len(v)
+    while pos <= end:
+        m = compiled.search(v, pos)
+        if m is None:
+            return
         r.tick()
-        if skip_empty and m.end() == m.start():
-            continue
+        if m.end() == m.start():
+            pos = m.start() + 1
+            if skip_empty:
+                continue
+        else:
+            pos = m.end()
         yield m
 
 

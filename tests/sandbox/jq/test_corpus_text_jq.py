@@ -1,6 +1,7 @@
-"""jq command-line cases found by the text-tools corpus, against the jq binary on this machine
-(jq 1.6 and 1.8 agree here): no program at all is ``.`` (stdin and stdout are never terminals
-in the sandbox), with and without output options."""
+"""jq cases found by the text-tools corpus. Against the jq binary on this machine (jq 1.6 and
+1.8 agree here): no program at all is ``.`` (stdin and stdout are never terminals in the
+sandbox). Against libjq 1.8: the ``s`` flag does not let ``.`` match a newline (``p`` does), and
+global matching goes on one past an empty match, as f_match does."""
 
 from __future__ import annotations
 
@@ -26,3 +27,29 @@ def test_no_program_is_dot(argv: list[str], stdin: bytes) -> None:
     ref = subprocess.run([JQ_BIN, *argv], input=stdin, capture_output=True, env=ENV, timeout=30)
     code, out, _err = run_command(["jq", *argv], stdin=stdin)
     assert (code, out) == (ref.returncode, ref.stdout)
+
+
+# -- regex flags and global matching, against libjq 1.8 (the ``jq`` PyPI module) -------------
+
+REGEX_CASES = [
+    ('"x\\ny"', 'test("x.y"; "s")'), ('"x\\ny"', 'test("x.y"; "p")'), ('"x\\ny"', 'test("x.y")'),
+    ('"x\\n"', 'test("x$"; "s")'), ('"x\\ny"', 'test("(?s)x.y")'), ('"a\\nb"', 'test("a.b"; "sx")'),
+    ('"aaa"', '[match("a*?"; "g").length]'), ('"aaa"', 'gsub("a*?"; "-")'),
+    ('"baaa"', '[match("a*?"; "g") | [.offset, .length]]'), ('"aaa"', '[match("a??"; "g").length]'),
+    ('"abc"', '[scan("b*?")]'), ('"aXbX"', '[splits("X*?")]'), ('"baaa"', '[match("a*"; "g") | .offset]'),
+    ('"ab"', 'gsub(""; "-")'), ('"a b  c"', '[splits(" *")]'), ('"a,b, c"', '[splits(", *")]'),
+    ('"héllo wörld"', '[match("\\\\w+"; "g").offset]'), ('"abab"', 'gsub("(?<x>a)"; "<\\(.x)>")'),
+    ('"test"', '[splits("")]'), ('"a\\nb\\n"', '[match("$"; "g").offset]'), ('"xay"', 'sub("a*"; "-"; "g")'),
+    ('"xay"', '[scan("a*")]'), ('"2026-09-01 and 2026-09-19"', '[scan("\\\\d+")]'),
+]
+
+
+@pytest.mark.parametrize("text,program", REGEX_CASES)
+def test_regex_matches_libjq(text: str, program: str) -> None:
+    jq = pytest.importorskip("jq", reason="the jq module (libjq bindings, the reference) is not installed")
+    import json
+
+    want = jq.compile(program).input_text(text).all()
+    code, out, err = run_command(["jq", "-c", program], stdin=text.encode())
+    assert code == 0, err
+    assert [json.loads(line) for line in out.decode().splitlines()] == want
