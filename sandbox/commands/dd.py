@@ -395,6 +395,8 @@ class _Output:
         self.ctx = ctx
         self.name = name
         self.pending = bytearray()
+        #: Where a nameless output goes: standard output (or of=/dev/stderr).
+        self.stream = ctx.stdout
         self.discard = False
         #: notrunc overwrite inside a file: (bytes before, bytes after) the region written.
         self.splice: tuple[bytes, bytes] | None = None
@@ -449,7 +451,7 @@ class _Output:
             return
         data, self.pending = bytes(self.pending), bytearray()
         if self.name is None:
-            self.ctx.stdout.write(data)
+            self.stream.write(data)
         else:
             self.ctx.append_bytes(self.name, data)
 
@@ -501,7 +503,10 @@ def _open_output(ctx: CommandContext, st: Settings) -> _Output:
             out.seek_error = f"{quotef(name)}: cannot seek: Illegal seek"
         return out
     if vpath == "/dev/stderr":
-        raise _Fatal(f"failed to open {quoteaf(name)}: {FSError(errno.EPERM)}")
+        out.name, out.stream = None, ctx.stderr
+        if st.seek_records or st.seek_bytes:
+            out.seek_error = f"{quotef(name)}: cannot seek: Illegal seek"
+        return out
     try:
         existing = ctx.stat(name)
     except FSError as e:

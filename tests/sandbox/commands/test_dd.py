@@ -146,6 +146,7 @@ HAND = [
     dd("if=big", "conv=ascii,ucase"), dd("if=big", "conv=ebcdic,lcase"), dd("if=big", "conv=ibm,ucase,swab"),
     dd("if=a", "conv=ebcdic", "cbs=8"), dd("if=a", "conv=ibm", "cbs=5", "bs=3"), dd("if=big", "conv=ascii", "cbs=16"),
     dd("if=a", "conv=ebcdic,sync", "cbs=4", "bs=7"), dd("if=a", "conv=ascii,ebcdic"), dd("if=a", "conv=ascii,block", "cbs=3"),
+    dd("if=a", "of=/dev/stderr"), dd("if=a", "of=/dev/stdout", "bs=5"),
     dd("if=a", "conv=ebcdic,unblock", "cbs=3"), dd("if=a", "conv=ebcdic,unblock"), dd("if=a", "conv=block,unblock"),
 ]
 
