@@ -12,7 +12,12 @@ order: ``-p`` (mode), ``-u``/``-g`` (owner, group: ``%-8s``), ``-s`` (size, ``%1
 (mtime, ``%b %e %H:%M`` within six months past, else ``%b %e  %Y``; ``--timefmt FMT`` /
 ``--timefmt=FMT`` sets the format and implies ``-D``), ``--du`` (a directory's size is its own
 plus what is listed below it; implies ``-s``; the report adds the sizes of every listed entry,
-nested ones again, as tree 2.1 does). Patterns are tree's own
+nested ones again, as tree 2.1 does). Order: ``-v``/``--sort=version``, ``--sort=size`` (largest
+first), ``--sort=mtime`` (oldest first; ``ctime`` too: the jail keeps one time), ``-U`` (the
+host's directory order); ``--charset ascii`` draws ``|--``; ``-Q`` quotes names, ``-N`` prints
+them raw; ``--filelimit N`` leaves a directory of more than N shown entries unopened; ``-J``
+writes tree 2.1's JSON (an operand that is not a directory is refused there: tree's JSON for
+it is malformed); ``-x``, ``-l`` change nothing (one file system, no links). Patterns are tree's own
 wildcards, matched byte by byte against the name: ``*``, ``?``, ``[...]`` (``^`` negates),
 ``\\`` escapes, ``|`` separates alternatives; each ``-I``/``-P`` adds alternatives.
 
@@ -27,6 +32,8 @@ refused with tree's ``Invalid argument`` message and usage (exit 1). Walks call 
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 import time
 from datetime import timezone
@@ -36,6 +43,8 @@ from sandbox.commands._identity import GROUP, USER
 from sandbox.commands.base import CommandContext
 from sandbox.commands.date import Moment, strftime
 from sandbox.commands.ls.layout import format_date
+from sandbox.commands.ls.order import in_directory_order
+from sandbox.commands.sort import filevercmp
 from sandbox.fs.base import FileStat, FSError
 from sandbox.fs.paths import normalize
 
@@ -55,10 +64,11 @@ BRANCH, LAST, PIPE, SPACE = "\u251c\u2500\u2500 ", "\u2514\u2500\u2500 ", "\u250
 class TreeExit(Exception):
     """Stop with ``status`` after ``message`` on stderr (and the usage when asked)."""
 
-    def __init__(self, message: str, status: int = 1, usage: bool = False):
+    def __init__(self, message: str, status: int = 1, usage: bool = False, quiet: bool = False):
         super().__init__(message)
         self.status = status
         self.usage = usage
+        self.quiet = quiet  # the message is already written
 
 
 def psize(size: int, human: bool, si: bool) -> str:
@@ -93,6 +103,11 @@ def _strtoul(text: str) -> int:
     value = int(digits, 16) if digits[:2].lower() == "0x" else int(digits, 8) if digits.startswith("0") else int(digits)
     value = min(value, (1 << 64) - 1)
     return (-value) % (1 << 64) if m.group(1) == "-" else value
+
+
+def _json_string(text: str) -> str:
+    """A name as tree's JSON writes it (``"`` and ``\\`` escaped, control characters as ``\\uXXXX``)."""
+    return json.dumps(text, ensure_ascii=False)
 
 
 def _c_int(value: int) -> int:
@@ -156,6 +171,9 @@ class _Tree:
         self.reverse = self.by_time = False
         self.perms = self.owner = self.group = self.sizes = self.human = self.si = False
         self.dates = self.du = self.prune = self.color = False
+        self.sort_by = "name"  # name version size mtime none (-U)
+        self.ascii = self.quote = self.raw = self.json = False
+        self.filelimit = 0
         self.timefmt: str | None = None
         self.colors: dict[str, str] | None = None
         self.now = 0.0
@@ -164,6 +182,7 @@ class _Tree:
         self.exclude: list[str] = []
         self.operands: list[str] = []
         self.dirs = self.files = 0
+        self.over = 0  # --filelimit: the entry count of the directory walk() just left unopened
         self.used = 0  # --du's report: the sizes of every listed entry added up
         self.out: list[str] = []
 
@@ -192,6 +211,26 @@ class _Tree:
                     self.si = self.sizes = True
                 elif arg == "--prune":
                     self.prune = True
+                elif arg.split("=", 1)[0] in ("--sort", "--charset", "--filelimit"):
+                    name, eq, value = arg.partition("=")
+                    if not eq:
+                        if n >= len(args):
+                            raise TreeExit(f"tree: Missing argument to {name}")
+                        value = args[n]
+                        n += 1
+                    if name == "--charset":
+                        self.ascii = value.lower() in ("ascii", "us-ascii", "ansi_x3.4-1968")
+                    elif name == "--filelimit":
+                        self.filelimit = _c_int(_strtoul(value))
+                    else:
+                        kinds = {"name": "name", "version": "version", "size": "size", "mtime": "mtime",
+                                 "ctime": "mtime"}
+                        if value not in kinds:
+                            self.ctx.stderr.write(f"tree: Sort type '{value}' not valid, should be one of: "
+                                                  .encode("utf-8", "surrogateescape"))
+                            self.ctx.stdout.write(b"name,version,size,mtime,ctime\n")
+                            raise TreeExit("", 1, quiet=True)
+                        self.sort_by = kinds[value]
                 elif arg == "--timefmt" or arg.startswith("--timefmt="):
                     if arg == "--timefmt":
                         if n >= len(args):
@@ -228,6 +267,15 @@ class _Tree:
                     pass  # no colour: the default; -C wins over it wherever it stands
                 elif letter == "C":
                     self.color = True
+                elif letter in "xl":
+                    pass  # one file system, no symbolic links: nothing to do
+                elif letter in "vUQNJ":
+                    if letter == "v":
+                        self.sort_by = "version"
+                    elif letter == "U":
+                        self.sort_by = "none"
+                    else:
+                        setattr(self, {"Q": "quote", "N": "raw", "J": "json"}[letter], True)
                 elif letter in "pugshD":
                     attr = {"p": "perms", "u": "owner", "g": "group", "s": "sizes", "h": "human",
                             "D": "dates"}[letter]
@@ -272,6 +320,8 @@ class _Tree:
         self.now = time.time()
         include = compile_pattern("|".join(self.include)) if self.include else None
         exclude = compile_pattern("|".join(self.exclude)) if self.exclude else None
+        if self.json:
+            return self.run_json(include, exclude)
         status = 0
         for operand in self.operands or ["."]:
             try:
@@ -293,8 +343,9 @@ class _Tree:
             self.out.append("")
             listed, size = self.walk(vpath, top, 0, "", include, exclude)
             total = st.size + size if self.du else st.size
-            self.out[head] = (self.info(st, total) + self.paint(printable(top), st)
-                              + ("/" if self.classify and not self.dirs_only else "") + "\n")
+            over = f"  [{self.over} entries exceeds filelimit, not opening dir]" if self.over else ""
+            self.out[head] = (self.info(st, total) + self.paint(self.name_text(top), st)
+                              + ("/" if self.classify and not self.dirs_only else "") + over + "\n")
             if listed:
                 self.dirs += 1  # tree 2.1 counts a top directory only when it lists something
         if not self.noreport:
@@ -308,15 +359,15 @@ class _Tree:
         self.ctx.stdout.write("".join(self.out).encode("utf-8", "surrogateescape"))
         return status
 
-    def walk(self, vpath: str, shown: str, depth: int, prefix: str,
-             include: "re.Pattern[bytes] | None", exclude: "re.Pattern[bytes] | None") -> tuple[bool, int]:
-        """Print the entries of ``vpath``; (whether there was any, what they add up to for
-        ``--du``)."""
+    def entries(self, vpath: str, depth: int, include: "re.Pattern[bytes] | None",
+                exclude: "re.Pattern[bytes] | None") -> list | None:
+        """The shown entries of ``vpath`` as (key, name, virtual path, stat), filtered and in
+        tree's order; None if it can't be read."""
         self.ctx.budget.check_time()
         try:
             names = self.ctx.fs.listdir(vpath)
         except FSError:
-            return False, 0
+            return None
         entries = []
         for name in names:
             if name.startswith(".") and not self.all:
@@ -332,8 +383,18 @@ class _Tree:
             if not st.is_dir and (self.dirs_only or include is not None and not include.match(key)):
                 continue
             entries.append((key, name, child, st))
-        entries.sort(key=(lambda e: (e[3].mtime, e[0])) if self.by_time else (lambda e: e[0]))
-        if self.reverse:
+        how = "mtime" if self.by_time else self.sort_by
+        if how == "none":
+            entries = in_directory_order(self.ctx.fs, vpath, entries, key=lambda e: e[1])
+        elif how == "version":
+            entries.sort(key=functools.cmp_to_key(lambda a, b: filevercmp(a[0], b[0]) or (a[0] > b[0]) - (a[0] < b[0])))
+        elif how == "size":
+            entries.sort(key=lambda e: (-e[3].size, e[0]))
+        elif how == "mtime":
+            entries.sort(key=lambda e: (e[3].mtime, e[0]))
+        else:
+            entries.sort(key=lambda e: e[0])
+        if self.reverse and how != "none":
             entries.reverse()
         if self.dirs_first:
             entries.sort(key=lambda e: not e[3].is_dir)
@@ -341,29 +402,131 @@ class _Tree:
             entries.sort(key=lambda e: e[3].is_dir)
         if self.prune:
             entries = [e for e in entries if not e[3].is_dir or self._keeps(e[2], depth + 1, include, exclude)]
+        return entries
+
+    def name_text(self, path: str) -> str:
+        """A name as tree prints it (``-N`` raw, ``-Q`` in double quotes)."""
+        text = path if self.raw else printable(path)
+        return f'"{text}"' if self.quote else text
+
+    def walk(self, vpath: str, shown: str, depth: int, prefix: str,
+             include: "re.Pattern[bytes] | None", exclude: "re.Pattern[bytes] | None") -> tuple[bool, int]:
+        """Print the entries of ``vpath``; (whether there was any, what they add up to for
+        ``--du``). ``self.over`` is set to the entry count where ``--filelimit`` stops."""
+        self.over = 0
+        entries = self.entries(vpath, depth, include, exclude)
+        if entries is None:
+            return False, 0
+        if self.filelimit and len(entries) > self.filelimit:
+            self.over = len(entries)
+            return True, 0
+        branch, last_branch, pipe = ("|-- ", "`-- ", "|   ") if self.ascii else (BRANCH, LAST, PIPE)
         total = 0
         for i, (_, name, child, st) in enumerate(entries):
             last = i == len(entries) - 1
             path = (shown.rstrip("/") if shown != "/" else "") + "/" + name if self.full else name
             mark = ("" if self.dirs_only else "/" if st.is_dir else "*" if st.mode & 0o111 else "") \
                 if self.classify else ""
-            lead = "" if self.no_indent else prefix + (LAST if last else BRANCH)
+            lead = "" if self.no_indent else prefix + (last_branch if last else branch)
             line = len(self.out)
             self.out.append("")
             size = st.size
+            over = 0
             if st.is_dir:
                 self.dirs += 1
                 if self.level < 0 or depth < self.level:
                     _, below = self.walk(child, path if self.full else shown + "/" + name, depth + 1,
-                                         prefix + (SPACE if last else PIPE), include, exclude)
+                                         prefix + (SPACE if last else pipe), include, exclude)
+                    over = self.over
                     if self.du:
                         size += below
             else:
                 self.files += 1
-            self.out[line] = lead + self.info(st, size) + self.paint(printable(path), st) + mark + "\n"
+            self.out[line] = (lead + self.info(st, size) + self.paint(self.name_text(path), st) + mark
+                              + (f"  [{over} entries exceeds filelimit, not opening dir]" if over else "") + "\n")
             self.used += size
             total += size
+        self.over = 0
         return bool(entries), total
+
+    def json_info(self, st: FileStat, size: int) -> str:
+        """The ``-J`` fields of the information options (tree 2.1's order)."""
+        out = ""
+        if self.perms:
+            out += f',"mode":"{st.mode & 0o7777:04o}","prot":"{mode_string(st)}"'
+        if self.owner:
+            out += f',"user":"{USER}"'
+        if self.group:
+            out += f',"group":"{GROUP}"'
+        if self.sizes:
+            out += f',"size":"{psize(size, True, self.si).strip()}"' if self.human or self.si else f',"size":{size}'
+        if self.dates:
+            saved = (self.perms, self.owner, self.group, self.sizes)
+            self.perms = self.owner = self.group = self.sizes = False
+            out += ',"time":"' + self.info(st, 0)[1:-3] + '"'
+            self.perms, self.owner, self.group, self.sizes = saved
+        return out
+
+    def walk_json(self, vpath: str, shown: str, depth: int, st: FileStat, indent: int,
+                  include: "re.Pattern[bytes] | None", exclude: "re.Pattern[bytes] | None") -> tuple[str, int, bool]:
+        """The ``-J`` text of the directory ``vpath`` (without a trailing newline), its size
+        for ``--du``, and whether it listed anything."""
+        pad = " " * indent
+        head = f'{pad}{{"type":"directory","name":{_json_string(shown)}'
+        entries = None
+        if self.level < 0 or depth <= self.level:
+            entries = self.entries(vpath, depth, include, exclude)
+        size = st.size
+        parts = []
+        for _, name, child, cst in entries or []:
+            path = (shown.rstrip("/") if shown != "/" else "") + "/" + name if self.full else name
+            if cst.is_dir:
+                self.dirs += 1
+                text, below, _ = self.walk_json(child, path, depth + 1, cst, indent + 2, include, exclude)
+                size += below if self.du else 0
+                self.used += below
+                parts.append(text)
+            else:
+                self.files += 1
+                size += cst.size if self.du else 0
+                self.used += cst.size
+                parts.append(f'{pad}  {{"type":"file","name":{_json_string(path)}{self.json_info(cst, cst.size)}}}')
+        head += self.json_info(st, size)
+        if not parts:
+            return head + "}", size if self.du else st.size, False
+        return head + ',"contents":[\n' + ",\n".join(parts) + f"\n{pad}]}}", size if self.du else st.size, True
+
+    def run_json(self, include: "re.Pattern[bytes] | None", exclude: "re.Pattern[bytes] | None") -> int:
+        """``-J``: the tree as tree 2.1's JSON."""
+        out = ["["]
+        for operand in self.operands or ["."]:
+            try:
+                vpath = self.ctx.path(operand)
+                st = self.ctx.fs.stat(vpath)
+            except FSError:
+                return self._plain_errors()
+            if not st.is_dir:
+                return self._plain_errors()
+            text, _, listed = self.walk_json(vpath, operand, 0, st, 2, include, exclude)
+            if len(out) > 1 and out[-1].endswith("]}"):
+                out[-1] += ","  # tree 2.1 separates operands only after one that listed something
+            out.append(text)
+            if listed:
+                self.dirs += 1
+        if self.noreport:
+            out.append("\n]")
+        else:
+            report = '  {"type":"report"' + (f',"size":{self.used}' if self.du else "")
+            report += f',"directories":{self.dirs}' + ("" if self.dirs_only else f',"files":{self.files}') + "}"
+            out.append(",\n" + report + "\n]")
+        self.ctx.stdout.write(("\n".join(out[:-1]) + "\n" + out[-1] + "\n").encode("utf-8", "surrogateescape"))
+        return 0
+
+    def _plain_errors(self) -> int:
+        """A ``-J`` run over a missing or non-directory operand: tree 2.1's JSON for it is
+        malformed; refused instead."""
+        self.ctx.error("-J with an operand that is not a directory is not supported in the sandbox")
+        return 1
 
     def _keeps(self, vpath: str, depth: int, include: "re.Pattern[bytes] | None",
                exclude: "re.Pattern[bytes] | None") -> bool:
@@ -406,7 +569,7 @@ def run(ctx: CommandContext) -> int:
         elif stop.status == -1:
             ctx.stdout.write(VERSION.encode())
             return 0
-        else:
+        elif not stop.quiet:
             ctx.stderr.write((str(stop) + "\n").encode("utf-8", "surrogateescape"))
             if stop.usage:
                 ctx.stderr.write(USAGE.encode())

@@ -17,7 +17,7 @@ _ESCAPES = {"a": b"\a", "b": b"\b", "f": b"\f", "n": b"\n", "r": b"\r", "t": b"\
             "v": b"\v", "\\": b"\\"}
 _SPEC = re.compile(r"%([-+ #0]*)(\d*)(?:\.(\d*))?")
 _NUMERIC = set("sdkbnmUGiD")
-_STRING = set("pfhPHugyYlMtacF")
+_STRING = set("pfhPHugyYlMtacFS")
 _NS_KINDS = set("STX+")
 STOP = object()
 #: Largest field width / precision honoured (larger ones are clamped).
@@ -134,6 +134,8 @@ def format_time(ns: int, kind: str) -> str:
     tm = time.gmtime(sec)
     if kind == "+":
         return time.strftime("%Y-%m-%d+%H:%M:%S", tm) + "." + frac
+    if kind == "Z":  # the jail's times are UTC (C's strftime says GMT for gmtime)
+        return "UTC"
     text = time.strftime("%" + kind, tm)
     return text + "." + frac if kind in _NS_KINDS else text
 
@@ -236,6 +238,10 @@ def render(walker, pieces: list, e) -> bytes:  # type: ignore[no-untyped-def]
             text = mode_string(e.stat(fs))
         elif d == "F":
             text = "ext4"
+        elif d == "S":  # sparseness: 512-byte blocks over the size, as C's %g
+            st = e.stat(fs)
+            blocks = -(-st.size // 4096) * 8
+            text = "%g" % (blocks * 512 / st.size) if st.size else "1"
         else:  # t a c
             text = ctime_string(mtime_ns_of(e.stat(fs)))
         out.append(((spec + "s") % text).encode("utf-8", "surrogateescape"))

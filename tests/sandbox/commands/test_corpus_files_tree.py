@@ -38,7 +38,7 @@ MEMORY: fsup.Tree = {
     "m/run.sh": b"#!/bin/sh\n",
     "m/.hidden": b"h\n",
 }
-OWNER = re.compile(rb"\broot(?= |\])")
+OWNER = re.compile(rb'\broot(?= |\]|")')
 
 
 def _owner(out: bytes) -> bytes:
@@ -51,7 +51,14 @@ FLAGS = [["-p"], ["-s"], ["-h"], ["--si"], ["-D"], ["-u"], ["-g"], ["-ug"], ["-p
          ["-a", "-h"], ["-hD", "-L", "1", "--timefmt", "%F"], ["--timefmt=%Y"], ["-C"], ["-C", "-F"],
          ["-C", "-n"], ["--prune"], ["--prune", "-P", "a*"], ["--prune", "-I", "a*"], ["--prune", "-d"],
          ["-s", "archive"], ["-D", "-L", "1", "archive"], ["-h", "--noreport"], ["--du", "-f", "-i"],
-         ["-sh", "--dirsfirst"], ["-p", "-L", "1", ".", "archive"]]
+         ["-sh", "--dirsfirst"], ["-p", "-L", "1", ".", "archive"],
+         ["--charset", "ascii"], ["--charset=ascii", "-L", "1"], ["--charset", "utf8"], ["--sort=mtime"],
+         ["--sort", "size"], ["--sort=version", "-r"], ["--sort=bogus"], ["--sort"],
+         ["-v"], ["-U", "-L", "1", "--noreport"], ["-Q", "-f", "-L", "1", "archive"], ["-Q", "-F"],
+         ["--filelimit", "1"], ["--filelimit=3", "-L", "2"], ["--filelimit", "2", "archive"],
+         ["--filelimit", "x"], ["-J"], ["-J", "-L", "1", "-s"], ["-J", "-p", "-D", "-h", "archive"], ["-J", "-d"],
+         ["-J", "--noreport", "-L", "1"], ["-J", "-s", "-u", "--du"], ["-J", "-a", "-g", "--si"],
+         ["-J", ".", "archive"], ["-J", "archive/empty", "archive", "archive/empty"], ["-x", "-l"], ["-N"]]
 
 
 @needs_tree
