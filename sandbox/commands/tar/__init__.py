@@ -11,7 +11,10 @@ are never extracted (the jail has none): each is refused with one message, statu
 
 from __future__ import annotations
 
+import time
+
 from sandbox.commands.base import CommandContext
+from sandbox.commands.date import DateError, Moment, parse_date, resolve_zone
 from sandbox.commands.tar.buffer import Fatal
 from sandbox.commands.tar.cli import TRY, CliError, Options, parse_args
 from sandbox.commands.tar.common import Tar
@@ -20,7 +23,7 @@ from sandbox.commands.tar.extract import extract, list_members
 from sandbox.commands.tar.names import quote
 from sandbox.commands.tar.reading import open_archive
 from sandbox.commands.tar.update import existing_blocks
-from sandbox.fs.base import FSError
+from sandbox.fs.base import FSError, mtime_ns_of
 
 VERSION = """tar (GNU tar) 1.34
 Copyright (C) 2021 Free Software Foundation, Inc.
@@ -85,26 +88,32 @@ def writes(args: list[str]) -> list[str]:
     return []
 
 
-def _mtime(tar: Tar) -> int | None:
-    text = tar.opts.mtime
+def _mtime(ctx: CommandContext, text: str | None) -> int | None:
+    """``--mtime``: a date, or the time of a file when it starts with ``/`` or ``.`` (GNU's
+    ``get_date_or_file``); an unknown date is GNU's minimum time, with its warning."""
     if text is None:
         return None
-    from sandbox.commands.date import DateError, Moment, parse_date
-    import time
-    zone = tar.zone[0]
+    if text.startswith(("/", ".")):
+        try:
+            return mtime_ns_of(ctx.stat(text)) // 1_000_000_000
+        except FSError as err:
+            ctx.error(f"{quote(text, True)}: Cannot stat: {err.strerror}")
+            raise CliError("Date sample file not found", 2) from None
+    zone = resolve_zone(ctx.env.get("TZ"))[0]
     now = time.time_ns()
     try:
         seconds, _ = parse_date(text, Moment(now // 10**9, now % 10**9, zone), zone)
         return seconds
     except (DateError, ValueError, OverflowError):
-        tar.warn(f"Substituting -9223372036854775807 for unknown date format ‘{text}’")
-        return -9223372036854775807
+        ctx.error(f"Substituting -9223372036854775807 for unknown date format ‘{text}’")
+        return -(1 << 63)  # (what GNU stores, one below what it says)
 
 
 def run(ctx: CommandContext) -> int:
     """Run tar."""
     try:
         opts = parse_args(ctx.args)
+        mtime = _mtime(ctx, opts.mtime)
     except CliError as err:
         ctx.error(str(err))
         if err.try_line:
@@ -122,7 +131,7 @@ def run(ctx: CommandContext) -> int:
         return 2
     tar = Tar(ctx, opts)
     try:
-        return _run(tar, opts)
+        return _run(tar, opts, mtime)
     except CliError as err:
         ctx.error(str(err))
         if err.try_line:
@@ -138,15 +147,14 @@ def run(ctx: CommandContext) -> int:
         return 2
 
 
-def _run(tar: Tar, o: Options) -> int:
+def _run(tar: Tar, o: Options, mtime: int | None) -> int:
     ctx = tar.ctx
     if o.mode in ("r", "u"):
-        create(tar, None, _mtime(tar), existing_blocks(tar, o.mode == "u"))
+        create(tar, None, mtime, existing_blocks(tar, o.mode == "u"))
     elif o.mode == "c":
         kind = o.compress
         if kind is None and o.auto_compress and o.archive != "-":
             kind = next((k for s, k in _SUFFIXES.items() if o.archive.endswith(s)), None)
-        mtime = _mtime(tar)
         try:
             create(tar, kind, mtime)
         except _Cowardly:

@@ -8,7 +8,7 @@ import bz2
 import lzma
 import struct
 import zlib
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
 from sandbox.commands.tar.format import BLOCK, RECORD
 
@@ -244,12 +244,3 @@ def records(blocks: bytes) -> bytes:
     data = blocks + bytes(2 * BLOCK)
     rest = len(data) % RECORD
     return data + bytes(RECORD - rest) if rest else data
-
-
-def iter_chunks(stream: BinaryIO, size: int = _CHUNK) -> Iterator[bytes]:
-    """Pieces of a stream until its end."""
-    while True:
-        data = stream.read(size)
-        if not data:
-            return
-        yield data

@@ -10,6 +10,7 @@ from sandbox.commands.tar.common import Tar
 from sandbox.commands.tar.format import DIRTYPE, REGTYPE, Header, member_blocks, padded
 from sandbox.commands.tar.names import excluded, quote, safer_name
 from sandbox.fs.base import FSError, mtime_ns_of
+from sandbox.fs.vfs import DEVICES
 
 
 class Creator:
@@ -53,13 +54,18 @@ class Creator:
         if vpath == self.archive_path:
             tar.warn(f"{quote(display, True)}: file is the archive; not dumped")
             return
+        if vpath in DEVICES:
+            tar.error(f"{quote(display, True)}: Cannot open: Operation not permitted "
+                      "(the sandbox archives no device files)")
+            return
         try:
             st = ctx.stat(path)
         except FSError as err:
             tar.error(f"{quote(display, True)}: Cannot stat: {err.strerror}")
             return
         o = tar.opts
-        mtime = self.mtime if self.mtime is not None else mtime_ns_of(st) // 1_000_000_000
+        file_mtime = mtime_ns_of(st) // 1_000_000_000
+        mtime = self.mtime if self.mtime is not None else file_mtime
         uname, gname = o.owner[0].encode(), o.group[0].encode()
         if o.numeric_owner:
             uname = gname = b""
@@ -70,7 +76,7 @@ class Creator:
             try:
                 entries = ctx.listdir(path)
             except FSError as err:
-                self._emit(head, display + ("" if display.endswith("/") else "/"))
+                self._emit(head, display + ("" if display.endswith("/") else "/"), file_mtime)
                 tar.error(f"{quote(display, True)}: Cannot open: {err.strerror}")
                 return
             if self.archive_path is not None and self.archive_path.rsplit("/", 1)[0] == vpath.rstrip("/") \
@@ -78,7 +84,7 @@ class Creator:
                 base = self.archive_path.rsplit("/", 1)[1]
                 if base not in entries:  # GNU made the archive before walking
                     entries = sorted(entries + [base])
-            self._emit(head, display + ("" if display.endswith("/") else "/"))
+            self._emit(head, display + ("" if display.endswith("/") else "/"), file_mtime)
             for entry in entries:
                 child_stored = stored + entry.encode("utf-8", "surrogateescape") \
                     if stored.endswith(b"/") else stored + b"/" + entry.encode("utf-8", "surrogateescape")
@@ -91,15 +97,18 @@ class Creator:
             return
         head = Header(stored, st.mode & 0o7777, o.owner[1], o.group[1], len(data), mtime,
                       REGTYPE, b"", uname, gname, 0, 0)
-        self._emit(head, display)
+        self._emit(head, display, file_mtime)
         self._add(padded(data))
 
-    def _emit(self, h: Header, display: str) -> None:
+    def _emit(self, h: Header, display: str, file_mtime: int) -> None:
+        """Add a member's header blocks and list it (with the file's own time, as GNU: the
+        ``--mtime`` value goes into the header only)."""
         self._add(member_blocks(h.name, h.mode, h.uid, h.gid, h.size, h.mtime, h.typeflag,
                                 h.uname, h.gname))
         o = self.tar.opts
         if o.verbose:
-            self.tar.print_header(h, display.encode("utf-8", "surrogateescape"), o.verbose > 1)
+            shown = Header(**{**h.__dict__, "mtime": file_mtime})
+            self.tar.print_header(shown, display.encode("utf-8", "surrogateescape"), o.verbose > 1)
 
     def finish(self, kind: str | None) -> None:
         """Pad, compress and write the archive."""

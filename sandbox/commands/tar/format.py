@@ -127,11 +127,6 @@ class Header:
     devmajor: int
     devminor: int
 
-    @property
-    def has_data(self) -> bool:
-        """True when data blocks follow the header (regular files and unknown types)."""
-        return self.typeflag not in (LNKTYPE, SYMTYPE, CHRTYPE, BLKTYPE, DIRTYPE, FIFOTYPE)
-
 
 def decode_header(block: bytes) -> Header:
     """The fields of a header block whose checksum is valid (names before extensions)."""

@@ -16,7 +16,7 @@ from sandbox.commands.tar.names import excluded, has_wildcards, leading_dir_matc
 from sandbox.fs.base import FSError
 
 #: A longer ``././@LongLink`` name than this is refused (GNU would try to allocate it).
-MAX_LONG_NAME = 1 << 20
+MAX_LONG_NAME = 16 << 20
 
 
 @dataclass

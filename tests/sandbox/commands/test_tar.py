@@ -187,7 +187,10 @@ CREATE_CASES = [
     ["tar", "-caf", "o.tar.gz", "d"], ["tar", "czvf", "o.tgz", "d"], ["tar", "-cf", "o.tar", "../w/d"],
     ["tar", "--mtime=@0", "-cf", "o.tar", "d"], ["tar", "--mtime=2020-01-02 03:04:05", "-cf", "o.tar", "d"],
     ["tar", "--numeric-owner", "-cvvf", "o.tar", "d"], ["tar", "--create", "--file=o.tar", "--verbose", "d"],
-    ["tar", "-cf", "o.tar", "-C", "nodir", "x"],
+    ["tar", "-cf", "o.tar", "-C", "nodir", "x"], ["tar", "--mtime=./d/a.txt", "-cf", "o.tar", "d"],
+    ["tar", "--mtime=./nope", "-cf", "o.tar", "d"], ["tar", "--mtime=./nope", "-tf", "o.tar"],
+    ["tar", "--mtime=garbage", "-cvvf", "o.tar", "f"], ["tar", "--owner=user:1000", "-cf", "o.tar", "f"],
+    ["tar", "-cf", "o.tar", "d", "--exclude=sub", "--exclude=*.md"], ["tar", "-cvf", "o.tar", "--exclude=d", "d", "f"],
 ]
 
 
@@ -471,3 +474,42 @@ def _pax_archive() -> bytes:
                                   ["tar", "--numeric-owner", "-tvf", "p.tar"]])
 def test_pax_archives(argv: list[str]) -> None:
     check(argv, {"p.tar": _pax_archive()})
+
+
+def test_device_files_are_not_archived() -> None:
+    """The jail's /dev entries are never read into an archive (GNU would store devices)."""
+    with tempfile.TemporaryDirectory() as a:
+        sb = Sandbox(mounts={"/m": a}, cwd="/m", policy=Policy(allow={"tar"}))
+        r = sb.run("tar -cf x.tar /dev/zero /dev/null")
+        assert r.exit_code == 2
+        assert r.stderr.decode().splitlines() == [
+            "tar: Removing leading `/' from member names",
+            "tar: /dev/zero: Cannot open: Operation not permitted (the sandbox archives no device files)",
+            "tar: /dev/null: Cannot open: Operation not permitted (the sandbox archives no device files)",
+            "tar: Exiting with failure status due to previous errors"]
+        assert Path(a, "x.tar").read_bytes() == bytes(10240)
+        r = sb.run("tar -tf /dev/urandom")  # junk forever: ends at the endless-read allowance
+        assert r.exit_code != 0 and b"Traceback" not in r.stderr
+
+
+def test_read_only_policy_allows_streams_to_stdout() -> None:
+    with tempfile.TemporaryDirectory() as a:
+        build(Path(a), BASE)
+        Path(a, "a.tar").write_bytes(_base_archive())
+        before = snapshot(Path(a))
+        sb = Sandbox(mounts={"/m": a}, cwd="/m", policy=Policy(allow={"tar", "wc"}, read_only=True))
+        r = sb.run("tar -cf - d | wc -c; tar -xOf a.tar d/a.txt")
+        assert (r.exit_code, r.stdout) == (0, b"10240\nhello\n")
+        assert snapshot(Path(a)) == before
+
+
+def test_protected_paths_are_not_overwritten_by_extraction() -> None:
+    with tempfile.TemporaryDirectory() as a:
+        build(Path(a), BASE)
+        Path(a, "a.tar").write_bytes(_base_archive())
+        Path(a, "d", "a.txt").write_bytes(b"keep\n")
+        sb = Sandbox(mounts={"/m": a}, cwd="/m", policy=Policy(allow={"tar"}, protected=frozenset({"/m/d/a.txt"})))
+        r = sb.run("tar -xf a.tar")
+        assert r.exit_code == 2
+        assert Path(a, "d", "a.txt").read_bytes() == b"keep\n"
+        assert r.stderr.decode().splitlines()[0].startswith("tar: d/a.txt: Cannot open: Permission denied")
