@@ -175,10 +175,13 @@ def ld(x: Fraction | int | float) -> Fraction | float:
     """``x`` rounded to the nearest 80-bit long double (ties to even); ±inf on overflow."""
     if isinstance(x, float):
         return x
-    x = Fraction(x)
+    if not isinstance(x, Fraction):
+        x = Fraction(x)
     n, d = x.numerator, x.denominator
     if n == 0:
-        return Fraction(0)
+        return x
+    if (n if n > 0 else -n).bit_length() <= _MANT and not d & (d - 1) and d.bit_length() < 16382:
+        return x  # already a long double (a 64-bit significand, a power-of-two scale)
     neg = n < 0
     n = -n if neg else n
     e = n.bit_length() - d.bit_length() - _MANT
@@ -377,7 +380,10 @@ def _strtod_int(s: str, pos: int) -> tuple[int, Fraction | float, bool, int]:
             status = PRECISION_LOSS
         if digits > MAX_ACCEPTABLE_DIGITS:
             return OVERFLOW, val, negative, end
-        val = ld(ld(val * 10) + digit)
+        if digits <= LDBL_DIG:  # below 10**18 < 2**63 every step is exact
+            val = Fraction(val.numerator * 10 + digit)
+        else:
+            val = ld(ld(val * 10) + digit)
         end += 1
     if not found and s[end:end + 1] != ".":
         return INVALID, val, negative, end
