@@ -6,7 +6,10 @@ JSON, CSV, PNG, JPEG, PDF, gzip, zip, ``#!`` scripts (sh, bash, zsh, python, rub
 node, and file's generic ``a NAME script``), HTML; anything else is ``data``.
 
 Options: ``-b --brief``, ``-i --mime``, ``--mime-type``, ``--mime-encoding``, ``-E`` (a missing
-file is an error, exit 1), ``-N --no-pad``, ``-L -h`` (accepted: no symbolic links), ``-s --special-files`` (accepted:
+file is an error, exit 1), ``-N --no-pad``, ``-F SEP --separator``, ``-0 --print0`` (a NUL after each name), ``-r --raw``
+(names unescaped), ``-f FILE --files-from`` (``-`` for stdin; each list padded apart, before the
+operands), ``-k -z -Z`` (accepted: one description per file, nothing compressed is looked into),
+``-L -h`` (accepted: no symbolic links), ``-s --special-files`` (accepted:
 the jail has only regular files and directories), ``-n --no-buffer`` and ``-p
 --preserve-date`` (accepted: nothing to do), ``--``.
 Names are padded to one column as file pads them; unprintable characters show as ``\\ooo``.
@@ -21,13 +24,15 @@ from __future__ import annotations
 
 from sandbox.commands import _filemagic, _wcwidth
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, OptionSpec, UsageError, parse
+from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, UsageError, parse
 from sandbox.fs.base import FSError
 
 SPEC = OptionSpec(
-    "biEhLNnpsv",
+    "0bEf:F:hikLNnprsvzZ",
     {"brief": (NO_ARG, "b"), "special-files": (NO_ARG, "s"), "no-buffer": (NO_ARG, "n"),
-     "preserve-date": (NO_ARG, "p"), "mime": (NO_ARG, "i"), "mime-type": (NO_ARG, "mime-type"),
+     "preserve-date": (NO_ARG, "p"), "separator": (REQUIRED, "F"), "print0": (NO_ARG, "0"),
+     "raw": (NO_ARG, "r"), "keep-going": (NO_ARG, "k"), "uncompress": (NO_ARG, "z"),
+     "uncompress-noreport": (NO_ARG, "Z"), "files-from": (REQUIRED, "f"), "mime": (NO_ARG, "i"), "mime-type": (NO_ARG, "mime-type"),
      "mime-encoding": (NO_ARG, "mime-encoding"), "no-pad": (NO_ARG, "N"), "dereference": (NO_ARG, "L"),
      "no-dereference": (NO_ARG, "h"), "help": (NO_ARG, "help"), "version": (NO_ARG, "v")},
 )
@@ -82,7 +87,22 @@ def run(ctx: CommandContext) -> int:
     if "v" in keys:
         ctx.stdout.write(b"file-5.44\nmagic file from /usr/share/misc/magic\n")
         return 0
-    if not operands:
+    groups: list[list[str]] = []  # each -f list, then the operands: padded group by group
+    for key, value in opts:
+        if key == "f":
+            try:
+                data = ctx.stdin.read() if value == "-" else ctx.read_bytes(value or "")
+            except FSError as e:
+                ctx.error(f"Cannot open `{value}' ({e.strerror})")
+                return 1
+            names = [n for n in data.decode("utf-8", "surrogateescape").split("\n") if n]
+            if names:
+                groups.append(names)
+    if operands:
+        groups.append(operands)
+    if not groups:
+        if "f" in keys:
+            return 0
         ctx.stderr.write(USAGE.encode())
         return 1
     mode = "describe"
@@ -92,19 +112,23 @@ def run(ctx: CommandContext) -> int:
         elif key in ("mime-type", "mime-encoding"):
             mode = key
     brief, errors, pad = "b" in keys, "E" in keys, "N" not in keys
-    shown = ["/dev/stdin" if o == "-" else printable(o) for o in operands]
-    width = max(_width(s) for s in shown)
+    separator = next((v for k, v in reversed(opts) if k == "F"), ":") or ""
+    after_name = "\0" if "0" in keys else ""
     status = 0
     out = []
-    for operand, name in zip(operands, shown):
-        ctx.budget.check_time()
-        text, failed = _one(ctx, operand, name, mode, errors)
-        if failed:
-            status = 1
-        if brief:
-            out.append(text + "\n")
-        else:
-            out.append(f"{name}:{' ' * (width - _width(name)) if pad else ''} {text}\n")
+    for group in groups:
+        shown = ["/dev/stdin" if o == "-" else o if "r" in keys else printable(o) for o in group]
+        width = max(_width(s) for s in shown)
+        for operand, name in zip(group, shown):
+            ctx.budget.check_time()
+            text, failed = _one(ctx, operand, name, mode, errors)
+            if failed:
+                status = 1
+            if brief:
+                out.append(text + "\n")
+            else:
+                fill = " " * (width - _width(name)) if pad else ""
+                out.append(f"{name}{after_name}{separator}{fill} {text}\n")
     ctx.stdout.write("".join(out).encode("utf-8", "surrogateescape"))
     return status
 

@@ -9,6 +9,11 @@ from tests.sandbox.shell.shell_difftools import check
 SCRIPTS = [
     "file -s notes.md a.txt", "file -sb notes.md", "file -n a.txt", "file -p -b data.jsonl",
     "file -snp empty.txt dir",
+    "printf 'a.txt\\nnotes.md\\n' > list && file -f list", "file -f nosuch; echo $?",
+    "printf 'a.txt\\n' | file -f -", "printf 'a.txt\\nnotes.md\\n' > list && file -f list data.jsonl",
+    "file -r -F '' a.txt", "file -F ' -' a.txt notes.md", "file -0 a.txt data.jsonl | od -c",
+    "file -N -F@ a.txt notes.md dir", "file -b -F@ a.txt", "file -k a.txt", "file -z notes.md",
+    "file -F: -0 -N a.txt notes.md | tr '\\0' '|'", "file -Z -r a.txt",
 ]
 
 
