@@ -763,8 +763,10 @@ def _same(v):
 
 
 def b_sprintf(c, args, line):
-    if not args:
-        raise AwkFatal("sprintf: called with 0 arguments", line, 1, "error")
+    if not args:  # gawk: fatal when it runs
+        def no_arguments():
+            raise AwkFatal("sprintf: no arguments", line)
+        return no_arguments
     rt = c.rt
     fmt = c.cstr(args[0])
     vals = [c.typing_elem(a, _same) if a[0] == "index" else c.cval(a) for a in args[1:]]
@@ -882,8 +884,10 @@ def b_toupper(c, args, line):
 
 def _bits(name, op, min_args=2):
     def build(c, args, line):
-        if len(args) < min_args:
-            raise AwkFatal(f"{name}: called with less than two arguments", line, 1, "error")
+        if len(args) < min_args:  # gawk: fatal when it runs
+            def too_few():
+                raise AwkFatal(f"{name}: called with less than two arguments", line)
+            return too_few
         fs = [c.cnum(a) for a in args]
         rt = c.rt
 

@@ -8,7 +8,7 @@ from sandbox.commands.awk.compiler import Compiler
 from sandbox.commands.awk.interp import (
     AwkFatal, ExitProgram, NextFile, NextRecord, Runtime, check_name_length,
 )
-from sandbox.commands.awk.parser import AwkSyntaxError, parse, unescape_string
+from sandbox.commands.awk.parser import BUILTINS, KEYWORDS, AwkSyntaxError, parse, unescape_string
 from sandbox.commands.awk.records import DirectoryInput, RecordReader, split_default
 from sandbox.commands.awk.values import UNINIT, AwkArray, StrNum
 from sandbox.errors import BrokenPipe, LimitExceeded
@@ -132,8 +132,8 @@ def parse_args(args: list[str]):
             if c in "Fvfe" + "Eil":
                 if not eq:
                     i += 1
-                    if i >= n:
-                        raise UsageError(f"option '--{matches[0]}' requires an argument")
+                    if i >= n:  # gawk names the short option here
+                        raise UsageError(f"option requires an argument -- {c}")
                     val = args[i]
                 _apply(opts, c, val)
             else:
@@ -363,7 +363,8 @@ def run(ctx) -> int:
         ctx.stderr.write(f"awk: {err}\n".encode())
         return 2
     except UsageError as err:
-        if not str(err).startswith("invalid option"):
+        # gawk's getopt says nothing of an unknown or ambiguous option: the usage alone
+        if not str(err).startswith(("invalid option", "unrecognized option", "option '--")):
             ctx.stderr.write(f"awk: {err}\n".encode())
         ctx.stderr.write(USAGE.encode())
         return 1
@@ -601,11 +602,16 @@ def _execute(ctx, src: Source, parsed, opts: Options, operands: list[str]) -> in
             rt.G[rt.slots["FS"]] = data
             rt.set_fs(data)
         for a in opts.assigns:
-            if "=" not in a or not _ASSIGN_RE.match(a):
+            name, eq, _value = a.partition("=")
+            if not eq:
                 ctx.stderr.write(f"awk: `{a}' argument to `-v' not in `var=value' form\n\n"
                                  .encode("utf-8", "surrogateescape"))
                 ctx.stderr.write(USAGE.encode())
-                return 2
+                return 1
+            if not _ASSIGN_RE.match(a):  # gawk's arg_assign, in its words
+                raise AwkFatal(f"`{name}' is not a legal variable name")
+            if name in KEYWORDS or name in BUILTINS:
+                raise AwkFatal(f"cannot use gawk builtin `{name}' as variable name")
             assign_var(rt, a)
         rt.main_input = MainInput(rt, ctx)
     except AwkFatal as err:

@@ -1061,10 +1061,27 @@ class Parser:
             if self.tok.kind != ")":
                 args = self.expr_list_until(")")
                 self.opt_nls()
+            close = self.tok.pos
             self.expect(")")
         finally:
             self.in_print = saved_print
+        lo, hi = _ARITY.get(name, (0, 1 << 30))
+        if not lo <= len(args) <= hi:  # gawk's grammar, at the closing parenthesis
+            raise AwkSyntaxError(f"{len(args)} is invalid as number of arguments for {name}", close)
         return ("builtin", name, args, line)
+
+
+#: How many arguments gawk's grammar lets each builtin take (tokentab's argument counts; the
+#: rest, and/or/xor and sprintf, check at run time).
+_ARITY = {
+    "length": (0, 1), "substr": (2, 3), "index": (2, 2), "split": (2, 4), "sub": (2, 3),
+    "gsub": (2, 3), "gensub": (3, 4), "match": (2, 3), "sin": (1, 1), "cos": (1, 1),
+    "exp": (1, 1), "log": (1, 1), "sqrt": (1, 1), "int": (1, 1), "atan2": (2, 2),
+    "rand": (0, 0), "srand": (0, 1), "tolower": (1, 1), "toupper": (1, 1), "system": (1, 1),
+    "close": (1, 2), "fflush": (0, 1), "systime": (0, 0), "strftime": (0, 3), "mktime": (1, 2),
+    "asort": (1, 3), "asorti": (1, 3), "compl": (1, 1), "lshift": (2, 2), "rshift": (2, 2),
+    "strtonum": (1, 1), "isarray": (1, 1), "typeof": (1, 2), "patsplit": (2, 4),
+}
 
 
 def items_node(items, left):

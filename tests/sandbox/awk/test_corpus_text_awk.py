@@ -25,3 +25,36 @@ CASES = [
 def test_case(case: list[str]) -> None:
     S.need_gawk()
     S.compare(case, stdin=b"line1\nline2\n")
+
+
+#: Builtins called with a wrong number of arguments (gawk's grammar: a syntax error at the
+#: closing parenthesis; sprintf() and and(1) are fatal when they run).
+ARITY = [
+    'BEGIN { print substr("abc") }', 'BEGIN { print split("a b") }', 'BEGIN { print index("abc") }',
+    'BEGIN { print gsub(/a/) }', 'BEGIN { x = length(1,2) }', 'BEGIN { x = substr("a",1,2,3) }',
+    'BEGIN { x = tolower() }', 'BEGIN { x = atan2(1) }', 'BEGIN { x = strftime(1,2,3,4) }',
+    'BEGIN { x = split() }', 'BEGIN { x = systime(1) }', 'BEGIN { x = close() }',
+    'BEGIN { x = typeof(1,2,3) }', 'BEGIN { x = asort(a,b,c,d) }', 'BEGIN { x = length() }',
+    'BEGIN { print "a"; x = sprintf() }', 'BEGIN { print "a"; x = and(1) }', 'BEGIN { x = srand() }',
+    '{ print substr($0) }', 'BEGIN {\n  x = 1\n  y = index("a")\n}',
+]
+#: Command-line mistakes: -v names gawk refuses, unknown or ambiguous long options (the usage
+#: alone), a long option missing its argument (named by its short letter).
+OPTIONS = [
+    ["-v", "1x=3", "BEGIN{}"], ["-v", "x-y=3", "BEGIN{}"], ["-v", "length=3", "BEGIN{}"],
+    ["-v", "if=1", "BEGIN{}"], ["-v", "a[1]=3", "BEGIN{}"], ["-v", "x", "BEGIN{}"],
+    ["-v", "_x=1", "BEGIN{print _x}"], ["--foo", "BEGIN{}"], ["--fo=1", "BEGIN{}"],
+    ["--no", "BEGIN{}"], ["--file"], ["-f"], ["--assign", "x y=1", "BEGIN{}"],
+]
+
+
+@pytest.mark.parametrize("prog", ARITY, ids=repr)
+def test_builtin_arity_matches_gawk(prog: str) -> None:
+    S.need_gawk()
+    S.compare([prog], stdin=b"x\n", check_stderr=True)
+
+
+@pytest.mark.parametrize("args", OPTIONS, ids=repr)
+def test_option_mistakes_match_gawk(args: list[str]) -> None:
+    S.need_gawk()
+    S.compare(args, check_stderr=True)
