@@ -229,8 +229,8 @@ def test_read_only_policy_refuses_before_running(tmp_path: Path) -> None:
     sb = Sandbox(mounts={"/w": str(tmp_path)}, cwd="/w",
                  policy=Policy(allow={"dd", "echo"}, read_only=True))
     r = sb.run("echo start; dd if=/dev/null of=x")
-    assert r.exit_code != 0
-    assert b"start" not in r.stdout
+    assert r.exit_code == 126 and r.stdout == b""
+    assert b"read-only" in r.stderr and len(r.stderr.splitlines()) == 1
     assert (tmp_path / "x").read_bytes() == b"keep"
 
 
