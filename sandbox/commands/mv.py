@@ -1,4 +1,4 @@
-"""``mv``: move (rename) files (GNU coreutils 9.1): ``-f -n -v -t DIR -T``, into a directory;
+"""``mv``: move (rename) files (GNU coreutils 9.1): ``-f -n -u -v -t DIR -T``, into a directory;
 ``-b``/``--backup[=CONTROL]``/``-S SUFFIX`` rename a destination about to be replaced to its
 backup name first (``backup_name``, shared with ``cp``).
 
@@ -15,10 +15,10 @@ from sandbox.commands._quoting import quote, quoteaf
 from sandbox.commands._writing import basename, copy_tree, is_inside, join, operands_of, remove_tree, same_path, stat_operand
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, parse_command_line
-from sandbox.fs.base import FSError
+from sandbox.fs.base import FSError, mtime_ns_of
 
 SPEC = OptionSpec(
-    "bfinS:t:Tv",
+    "bfinS:t:Tuv",
     {
         "backup": (OPTIONAL, "backup"),
         "suffix": (REQUIRED, "S"),
@@ -27,6 +27,7 @@ SPEC = OptionSpec(
         "no-clobber": (NO_ARG, "n"),
         "target-directory": (REQUIRED, "t"),
         "no-target-directory": (NO_ARG, "T"),
+        "update": (NO_ARG, "u"),
         "verbose": (NO_ARG, "v"),
         "help": (NO_ARG, "help"),
         "version": (NO_ARG, "version"),
@@ -45,6 +46,9 @@ Rename SOURCE to DEST, or move SOURCE(s) to DIRECTORY.
   -S, --suffix=SUFFIX          override the usual backup suffix
   -t, --target-directory=DIRECTORY  move all SOURCE arguments into DIRECTORY
   -T, --no-target-directory    treat DEST as a normal file
+  -u, --update                 move only when the SOURCE file is newer
+                                 than the destination file or when the
+                                 destination file is missing
   -v, --verbose                explain what is being done
       --help        display this help and exit
       --version     output version information and exit
@@ -181,7 +185,7 @@ def targets(ctx: CommandContext, prog_opts: list[tuple[str, str | None]], operan
 
 
 def _move(ctx: CommandContext, src: str, dst: str, no_clobber: bool, verbose: bool,
-          backups: "Backups | None" = None) -> bool:
+          backups: "Backups | None" = None, update: bool = False) -> bool:
     try:
         src_stat = stat_operand(ctx, src)
     except FSError as e:
@@ -205,6 +209,9 @@ def _move(ctx: CommandContext, src: str, dst: str, no_clobber: bool, verbose: bo
     if dst_stat is not None and same_path(ctx, src, dst):
         ctx.error(f"{quoteaf(src)} and {quoteaf(dst)} are the same file")
         return False
+    if (update and dst_stat is not None and not dst_stat.is_dir
+            and mtime_ns_of(dst_stat) >= mtime_ns_of(src_stat)):
+        return True  # -u: the destination is not older than the source
     if dst_stat is not None:
         if no_clobber:
             return True
@@ -274,6 +281,6 @@ def run(ctx: CommandContext) -> int:
     status = 0
     for src, dst in resolved[0]:
         ctx.budget.check_time()
-        if not _move(ctx, src, dst, no_clobber, "v" in keys, backups):
+        if not _move(ctx, src, dst, no_clobber, "v" in keys, backups, "u" in keys):
             status = 1
     return status

@@ -26,3 +26,16 @@ SCRIPTS = [
 @pytest.mark.parametrize("script", SCRIPTS)
 def test_backups(script: str) -> None:
     check(SETUP + script)
+
+
+UPDATE = [
+    "touch -d 2026-01-01 a; touch -d 2026-02-01 b; mv -u a b; ls; cat b",
+    "touch -d 2026-03-01 a; touch -d 2026-02-01 b; mv -u a b; ls; cat b",
+    "touch -d 2026-02-01 a b; mv -uv a b; ls", "mv -u a new; ls", "mkdir d; mv -u a d; ls d",
+    "touch -d 2026-01-01 a; cp b c; mv -u -t . a 2>&1; mv --update a b c 2>&1; ls",
+]
+
+
+@pytest.mark.parametrize("script", UPDATE)
+def test_mv_update(script: str) -> None:
+    check(SETUP + script)
