@@ -5,8 +5,8 @@ buffers, ``bytes_in`` counting what was read), so header offsets, ``-l`` sizes a
 ratios come out as GNU's. ``inflate_member`` decodes one deflate stream with ``zlib`` in
 bounded pieces (never more than 32 KiB of output at a time: a decompression bomb is stopped
 by the sink's limits, not by memory) and hands output on in the 32 KiB windows gzip flushes.
-``deflate_bytes`` produces the deflate stream with zlib's parameters closest to gzip's
-(``memLevel`` 8: the same 15-bit hash and match search).
+``deflate_bytes`` produces the deflate stream: zlib at ``memLevel`` 8 (gzip's 15-bit hash
+and match search, so gzip's LZ77 parse), re-split into gzip's blocks by ``gzip_deflate``.
 """
 
 from __future__ import annotations
@@ -243,12 +243,33 @@ def _replay(inp: GzipInput, sink: WindowSink, check: Callable[[], None], slide: 
         inp.pos = 0
 
 
+#: Inputs up to this size are coded exactly as gzip does (``gzip_deflate``); larger ones are
+#: streamed through zlib, whose blocks may be split elsewhere.
+EXACT_LIMIT = 4 << 20
+
+
 def deflate_bytes(chunks, level: int, emit: Callable[[bytes], None]) -> tuple[int, int]:
     """Deflate the byte pieces of ``chunks`` at ``level``; return (crc32, size)."""
-    c = zlib.compressobj(level, zlib.DEFLATED, -15, 8, zlib.Z_DEFAULT_STRATEGY)
     crc = 0
     size = 0
-    for piece in chunks:
+    held: list[bytes] = []
+    it = iter(chunks)
+    for piece in it:
+        crc = zlib.crc32(piece, crc)
+        size += len(piece)
+        held.append(piece)
+        if size > EXACT_LIMIT:
+            break
+    else:
+        emit(gzip_deflate(b"".join(held), level))
+        return crc, size
+    c = zlib.compressobj(level, zlib.DEFLATED, -15, 8, zlib.Z_DEFAULT_STRATEGY)
+    for piece in held:
+        out = c.compress(piece)
+        if out:
+            emit(out)
+    held.clear()
+    for piece in it:
         crc = zlib.crc32(piece, crc)
         size += len(piece)
         out = c.compress(piece)
@@ -607,3 +628,556 @@ class GnuInflater:
                 d = (d + 1) & (WSIZE - 1)
         self.wp = self.w
         return 0
+
+
+# -- gzip 1.12's block splitting, for inputs past zlib's 16383-symbol blocks ---------------------
+#
+# zlib at memLevel 8 makes gzip's LZ77 parse (same hash, same match search) but ends a block
+# after 16383 symbols where gzip goes to 32767 (and, above -2, may end one early at a multiple
+# of 4096 symbols: trees.c's ``ct_tally`` guess). ``gzip_deflate`` reads the parse back out of
+# zlib's stream, splits it where gzip's ``ct_tally`` would, and codes each block with a port
+# of trees.c (``build_tree``, ``gen_bitlen``, ``send_tree``, ``flush_block``).
+
+_EXTRA_LBITS = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5,
+                5, 0]
+_EXTRA_DBITS = _CPDEXT
+_EXTRA_BLBITS = [0] * 16 + [2, 3, 7]
+_BL_ORDER = _BORDER
+_BASE_LENGTH = [0] * 29
+_LENGTH_CODE = [0] * 256
+_BASE_DIST = [0] * 30
+_DIST_CODE = [0] * 512
+
+
+def _init_tables() -> None:
+    length = 0
+    for code in range(28):
+        _BASE_LENGTH[code] = length
+        for _ in range(1 << _EXTRA_LBITS[code]):
+            _LENGTH_CODE[length] = code
+            length += 1
+    _LENGTH_CODE[length - 1] = 28
+    dist = 0
+    for code in range(16):
+        _BASE_DIST[code] = dist
+        for _ in range(1 << _EXTRA_DBITS[code]):
+            _DIST_CODE[dist] = code
+            dist += 1
+    dist >>= 7
+    for code in range(16, 30):
+        _BASE_DIST[code] = dist << 7
+        for _ in range(1 << (_EXTRA_DBITS[code] - 7)):
+            _DIST_CODE[256 + dist] = code
+            dist += 1
+
+
+_init_tables()
+
+
+def _d_code(dist: int) -> int:
+    return _DIST_CODE[dist] if dist < 256 else _DIST_CODE[256 + (dist >> 7)]
+
+
+def _bi_reverse(code: int, length: int) -> int:
+    res = 0
+    for _ in range(length):
+        res = (res << 1) | (code & 1)
+        code >>= 1
+    return res
+
+
+def _gen_codes(lens: list[int], max_code: int, bl_count: list[int]) -> list[int]:
+    codes = [0] * len(lens)
+    next_code = [0] * 16
+    code = 0
+    for bits in range(1, 16):
+        code = (code + bl_count[bits - 1]) << 1
+        next_code[bits] = code
+    for n in range(max_code + 1):
+        ln = lens[n]
+        if ln:
+            codes[n] = _bi_reverse(next_code[ln], ln)
+            next_code[ln] += 1
+    return codes
+
+
+_STATIC_LLEN = [8] * 144 + [9] * 112 + [7] * 24 + [8] * 8
+_STATIC_LCODE = _gen_codes(_STATIC_LLEN, 287, [0, 0, 0, 0, 0, 0, 0, 24, 152, 112, 0, 0, 0, 0, 0, 0])
+_STATIC_DLEN = [5] * 30
+_STATIC_DCODE = [_bi_reverse(n, 5) for n in range(30)]
+
+
+class _Tree:
+    """One tree of trees.c (``ct_data`` array and its ``tree_desc``)."""
+
+    def __init__(self, elems: int, size: int, stree_len: list[int] | None, extra: list[int],
+                 base: int, max_length: int):
+        self.elems = elems
+        self.freq = [0] * size
+        self.len = [0] * size
+        self.code = [0] * size
+        self.stree_len = stree_len
+        self.extra = extra
+        self.base = base
+        self.max_length = max_length
+        self.max_code = 0
+
+
+class _Trees:
+    """trees.c's block state and bit output."""
+
+    def __init__(self) -> None:
+        self.out = bytearray()
+        self.bitbuf = 0
+        self.bitcnt = 0
+        self.ltree = _Tree(286, 2 * 286 + 1, _STATIC_LLEN, _EXTRA_LBITS, 257, 15)
+        self.dtree = _Tree(30, 2 * 30 + 1, _STATIC_DLEN, _EXTRA_DBITS, 0, 15)
+        self.bltree = _Tree(19, 2 * 19 + 1, None, _EXTRA_BLBITS, 0, 7)
+        self.opt_len = 0
+        self.static_len = 0
+        self.bl_count = [0] * 16
+
+    def send_bits(self, value: int, length: int) -> None:
+        self.bitbuf |= value << self.bitcnt
+        self.bitcnt += length
+        while self.bitcnt >= 8:
+            self.out.append(self.bitbuf & 0xFF)
+            self.bitbuf >>= 8
+            self.bitcnt -= 8
+
+    def bi_windup(self) -> None:
+        if self.bitcnt > 0:
+            self.out.append(self.bitbuf & 0xFF)
+        self.bitbuf = self.bitcnt = 0
+
+    def build_tree(self, t: _Tree) -> None:
+        freq, tlen = t.freq, t.len
+        depth = [0] * len(freq)
+        heap = [0] * 574
+        heap_len = 0
+        heap_max = 573
+        max_code = -1
+        for n in range(t.elems):
+            if freq[n]:
+                heap_len += 1
+                heap[heap_len] = max_code = n
+                depth[n] = 0
+            else:
+                tlen[n] = 0
+        while heap_len < 2:
+            if max_code < 2:
+                max_code += 1
+                new = max_code
+            else:
+                new = 0
+            heap_len += 1
+            heap[heap_len] = new
+            freq[new] = 1
+            depth[new] = 0
+            self.opt_len -= 1
+            if t.stree_len is not None:
+                self.static_len -= t.stree_len[new]
+        t.max_code = max_code
+
+        def smaller(a: int, b: int) -> bool:
+            return freq[a] < freq[b] or (freq[a] == freq[b] and depth[a] <= depth[b])
+
+        def down(k: int) -> None:
+            v = heap[k]
+            j = k << 1
+            while j <= heap_len:
+                if j < heap_len and smaller(heap[j + 1], heap[j]):
+                    j += 1
+                if smaller(v, heap[j]):
+                    break
+                heap[k] = heap[j]
+                k = j
+                j <<= 1
+            heap[k] = v
+
+        for n in range(heap_len // 2, 0, -1):
+            down(n)
+        node = t.elems
+        dad = [0] * len(freq)
+        while True:
+            n = heap[1]
+            heap[1] = heap[heap_len]
+            heap_len -= 1
+            down(1)
+            m = heap[1]
+            heap_max -= 1
+            heap[heap_max] = n
+            heap_max -= 1
+            heap[heap_max] = m
+            freq[node] = freq[n] + freq[m]
+            depth[node] = max(depth[n], depth[m]) + 1
+            dad[n] = dad[m] = node
+            heap[1] = node
+            node += 1
+            down(1)
+            if heap_len < 2:
+                break
+        heap_max -= 1
+        heap[heap_max] = heap[1]
+        self._gen_bitlen(t, heap, heap_max, dad)
+        t.code = _gen_codes(tlen, max_code, self.bl_count)
+
+    def _gen_bitlen(self, t: _Tree, heap: list[int], heap_max: int, dad: list[int]) -> None:
+        freq, tlen = t.freq, t.len
+        bl_count = self.bl_count
+        for b in range(16):
+            bl_count[b] = 0
+        tlen[heap[heap_max]] = 0
+        overflow = 0
+        h = heap_max + 1
+        while h < 573:
+            n = heap[h]
+            bits = tlen[dad[n]] + 1
+            if bits > t.max_length:
+                bits = t.max_length
+                overflow += 1
+            tlen[n] = bits
+            h += 1
+            if n > t.max_code:
+                continue
+            bl_count[bits] += 1
+            xbits = t.extra[n - t.base] if n >= t.base else 0
+            f = freq[n]
+            self.opt_len += f * (bits + xbits)
+            if t.stree_len is not None:
+                self.static_len += f * (t.stree_len[n] + xbits)
+        if overflow == 0:
+            return
+        while True:
+            bits = t.max_length - 1
+            while bl_count[bits] == 0:
+                bits -= 1
+            bl_count[bits] -= 1
+            bl_count[bits + 1] += 2
+            bl_count[t.max_length] -= 1
+            overflow -= 2
+            if overflow <= 0:
+                break
+        h = 573
+        for bits in range(t.max_length, 0, -1):
+            n = bl_count[bits]
+            while n != 0:
+                h -= 1
+                m = heap[h]
+                if m > t.max_code:
+                    continue
+                if tlen[m] != bits:
+                    self.opt_len += (bits - tlen[m]) * freq[m]
+                    tlen[m] = bits
+                n -= 1
+
+    def _scan_tree(self, t: _Tree, send: bool) -> None:
+        tlen = t.len
+        bl = self.bltree
+        max_code = t.max_code
+        prevlen = -1
+        nextlen = tlen[0]
+        count = 0
+        max_count, min_count = (138, 3) if nextlen == 0 else (7, 4)
+        if not send:
+            tlen[max_code + 1] = 0xFFFF
+
+        def code(c: int) -> None:
+            self.send_bits(bl.code[c], bl.len[c])
+
+        for n in range(max_code + 1):
+            curlen = nextlen
+            nextlen = tlen[n + 1]
+            count += 1
+            if count < max_count and curlen == nextlen:
+                continue
+            if count < min_count:
+                if send:
+                    for _ in range(count):
+                        code(curlen)
+                else:
+                    bl.freq[curlen] += count
+            elif curlen != 0:
+                if send:
+                    if curlen != prevlen:
+                        code(curlen)
+                        count -= 1
+                    code(16)
+                    self.send_bits(count - 3, 2)
+                else:
+                    if curlen != prevlen:
+                        bl.freq[curlen] += 1
+                    bl.freq[16] += 1
+            elif count <= 10:
+                if send:
+                    code(17)
+                    self.send_bits(count - 3, 3)
+                else:
+                    bl.freq[17] += 1
+            else:
+                if send:
+                    code(18)
+                    self.send_bits(count - 11, 7)
+                else:
+                    bl.freq[18] += 1
+            count = 0
+            prevlen = curlen
+            if nextlen == 0:
+                max_count, min_count = 138, 3
+            elif curlen == nextlen:
+                max_count, min_count = 6, 3
+            else:
+                max_count, min_count = 7, 4
+
+    def flush_block(self, syms: list[int], raw: bytes | None, eof: bool) -> None:
+        """trees.c's ``flush_block`` for one block's symbols (``raw``: its bytes, or None
+        when gzip's window no longer holds them)."""
+        lt, dt, bt = self.ltree, self.dtree, self.bltree
+        for t in (lt, dt, bt):
+            for i in range(len(t.freq)):
+                t.freq[i] = 0
+        self.opt_len = self.static_len = 0
+        lt.freq[256] = 1
+        for s in syms:
+            if s < 256:
+                lt.freq[s] += 1
+            else:
+                lc, dist = (s - 256) >> 15, (s - 256) & 0x7FFF
+                lt.freq[_LENGTH_CODE[lc] + 257] += 1
+                dt.freq[_d_code(dist)] += 1
+        self.build_tree(lt)
+        self.build_tree(dt)
+        self._scan_tree(lt, False)
+        self._scan_tree(dt, False)
+        self.build_tree(bt)
+        max_blindex = 18
+        while max_blindex >= 3 and bt.len[_BL_ORDER[max_blindex]] == 0:
+            max_blindex -= 1
+        self.opt_len += 3 * (max_blindex + 1) + 14
+        opt_lenb = (self.opt_len + 3 + 7) >> 3
+        static_lenb = (self.static_len + 3 + 7) >> 3
+        if static_lenb <= opt_lenb:
+            opt_lenb = static_lenb
+        stored_len = len(raw) if raw is not None else -1
+        if raw is not None and stored_len + 4 <= opt_lenb:
+            self.send_bits(0 + int(eof), 3)
+            self.bi_windup()
+            self.out += stored_len.to_bytes(2, "little") + (stored_len ^ 0xFFFF).to_bytes(2, "little")
+            self.out += raw
+        elif static_lenb == opt_lenb:
+            self.send_bits(2 + int(eof), 3)
+            self._compress(syms, _STATIC_LCODE, _STATIC_LLEN, _STATIC_DCODE, _STATIC_DLEN)
+        else:
+            self.send_bits(4 + int(eof), 3)
+            self.send_bits(lt.max_code + 1 - 257, 5)
+            self.send_bits(dt.max_code + 1 - 1, 5)
+            self.send_bits(max_blindex + 1 - 4, 4)
+            for rank in range(max_blindex + 1):
+                self.send_bits(bt.len[_BL_ORDER[rank]], 3)
+            self._scan_tree(lt, True)
+            self._scan_tree(dt, True)
+            self._compress(syms, lt.code, lt.len, dt.code, dt.len)
+        if eof:
+            self.bi_windup()
+
+    def _compress(self, syms: list[int], lcode: list[int], llen: list[int], dcode: list[int],
+                  dlen: list[int]) -> None:
+        send = self.send_bits
+        for s in syms:
+            if s < 256:
+                send(lcode[s], llen[s])
+                continue
+            lc, dist = (s - 256) >> 15, (s - 256) & 0x7FFF
+            code = _LENGTH_CODE[lc]
+            send(lcode[code + 257], llen[code + 257])
+            extra = _EXTRA_LBITS[code]
+            if extra:
+                send(lc - _BASE_LENGTH[code], extra)
+            code = _d_code(dist)
+            send(dcode[code], dlen[code])
+            extra = _EXTRA_DBITS[code]
+            if extra:
+                send(dist - _BASE_DIST[code], extra)
+        send(lcode[256], llen[256])
+
+
+def _canonical(lens: list[int]) -> tuple[list, int]:
+    """A lookup table over ``max`` reversed bits: entry (symbol, length)."""
+    maxlen = max(lens) if lens else 0
+    if maxlen == 0:
+        return [], 0
+    counts = [0] * 16
+    for ln in lens:
+        counts[ln] += 1
+    counts[0] = 0
+    code = 0
+    nxt = [0] * 16
+    for bits in range(1, 16):
+        code = (code + counts[bits - 1]) << 1
+        nxt[bits] = code
+    table: list = [None] * (1 << maxlen)
+    for sym, ln in enumerate(lens):
+        if ln:
+            r = _bi_reverse(nxt[ln], ln)
+            nxt[ln] += 1
+            for k in range(r, 1 << maxlen, 1 << ln):
+                table[k] = (sym, ln)
+    return table, maxlen
+
+
+def _parse_of(stream: bytes) -> tuple[list[int], list[int]] | None:
+    """The LZ77 symbols of a valid raw deflate stream (literal < 256, else 256 +
+    (length-3) << 15 | distance-1) and the symbol counts where its blocks end; None when
+    the stream has a stored block (whose parse is not in the stream)."""
+    syms: list[int] = []
+    ends: list[int] = []
+    pos = 0
+
+    def bits(n: int) -> int:
+        nonlocal pos
+        v = (int.from_bytes(stream[pos >> 3:(pos >> 3) + 4], "little") >> (pos & 7)) & ((1 << n) - 1)
+        pos += n
+        return v
+
+    while True:
+        last = bits(1)
+        kind = bits(2)
+        if kind == 0:
+            return None
+        else:
+            if kind == 1:
+                ltab, lmax = _canonical(_STATIC_LLEN)
+                dtab, dmax = _canonical(_STATIC_DLEN)
+            else:
+                nl = bits(5) + 257
+                nd = bits(5) + 1
+                nb = bits(4) + 4
+                cl = [0] * 19
+                for j in range(nb):
+                    cl[_BORDER[j]] = bits(3)
+                ctab, cmax = _canonical(cl)
+                lens: list[int] = []
+                while len(lens) < nl + nd:
+                    sym, ln = ctab[(int.from_bytes(stream[pos >> 3:(pos >> 3) + 4], "little") >> (pos & 7)) & ((1 << cmax) - 1)]
+                    pos += ln
+                    if sym < 16:
+                        lens.append(sym)
+                    elif sym == 16:
+                        lens.extend([lens[-1]] * (3 + bits(2)))
+                    elif sym == 17:
+                        lens.extend([0] * (3 + bits(3)))
+                    else:
+                        lens.extend([0] * (11 + bits(7)))
+                ltab, lmax = _canonical(lens[:nl])
+                dtab, dmax = _canonical(lens[nl:])
+            lmask, dmask = (1 << lmax) - 1, (1 << dmax) - 1
+            append = syms.append
+            while True:
+                word = int.from_bytes(stream[pos >> 3:(pos >> 3) + 8], "little") >> (pos & 7)
+                sym, ln = ltab[word & lmask]
+                pos += ln
+                if sym < 256:
+                    append(sym)
+                    continue
+                if sym == 256:
+                    break
+                word >>= ln
+                code = sym - 257
+                eb = _EXTRA_LBITS[code]
+                lc = _BASE_LENGTH[code] + (word & ((1 << eb) - 1)) if code != 28 else 255
+                word >>= eb
+                pos += eb
+                dsym, dl = dtab[word & dmask]
+                word >>= dl
+                db = _EXTRA_DBITS[dsym]
+                dist = _BASE_DIST[dsym] + (word & ((1 << db) - 1))
+                pos += dl + db
+                append(256 + (lc << 15 | dist))
+        ends.append(len(syms))
+        if last:
+            return syms, ends
+
+
+def _gzip_blocks(syms: list[int], level: int, size: int) -> list[tuple[int, int, int, int, int]]:
+    """Where gzip's deflate ends its blocks: (first symbol, end symbol, first byte, end byte,
+    window slides before the flush)."""
+    slow = level >= 4
+    blocks = []
+    last_lit = last_dist = 0
+    dfreq = [0] * 30
+    block_start = 0
+    first = 0
+    pos = 0
+    # window slides: lm_init reads 64 KiB; fill_window runs at the end of an iteration when
+    # fewer than 262 bytes are ahead, sliding when strstart >= 65274 (relative)
+    slides = 0
+    end = min(size, 65536)
+    eofile = size < 262
+
+    def iteration_end(e: int) -> None:
+        nonlocal slides, end, eofile
+        while not eofile and end - e < 262:
+            if e - 32768 * slides >= 65274:
+                slides += 1
+            new_end = min(size, 32768 * slides + 65536)
+            if new_end == end:
+                eofile = True
+            end = new_end
+
+    nsyms = len(syms)
+    for i, s in enumerate(syms):
+        if s < 256:
+            length = 1
+        else:
+            length = ((s - 256) >> 15) + 3
+        final_lazy = slow and s < 256 and i == nsyms - 1
+        if slow:
+            iteration_end(pos + 1)  # the step before the one that emits this symbol
+        last_lit += 1
+        if s >= 256:
+            last_dist += 1
+            dfreq[_d_code((s - 256) & 0x7FFF)] += 1
+        flush = False
+        if not final_lazy:
+            if level > 2 and (last_lit & 0xFFF) == 0:
+                out_length = last_lit * 8
+                for c in range(30):
+                    out_length += dfreq[c] * (5 + _EXTRA_DBITS[c])
+                out_length >>= 3
+                in_length = pos + (1 if slow else 0) - block_start
+                if last_dist < last_lit // 2 and out_length < in_length // 2:
+                    flush = True
+            if last_lit == 32767 or last_dist == 32768:
+                flush = True
+        start_pos = pos
+        pos += length
+        if flush:
+            blocks.append((first, i + 1, block_start, pos, slides))
+            first = i + 1
+            block_start = pos
+            last_lit = last_dist = 0
+            dfreq = [0] * 30
+        if not final_lazy:
+            iteration_end(start_pos + 2 if slow and s < 256 else pos)
+    blocks.append((first, nsyms, block_start, pos, slides))
+    return blocks
+
+
+def gzip_deflate(data: bytes, level: int) -> bytes:
+    """The raw deflate stream gzip 1.12 writes for ``data`` at ``level``."""
+    c = zlib.compressobj(level, zlib.DEFLATED, -15, 8, zlib.Z_DEFAULT_STRATEGY)
+    stream = c.compress(data) + c.flush()
+    if len(data) < 4096 or (level <= 2 and len(data) < 16383):
+        return stream
+    parsed = _parse_of(stream)
+    if parsed is None:  # incompressible stretches: zlib's bytes (may split blocks elsewhere)
+        return stream
+    syms, zends = parsed
+    blocks = _gzip_blocks(syms, level, len(data))
+    if [b[1] for b in blocks] == zends:
+        return stream
+    trees = _Trees()
+    for k, (first, last, start, stop, slides) in enumerate(blocks):
+        raw = data[start:stop] if start - 32768 * slides >= 0 else None
+        trees.flush_block(syms[first:last], raw, k == len(blocks) - 1)
+    return bytes(trees.out)

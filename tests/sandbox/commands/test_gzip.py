@@ -174,16 +174,36 @@ def test_compress_edge_inputs() -> None:
     check_many(cases)
 
 
-def test_compress_large_inputs_agreement() -> None:
-    """Large inputs (120 KB of JSON lines, 60 KB binary, 100 KB text) at every level: the
-    output always round-trips through GNU gzip -d. Its bytes equal GNU's only where no
-    deflate block holds more than 16383 LZ77 symbols (zlib memLevel 8 ends its blocks there,
-    gzip at 32767): 8 of these 27 (printed with -s); not asserted, a documented difference."""
+def test_compress_large_compressible_inputs() -> None:
+    """40 compressible inputs of 20 KB to 400 KB (JSON lines, words, text, runs) at random
+    levels: gzip's block splitting (32767 symbols, ct_tally's early ends) is followed, so the
+    bytes are GNU's."""
+    rng = random.Random(2024)
+    cases = []
+    for i in range(40):
+        size = rng.choice([20_000, 50_000, 120_000, 400_000])
+        kind = i % 4
+        if kind == 0:
+            data = json_lines(rng, size)
+        elif kind == 1:
+            data = " ".join(rng.choice(WORDS) for _ in range(size // 6)).encode()
+        elif kind == 2:
+            data = bytes(rng.choice(b"abcdefghijklmnopqrstuvwxyz \n") for _ in range(size))
+        else:
+            unit = rng.randbytes(rng.randint(1, 300))
+            data = (unit * (size // len(unit) + 1))[:size]
+        cases.append((["gzip", "-c", f"-{rng.randint(1, 9)}", "f"], {"f": data}))
+    check_many(cases)
+
+
+def test_compress_incompressible_large_inputs_round_trip() -> None:
+    """Incompressible data past 16 KB (random bytes) at every level: the output round-trips
+    through GNU gzip -d; its bytes are not GNU's (zlib's stored blocks hide the LZ77 parse
+    needed to split blocks as gzip does; a documented difference): counted, printed with -s."""
     rng = random.Random(5)
     total = same = 0
-    for make in (lambda: json_lines(rng, 120_000), lambda: rng.randbytes(60_000),
-                 lambda: bytes(rng.choice(b"ab cd\n") for _ in range(100_000))):
-        data = make()
+    for size in (20_000, 60_000):
+        data = rng.randbytes(size)
         for level in range(1, 10):
             code, ours, _err = run_command(["gzip", f"-{level}"], stdin=data)
             assert code == 0
@@ -191,8 +211,7 @@ def test_compress_large_inputs_agreement() -> None:
             assert back.returncode == 0 and back.stdout == data
             total += 1
             same += ours == gnu_gzip(data, f"-{level}")
-    print(f"agreement on large inputs: {same}/{total}")
-    assert total == 27
+    print(f"incompressible inputs identical to GNU: {same}/{total}")
 
 
 # -- decompression ----------------------------------------------------------------------------
