@@ -144,7 +144,7 @@ _SPACES = " \t\n\v\f\r"
 _READ = 64 * 1024
 
 
-class Die(Exception):
+class _Die(Exception):
     """GNU's ``die``: print ``args[0]`` (if any) and exit 1; ``usage`` adds the Try line."""
 
     def __init__(self, message: str | None, usage: bool = False):
@@ -199,11 +199,11 @@ def _getoptnum(text: str, low: int, what: str) -> int:
     """``xdectoimax(text, low, INT_MAX, "", what, 0)``."""
     status, value = _strtol(text)
     if status in ("invalid", "suffix"):
-        raise Die(f"{what}: {quote(text)}")
+        raise _Die(f"{what}: {quote(text)}")
     if status == "overflow" or value > INT_MAX:
-        raise Die(f"{what}: {quote(text)}: Value too large for defined data type")
+        raise _Die(f"{what}: {quote(text)}: Value too large for defined data type")
     if value < low:
-        raise Die(f"{what}: {quote(text)}: Numerical result out of range")
+        raise _Die(f"{what}: {quote(text)}: Numerical result out of range")
     return value
 
 
@@ -251,12 +251,12 @@ class _Reader:
         if self.eof:
             return EOF
         if self.error is not None:
-            raise Die(f"{quotef(self.name)}: {self.error.strerror}")
+            raise _Die(f"{quotef(self.name)}: {self.error.strerror}")
         self.ctx.budget.check_time()
         try:
             self.data = self.stream.read(_READ) if self.stream is not None else b""
         except FSError as err:
-            raise Die(f"{quotef(self.name)}: {err.strerror}") from None
+            raise _Die(f"{quotef(self.name)}: {err.strerror}") from None
         self.pos = 0
         if not self.data:
             self.eof = True
@@ -285,7 +285,7 @@ class _Column:
         self.full_page_printed = False
 
 
-class Pr:
+class _Pr:
     """The state of one ``pr`` run (GNU's globals)."""
 
     def __init__(self, ctx: CommandContext):
@@ -427,7 +427,7 @@ class Pr:
             useful = 0
         self.chars_per_column = int(useful / self.columns) if useful >= 0 else -((-useful) // self.columns)
         if self.chars_per_column < 1:
-            raise Die("page width too narrow")
+            raise _Die("page width too narrow")
 
     def open_file(self, name: str, p: _Column) -> bool:
         if name == "-":
@@ -897,7 +897,7 @@ class Pr:
         self.pad_across_to(self.chars_per_margin)
         self.print_white_space()
         if self.page_number == 0:
-            raise Die("page number overflow")
+            raise _Die("page number overflow")
         page_text = b"Page %d" % self.page_number
         available = max(0, self.header_width_available - len(page_text))
         lhs = available >> 1
@@ -1049,7 +1049,7 @@ class Pr:
 # -- the command line -----------------------------------------------------------------------------
 
 def _getoptarg(arg: str, switch: str) -> tuple[int | None, int | None]:
-    """``-eCHAR WIDTH`` style arguments: (character or None, number or None); raises ``Die``."""
+    """``-eCHAR WIDTH`` style arguments: (character or None, number or None); raises ``_Die``."""
     data = arg.encode("utf-8", "surrogateescape")
     char = None
     if data and not 0x30 <= data[0] <= 0x39:
@@ -1066,21 +1066,21 @@ def _getoptarg(arg: str, switch: str) -> tuple[int | None, int | None]:
             status = "overflow"
     if status != "ok":
         detail = ": Value too large for defined data type" if status == "overflow" else ""
-        raise Die(f"'-{switch}' extra characters or invalid number in the argument: {quote(text)}{detail}",
+        raise _Die(f"'-{switch}' extra characters or invalid number in the argument: {quote(text)}{detail}",
                   usage=True)
     return char, value
 
 
-def _first_last_page(pr: Pr, pages: str, label: str) -> bool:
+def _first_last_page(pr: _Pr, pages: str, label: str) -> bool:
     """GNU's ``first_last_page`` for ``+PAGES`` (``label`` ``+``) or ``--pages``: True when set,
-    False when the range is refused; raises ``Die`` with xstrtol_fatal's message."""
+    False when the range is refused; raises ``_Die`` with xstrtol_fatal's message."""
 
-    def fatal(status: str) -> Die:
+    def fatal(status: str) -> _Die:
         if status == "overflow":
-            return Die(f"{label} argument '{pages}' too large")
+            return _Die(f"{label} argument '{pages}' too large")
         if status == "suffix":
-            return Die(f"invalid suffix in {label} argument '{pages}'")
-        return Die(f"invalid {label} argument '{pages}'")
+            return _Die(f"invalid suffix in {label} argument '{pages}'")
+        return _Die(f"invalid {label} argument '{pages}'")
 
     status, first, end = _strtoumax_prefix(pages)
     if status not in ("ok", "suffix"):
@@ -1133,10 +1133,10 @@ def _words(args: list[str]) -> list[tuple[str, list[tuple[str, str | None]] | st
 
 def run(ctx: CommandContext) -> int:
     """Run ``pr``."""
-    pr = Pr(ctx)
+    pr = _Pr(ctx)
     try:
         return _run(ctx, pr)
-    except Die as die:
+    except _Die as die:
         pr.flush()
         if die.args[0] is not None:
             ctx.error(die.args[0])
@@ -1145,7 +1145,7 @@ def run(ctx: CommandContext) -> int:
         return 1
 
 
-def _run(ctx: CommandContext, pr: Pr) -> int:
+def _run(ctx: CommandContext, pr: _Pr) -> int:
     error = None
     try:
         items = _words(ctx.args)
@@ -1180,7 +1180,7 @@ def _run(ctx: CommandContext, pr: Pr) -> int:
                 return 0
             if key == "pages":
                 if not _first_last_page(pr, value or "", "--pages"):
-                    raise Die(f"invalid page range {quote(value or '')}")
+                    raise _Die(f"invalid page range {quote(value or '')}")
             elif key == "columns":
                 pr.columns = _getoptnum(value or "", 1, "invalid number of columns")
                 pr.explicit_columns = True
@@ -1271,9 +1271,9 @@ def _run(ctx: CommandContext, pr: Pr) -> int:
     if pr.first_page_number == 0:
         pr.first_page_number = 1
     if pr.parallel_files and pr.explicit_columns:
-        raise Die("cannot specify number of columns when printing in parallel")
+        raise _Die("cannot specify number of columns when printing in parallel")
     if pr.parallel_files and pr.print_across_flag:
-        raise Die("cannot specify both printing across and printing in parallel")
+        raise _Die("cannot specify both printing across and printing in parallel")
     if old_options:
         if old_w:
             if pr.parallel_files or pr.explicit_columns:
