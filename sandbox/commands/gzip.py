@@ -31,6 +31,7 @@ from sandbox.commands import _gzipfmt as fmt
 from sandbox.commands._writing import operands_of
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, UsageError, parse
+from sandbox.errors import BrokenPipe
 from sandbox.fs.base import FSError, Timestamp, mtime_ns_of
 
 #: gzip's options, in gzip.c's ``longopts`` order (ambiguity messages list them so).
@@ -247,6 +248,10 @@ class Gzip:
             return self._main(args)
         except _Exit as e:
             return e.code
+        except BrokenPipe:
+            if self.quiet:  # gzip -q exits with status 2 on SIGPIPE (its exiting_signal)
+                return WARNING
+            raise
 
     def _main(self, args: list[str]) -> int:
         ctx = self.ctx

@@ -562,6 +562,28 @@ def test_read_only_policy_refuses_before_running() -> None:
         assert sorted(os.listdir(tmp)) == ["f", "g.gz"]
 
 
+def test_broken_pipe_statuses_as_bash() -> None:
+    """zcat/gzip into a reader that stops: status 141 as in bash, 2 with -q (gzip's SIGPIPE
+    handling), the same bytes through head."""
+    from sandbox import Policy, Sandbox
+    from sandbox.policy import DEFAULT_ALLOW
+
+    rng = random.Random(3)
+    script = ('zcat big.gz | head -c 30; echo " ${PIPESTATUS[*]}"; '
+              'zcat -q big.gz | head -c 1 >/dev/null; echo "${PIPESTATUS[*]}"; '
+              'gzip -c big | head -c 5 | wc -c; echo "${PIPESTATUS[*]}"; '
+              'gzip -cq big | head -c 5 >/dev/null; echo "${PIPESTATUS[*]}"')
+    with tempfile.TemporaryDirectory() as tmp:
+        data = json_lines(rng, 400_000)
+        (Path(tmp) / "big").write_bytes(data)
+        (Path(tmp) / "big.gz").write_bytes(gnu_gzip(data))
+        ref = subprocess.run(["bash", "-c", script], cwd=tmp, capture_output=True, env=fs.ENV)
+        sb = Sandbox(mounts={"/w": tmp}, cwd="/w",
+                     policy=Policy(allow=DEFAULT_ALLOW | {"gzip", "gunzip", "zcat"}))
+        r = sb.run(script)
+        assert (r.exit_code, r.stdout) == (ref.returncode, ref.stdout)
+
+
 def test_writes_declares_inputs_and_outputs() -> None:
     """``writes`` names what gzip/gunzip may create or remove; zcat writes nothing."""
     from sandbox import commands
