@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 
 from sandbox.commands.base import CommandContext
-from sandbox.commands.date import DateError, Moment, parse_date, resolve_zone
+from sandbox.commands.date import DateError, Moment, parse_date, resolve_zone, strftime
 from sandbox.commands.tar.buffer import Fatal
 from sandbox.commands.tar.cli import TRY, CliError, Options, parse_args
 from sandbox.commands.tar.common import Tar
@@ -88,7 +88,7 @@ def writes(args: list[str]) -> list[str]:
     return []
 
 
-def _mtime(ctx: CommandContext, text: str | None) -> int | None:
+def _mtime(ctx: CommandContext, text: str | None, verbose: int) -> int | None:
     """``--mtime``: a date, or the time of a file when it starts with ``/`` or ``.`` (GNU's
     ``get_date_or_file``); an unknown date is GNU's minimum time, with its warning."""
     if text is None:
@@ -99,10 +99,16 @@ def _mtime(ctx: CommandContext, text: str | None) -> int | None:
         except FSError as err:
             ctx.error(f"{quote(text, True)}: Cannot stat: {err.strerror}")
             raise CliError("Date sample file not found", 2) from None
-    zone = resolve_zone(ctx.env.get("TZ"))[0]
+    zone, name = resolve_zone(ctx.env.get("TZ"))
     now = time.time_ns()
     try:
-        seconds, _ = parse_date(text, Moment(now // 10**9, now % 10**9, zone), zone)
+        seconds, nanos = parse_date(text, Moment(now // 10**9, now % 10**9, zone), zone)
+        if verbose:  # GNU's report_textual_dates
+            treated = strftime("%Y-%m-%d %H:%M:%S", Moment(seconds, 0, zone, name))
+            if nanos:
+                treated += "." + f"{nanos:09d}".rstrip("0")
+            if treated != text:
+                ctx.error(f"Option --mtime: Treating date '{text}' as {treated}")
         return seconds
     except (DateError, ValueError, OverflowError):
         ctx.error(f"Substituting -9223372036854775807 for unknown date format ‘{text}’")
@@ -113,7 +119,7 @@ def run(ctx: CommandContext) -> int:
     """Run tar."""
     try:
         opts = parse_args(ctx.args)
-        mtime = _mtime(ctx, opts.mtime)
+        mtime = _mtime(ctx, opts.mtime, opts.verbose)
     except CliError as err:
         ctx.error(str(err))
         if err.try_line:

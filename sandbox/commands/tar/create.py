@@ -7,7 +7,8 @@ from __future__ import annotations
 from sandbox.commands._writing import join
 from sandbox.commands.tar.buffer import Fatal, compress, records
 from sandbox.commands.tar.common import Tar
-from sandbox.commands.tar.format import DIRTYPE, REGTYPE, Header, member_blocks, padded
+from sandbox.commands.tar.format import (DIRTYPE, LNKTYPE, LONGLINK, REGTYPE, Header,
+                                         long_name_blocks, member_blocks, padded)
 from sandbox.commands.tar.names import excluded, quote, safer_name
 from sandbox.fs.base import FSError, mtime_ns_of
 from sandbox.fs.vfs import DEVICES
@@ -30,6 +31,10 @@ class Creator:
             except FSError:
                 self.archive_path = None
         self.to_file = o.archive != "-"
+        #: With more than one operand, GNU stores a file met again as a hard link to the
+        #: first name it was archived under (``dump_hard_link``): virtual path -> that name.
+        self.track_links = len(o.operands) > 1
+        self.seen: dict[str, bytes] = {}
 
     def _add(self, data: bytes) -> None:
         if self.to_file:
@@ -90,6 +95,12 @@ class Creator:
                     if stored.endswith(b"/") else stored + b"/" + entry.encode("utf-8", "surrogateescape")
                 self.dump(join(display, entry), child_stored, join(path, entry), False)
             return
+        if vpath in self.seen:
+            target = safer_name(self.seen[vpath], tar.warned, tar.warn, link_target=True)
+            head = Header(stored, st.mode & 0o7777, o.owner[1], o.group[1], 0, mtime, LNKTYPE,
+                          target, uname, gname, 0, 0)
+            self._emit(head, display, file_mtime)
+            return
         try:
             data = ctx.read_bytes(path)
         except FSError as err:
@@ -99,12 +110,16 @@ class Creator:
                       REGTYPE, b"", uname, gname, 0, 0)
         self._emit(head, display, file_mtime)
         self._add(padded(data))
+        if self.track_links:
+            self.seen[vpath] = display.encode("utf-8", "surrogateescape")
 
     def _emit(self, h: Header, display: str, file_mtime: int) -> None:
         """Add a member's header blocks and list it (with the file's own time, as GNU: the
         ``--mtime`` value goes into the header only)."""
+        if len(h.linkname) > 100:
+            self._add(long_name_blocks(h.linkname, LONGLINK))
         self._add(member_blocks(h.name, h.mode, h.uid, h.gid, h.size, h.mtime, h.typeflag,
-                                h.uname, h.gname))
+                                h.uname, h.gname, h.linkname))
         o = self.tar.opts
         if o.verbose:
             shown = Header(**{**h.__dict__, "mtime": file_mtime})

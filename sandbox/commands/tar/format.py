@@ -104,10 +104,11 @@ def padded(data: bytes) -> bytes:
 
 
 def member_blocks(name: bytes, mode: int, uid: int, gid: int, size: int, mtime: int,
-                  typeflag: bytes, uname: bytes, gname: bytes) -> bytes:
+                  typeflag: bytes, uname: bytes, gname: bytes, linkname: bytes = b"") -> bytes:
     """Header blocks of one member: a LongLink pair first when the name exceeds 100 bytes."""
     prefix = long_name_blocks(name) if len(name) > 100 else b""
-    return prefix + build_header(name, mode, uid, gid, size, mtime, typeflag, uname, gname)
+    return prefix + build_header(name, mode, uid, gid, size, mtime, typeflag, uname, gname,
+                                 linkname)
 
 
 @dataclass

@@ -189,16 +189,16 @@ class NameList:
         self.found = [False] * len(self.names)
 
     def match(self, name: bytes) -> bool:
-        """True if no operands were given or one matches ``name`` (marking it found)."""
+        """True if no operands were given or one matches ``name`` (the first such is marked
+        found)."""
         if not self.names:
             return True
         text = name.decode("utf-8", "surrogateescape").rstrip("/") or "/"
-        hit = False
         for i, (pattern, wild) in enumerate(self.names):
             if leading_dir_match(pattern, text, wild):
-                self.found[i] = True
-                hit = True
-        return hit
+                self.found[i] = True  # only the first operand that matches counts, as GNU's
+                return True
+        return False
 
     def report(self) -> None:
         """``names_notfound``: the wildcard hint and "Not found in archive" for each miss."""

@@ -191,6 +191,9 @@ CREATE_CASES = [
     ["tar", "--mtime=./nope", "-cf", "o.tar", "d"], ["tar", "--mtime=./nope", "-tf", "o.tar"],
     ["tar", "--mtime=garbage", "-cvvf", "o.tar", "f"], ["tar", "--owner=user:1000", "-cf", "o.tar", "f"],
     ["tar", "-cf", "o.tar", "d", "--exclude=sub", "--exclude=*.md"], ["tar", "-cvf", "o.tar", "--exclude=d", "d", "f"],
+    ["tar", "-cvvf", "o.tar", "d/a.txt", "d/a.txt", "d"], ["tar", "-cvf", "o.tar", "f", "./f", "f"],
+    ["tar", "-cvvf", "o.tar", "n" * 60 + "/" + "m" * 60, "n" * 60], ["tar", "-vcf", "o.tar", "--mtime=@1.5", "f"],
+    ["tar", "-vcf", "o.tar", "--mtime=2020-01-02 03:04:05.250", "f"],
 ]
 
 
@@ -513,3 +516,44 @@ def test_protected_paths_are_not_overwritten_by_extraction() -> None:
         assert r.exit_code == 2
         assert Path(a, "d", "a.txt").read_bytes() == b"keep\n"
         assert r.stderr.decode().splitlines()[0].startswith("tar: d/a.txt: Cannot open: Permission denied")
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_selections(seed: int) -> None:
+    """Member operands (present, absent, with wildcards), --exclude patterns and
+    --strip-components on random GNU archives, listed and extracted."""
+    rng = random.Random(4000 + seed)
+    tree = random_tree(rng)
+    data = _gnu_archive(tree, ["-c"])
+    names = sorted(tree)
+    args: list[str] = []
+    if rng.random() < 0.5:
+        args.append(f"--exclude={rng.choice(['*.md*', 'x*', 'a b*', '*/' + rng.choice(NAME_PIECES) + '*', rng.choice(names)])}")
+    if rng.random() < 0.4:
+        args.append(f"--strip-components={rng.randint(0, 3)}")
+    if rng.random() < 0.3:
+        args.append("--wildcards")
+    operands = [rng.choice(names) for _ in range(rng.randint(0, 2))]
+    if rng.random() < 0.3:
+        operands.append(rng.choice(["nope", "t/*", "t/n?tes*"]))
+    mode = rng.choice(["-tf", "-tvf", "-xf", "-xvf", "-xOf"])
+    check(["tar", *args, mode, "a.tar", *operands], {"a.tar": data})
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_random_create_options(seed: int) -> None:
+    """-C, --exclude, several operands and --mtime on random trees, compared as bytes."""
+    rng = random.Random(5000 + seed)
+    tree = random_tree(rng)
+    tree.update({"u": None, "u/extra.md": b"extra\n"})
+    names = sorted(k for k in tree if k.startswith("t/"))
+    args: list[str] = []
+    if rng.random() < 0.5:
+        args.append(f"--exclude={rng.choice(['*.md*', 'x*', '*' + rng.choice(NAME_PIECES)[:3] + '*'])}")
+    if rng.random() < 0.3:
+        args.append(rng.choice(["--mtime=@1600000000", "--mtime=2001-02-03 04:05"]))
+    operands = rng.sample(names, min(len(names), rng.randint(1, 3)))
+    if rng.random() < 0.4:
+        operands += ["-C", "u", "extra.md"]
+    check(["tar", *args, rng.choice(["-cf", "-cvf", "-czf"]), "o.tar", *operands], tree, create=True,
+          archive="o.tar")
