@@ -13,6 +13,7 @@ outside ASCII's printable range count as zero columns.
 from __future__ import annotations
 
 import errno
+import re
 import time
 from typing import BinaryIO
 
@@ -357,6 +358,7 @@ class _Pr:
         self.line_vector: list[int] = []
         self.end_vector: list[int] = []
         self.now: tuple[int, int] | None = None
+        self._plain = re.compile(b"[!-~]+")
 
     # -- output ------------------------------------------------------------------------------
     def putchar(self, c: int) -> None:
@@ -428,6 +430,11 @@ class _Pr:
         self.chars_per_column = int(useful / self.columns) if useful >= 0 else -((-useful) // self.columns)
         if self.chars_per_column < 1:
             raise _Die("page width too narrow")
+        # Bytes that print_char/store_char handle one column at a time with nothing pending:
+        # read_line copies runs of them at once (``_bulk``).
+        plain = [c for c in range(0x20, 0x7F)
+                 if c != self.input_tab_char and not (c == _SP and self.tabify_output)]
+        self._plain = re.compile(b"[" + b"".join(re.escape(bytes([c])) for c in plain) + b"]+")
 
     def open_file(self, name: str, p: _Column) -> bool:
         if name == "-":
@@ -964,6 +971,7 @@ class _Pr:
         for ch in clump:
             self.char_func(p, ch)
         while True:
+            self._bulk(p, f)
             c = f.getc()
             if c == _NL:
                 return True
@@ -985,6 +993,31 @@ class _Pr:
                 return False
             for ch in clump:
                 self.char_func(p, ch)
+
+    def _bulk(self, p: _Column, f: _Reader) -> None:
+        """Copy a run of plain printable bytes from ``f``'s buffer as read_line would one by one."""
+        if f.back is not None or f.pos >= len(f.data):
+            return
+        m = self._plain.match(f.data, f.pos)
+        if m is None:
+            return
+        end = m.end()
+        if self.truncate_lines:
+            room = self.chars_per_column - self.input_position
+            if room <= 0:
+                return
+            end = min(end, f.pos + room)
+        chunk = f.data[f.pos:end]
+        f.pos = end
+        self.input_position += len(chunk)
+        if p.stored:
+            self.buff += chunk
+            return
+        if self.tabify_output:
+            if self.spaces_not_printed > 0:
+                self.print_white_space()
+            self.output_position += len(chunk)
+        self.write(chunk)
 
     def print_stored(self, p: _Column) -> bool:
         line = p.current_line
