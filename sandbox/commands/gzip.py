@@ -248,6 +248,9 @@ class Gzip:
             return self._main(args)
         except _Exit as e:
             return e.code
+        except FSError as e:  # a read or write the jail refused midway (gzip's read_error)
+            self.err(f"\n{PROGRAM}: {self.ifname}: {e.strerror}\n")
+            return ERROR
         except BrokenPipe:
             if self.quiet:  # gzip -q exits with status 2 on SIGPIPE (its exiting_signal)
                 return WARNING
@@ -641,7 +644,11 @@ class Gzip:
     def _write_output(self) -> None:
         data = b"".join(self.out_pieces)
         self.out_pieces = []
-        self.ctx.write_bytes(self.ofname, data)
+        try:
+            self.ctx.write_bytes(self.ofname, data)
+        except FSError as e:  # gzip's write_error
+            self.err(f"\n{PROGRAM}: {self.ofname}: {e.strerror}\n")
+            raise _Exit(ERROR) from None
 
     def copy_stat(self) -> None:
         """Give the output the input's mtime (or, decompressing with -N, the stored one)."""

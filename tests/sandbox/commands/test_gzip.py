@@ -515,6 +515,39 @@ def test_round_trip_large_ours() -> None:
             assert (code, back, err) == (0, data, b"")
 
 
+def test_more_edges() -> None:
+    """stdin twice, directories with -c/-d/-l, several files under -t/-v, bad later members
+    with and without -k, trailing zeros past a buffer, fractional mtimes, zcat"s options."""
+    comp = gnu_gzip(b"abc\n")
+    check_many([
+        (["gzip", "-c", "-", "-"], {}, b"data"),
+        (["gzip", "-dc", "-", "-"], {}, comp),
+        (["gzip", "-c", "d"], {"d": None}),
+        (["gzip", "-dc", "d"], {"d": None}),
+        (["gzip", "-l", "d"], {"d": None}),
+        (["gzip", "-t", "f", "g"], {"f": comp, "g": comp + comp}),
+        (["gzip", "-tv", "f", "g"], {"f": comp, "g": b"nope"}),
+        (["gzip", "-dv", "f.gz", "g.gz"], {"f.gz": comp, "g.gz": comp[:-3]}),
+        (["gzip", "-kd", "f.gz"], {"f.gz": comp[:5]}),
+        (["gzip", "-d", "f.gz"], {"f.gz": comp + b"\x1f\x8b\x09" + b"\0"*20}),
+        (["gzip", "-dk", "f.gz"], {"f.gz": comp + b"\x1f\x8b\x09" + b"\0"*20}),
+        (["gzip", "-v", "-9", "-k", "f"], {"f": b"x"*1000}),
+        (["gzip", "-1v", "f"], {"f": b""}),
+        (["gzip", "-lv", "-"], {}, comp),
+        (["gzip", "-l", "f.gz", "-"], {"f.gz": comp}, comp),
+        (["gzip", "-cd", "f.gz"], {"f.gz": comp + b"\0"*40000}),
+        (["gzip", "-cdv", "f.gz"], {"f.gz": comp + b"\0"*40000 + b"x"}),
+        (["gzip", "-c", "f"], {"f": (b"x", 1.5)}),
+        (["gzip", "f"], {"f": (b"x", 1614834367.25)}),
+        (["gzip", "-d", "f.gz"], {"f.gz": (comp, 1614834367.75)}),
+        (["gunzip", "-S", ".x", "f.x"], {"f.x": comp}),
+        (["gzip", "-d", "--suffix", ".gz", "f"], {"f.gz": comp}),
+        (["gzip", "-dc", "f.gz", "missing.gz", "f.gz"], {"f.gz": comp}),
+        (["zcat", "-v", "f"], {"f.gz": comp}),
+        (["zcat", "-t", "f"], {"f": comp}),
+    ])
+
+
 # -- sandbox integration -------------------------------------------------------------------------
 
 def test_decompression_bomb_is_bounded() -> None:
