@@ -86,6 +86,11 @@ _VAR_TARGET_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[.+\])?")
 _VAR_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
+#: Variables bash sets at startup whatever the environment holds (``echo "$IFS"`` shows
+#: space, tab, newline; ``OLDIFS=$IFS ... IFS=$OLDIFS`` must give the default back).
+_SHELL_DEFAULTS = {"IFS": " \t\n", "OPTIND": "1", "OSTYPE": "linux-gnu"}
+
+
 class ExitShell(Exception):
     """``exit N`` (or a fatal error): leaves the current shell or subshell."""
 
@@ -241,6 +246,8 @@ class Shell:
         self.budget = budget
         self.vars: dict[str, str] = dict(env)
         self.exported: set[str] = set(env)
+        for name, value in _SHELL_DEFAULTS.items():  # bash sets these (not exported)
+            self.vars.setdefault(name, value)
         self.positional: list[str] = []
         self.functions: dict[str, FunctionDef] = {}
         #: The ``shopt`` options that are on.
@@ -758,6 +765,8 @@ class Shell:
             status = self.status
         elif cmd.status_rule == "quote":
             status = self.status or 2
+        elif cmd.status_rule == "1":
+            status = 1
         else:
             status = 2
         return ExitShell(status)

@@ -332,8 +332,8 @@ class FunctionDef:
 class SyntaxFailure:
     """Where a script stops parsing (bash reports the error and exits). ``message`` is the
     whole text (``line N: ...``); ``status_rule`` is bash's exit status: "2", "quote" (``$?``
-    when it is not 0, else 2: an unterminated quote) or "keep" (``$?``: a ``[[ ]]`` that does
-    not parse). Complete lines before it may run first (``parser.RUN_LINES_BEFORE_SYNTAX_ERROR``).
+    when it is not 0, else 2: an unterminated quote), "keep" (``$?``: a ``[[ ]]`` that does
+    not parse) or "1" (an array assignment the end of the script cuts). Complete lines before it may run first (``parser.RUN_LINES_BEFORE_SYNTAX_ERROR``).
     It has no words and runs nothing."""
 
     message: str

@@ -581,8 +581,10 @@ class Parser:
 
         """The compound command after ``name()``."""
         self.skip_newlines()
+        at = self.i
         body = self.parse_command()
         if isinstance(body, (SimpleCommand, FunctionDef)):
+            self.i = at  # `f() echo hi`: bash names the body's first word
             raise self.syntax_error()
         return FunctionDef(name, body, pos)
 
@@ -594,9 +596,11 @@ class Parser:
         else_body = None
         while True:
             cond = self.parse_list(frozenset({"then"}))
+            if not cond.items:  # `if then`: bash names the `then`
+                raise self.syntax_error()
             self.expect_word("then")
             body = self.parse_list(frozenset({"elif", "else", "fi"}))
-            if not cond.items or not body.items:
+            if not body.items:
                 raise self.syntax_error()
             clauses.append((cond, body))
             w = self.peek_word()
@@ -761,7 +765,10 @@ class Parser:
         if op in ("<", ">") and self.s.startswith("(", self.i):
             raise unsupported("procsub")
         self.skip_ws()
-        if self.peek_op() is not None and not self.s.startswith(("<(", ">("), self.i):
+        op_next = self.peek_op()
+        if op_next is not None and not self.s.startswith(("<(", ">("), self.i):
+            if op_next in ("EOF", "NL"):  # `echo >`: bash reads the newline that ends -c
+                raise UnsupportedSyntax("syntax error near unexpected token `newline'")
             raise self.syntax_error()
         target = self.parse_word()
         red = Redirect(op, fd, target, pos, varname=varname)
@@ -842,10 +849,14 @@ class Parser:
     def _array_elements(self) -> list[tuple[Word | None, Word]]:
         """The elements of ``(...)`` after ``name=`` (cursor after the ``(``)."""
         out: list[tuple[Word | None, Word]] = []
+        start = self.i - 1
         while True:
             self.skip_newlines()
             if self.i >= self.n:
-                raise UnsupportedSyntax("unexpected EOF while looking for matching `)'")
+                exc = UnsupportedSyntax("unexpected EOF while looking for matching `)'")
+                exc.pos = start  # type: ignore[attr-defined]  # bash names the `(` line
+                exc.status_rule = "1"  # type: ignore[attr-defined]  # and leaves with 1
+                raise exc
             c = self.s[self.i]
             if c == ")":
                 self.i += 1
@@ -1123,8 +1134,11 @@ class Parser:
             if "bad substitution" not in str(exc):
                 raise
             end = _brace_end(self.s, begin)
-            if end < 0:
-                raise
+            if end < 0:  # nothing closes it: bash reads on to the end of the script
+                rest = self.s[begin:]
+                quote = '"' if rest.count('"') % 2 else "}"
+                raise UnsupportedSyntax(f"unexpected EOF while looking for matching `{quote}'") \
+                    from None
             self.i = end + 1
             text = self.s[begin:end]
             return Param("", "bad", Word([Quoted(text)], begin + self.offset, text), pos=pos)
@@ -1528,10 +1542,10 @@ def parse_script(src: str, offset: int = 0, lines_before_error: bool = False) ->
             raise
         pos = getattr(exc, "pos", None)
         line = _error_line(src, p.i, str(exc)) if pos is None else src.count("\n", 0, pos) + 1
-        rule = _status_rule(src, p, str(exc))
+        rule = getattr(exc, "status_rule", None) or _status_rule(src, p, str(exc))
         lines = p.complete is not None and p.complete[1] > 0
         if lines_before_error and (RUN_LINES_BEFORE_SYNTAX_ERROR and lines
-                                   or rule == "keep" and not lines):
+                                   or rule in ("keep", "1") and not lines):
             return _lines_then_failure(p, f"line {line}: {exc}", rule)
         raise UnsupportedSyntax(f"line {line}: {exc}") from None
     return script

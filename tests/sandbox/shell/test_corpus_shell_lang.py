@@ -5,7 +5,9 @@ way models write them over a memory directory): ``set -u`` with ``set -e`` (bash
 unknown ``-o`` name (status 2), ``@K`` / ``@k`` of arrays, a negative subscript before the
 first element (bash's warning), the here-document closed by the end of the script,
 ``declare -p`` of ``BASH_REMATCH`` / ``PIPESTATUS``, and a ``[[ ]]`` that does not parse
-(bash's own messages; the status is ``$?``, not 2).
+(bash's own messages; the status is ``$?``, not 2), and syntax errors bash names
+differently (``if then``, ``f() echo hi``, ``echo >``, ``echo ${``, ``x=(a b``: status 1),
+and the variables bash sets at startup (``IFS``, ``OPTIND``, ``OSTYPE``).
 
 Each case compares stdout, status, files and stderr (bash's ``line N:`` prefix taken out) with
 ``shell_difftools.check``, so no expected output is typed by hand.
@@ -109,6 +111,35 @@ BAD_CONDITIONALS = [
     "[[ -n $x && -z '' ]] && echo ok",
     "[[ ( a == a ) ]] && echo ok",
 ]
+
+#: other syntax errors of the first line whose message or status was not bash's
+SYNTAX_MESSAGES = [
+    "if then", "if true; then fi", "f() echo hi", "f() echo hi; echo", "echo >", "cat <<",
+    "cat < ", "echo >\n", "echo 2>", "echo a >&", "echo ${", 'echo "a ${x"', "a=${",
+    "x=(a b", "x=(a\nb", "declare -a x=(a b", "local x=(a", "echo ${x:-",
+]
+
+
+@needs_bash
+@pytest.mark.parametrize("script", SYNTAX_MESSAGES)
+def test_syntax_error_messages(script: str) -> None:
+    test_conditional_that_does_not_parse(script)
+
+#: bash's startup variables: ``IFS`` is space, tab, newline (saved and restored by scripts)
+DEFAULT_VARIABLES = [
+    'echo "$IFS" | od -c | head -1',
+    'f() { local IFS=,; echo "$*"; }; f a b c; echo "[$IFS]" | od -c | head -1',
+    'OLDIFS=$IFS; IFS=,; x="a,b"; echo $x; IFS=$OLDIFS; y="c d"; for w in $y; do echo "<$w>"; done',
+    'unset IFS; x="a b"; for w in $x; do echo $w; done; echo "[${IFS-unset}]"',
+    "echo $OPTIND $OSTYPE; env | grep -c IFS",
+    'saved="$IFS"; IFS=: read -r a b <<< "x:y"; IFS="$saved"; echo "$a $b"; set -- $a\ $b; echo $#',
+]
+
+
+@needs_bash
+@pytest.mark.parametrize("script", DEFAULT_VARIABLES)
+def test_startup_variables(script: str) -> None:
+    dt.check(script)
 
 
 @needs_bash
