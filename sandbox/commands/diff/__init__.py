@@ -1,6 +1,7 @@
 """``diff``: compare files line by line (GNU diffutils 3.8), inside the jail.
 
-Formats: normal, ``-c``/``-C N``/``--context[=N]``, ``-u``/``-U N``/``--unified[=N]``, ``-q``,
+Formats: normal, ``-c``/``-C N``/``--context[=N]``, ``-u``/``-U N``/``--unified[=N]`` (and the
+obsolete ``-NUM``: ``-u0``, ``-c1``, ``_digit_options``), ``-q``,
 ``-s``, ``-e``/``--ed``, ``-n``/``--rcs``, ``-D NAME`` and the ``--*-line-format``/
 ``--*-group-format`` directives (``sandbox.commands.diff.formats``), ``-y``/``-W N`` (with
 ``--left-column``, ``--suppress-common-lines``); ``-p``/``-F RE`` (the function line after a
@@ -295,15 +296,71 @@ def _options_before_error(args: list[str], message: str) -> tuple[list, list[str
     return good
 
 
+#: Short options of SPEC that take an argument (a digit after them belongs to it).
+_WITH_ARG = {SPEC.short[i - 1] for i in range(1, len(SPEC.short)) if SPEC.short[i] == ":"}
+
+
+def _digit_options(args: list[str]) -> tuple[list[str], int]:
+    """GNU's obsolete ``-NUM`` (``-u0``, ``-c1``, ``-5``): the arguments without the digit
+    options, and the number they spell (-1 if none). As in GNU, a digit right after another
+    digit option (even in the next argument) extends the number; after any other option it
+    starts a new one."""
+    out: list[str] = []
+    number = -1
+    prev_digit = False
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if arg == "--":
+            out.extend(args[i - 1:])
+            break
+        if not arg.startswith("-") or arg == "-" or arg.startswith("--"):
+            out.append(arg)
+            if arg.startswith("--") and "=" not in arg and i < len(args):
+                name = arg[2:]
+                matches = [k for k in SPEC.long if k.startswith(name)]
+                if (name in SPEC.long and SPEC.long[name][0] == REQUIRED) or (
+                        name not in SPEC.long and len(matches) == 1 and SPEC.long[matches[0]][0] == REQUIRED):
+                    out.append(args[i])
+                    i += 1
+            if arg.startswith("--"):
+                prev_digit = False
+            continue
+        kept = "-"
+        j = 1
+        while j < len(arg):
+            ch = arg[j]
+            j += 1
+            if ch.isdigit():
+                number = number * 10 + int(ch) if prev_digit and number >= 0 else int(ch)
+                prev_digit = True
+                continue
+            prev_digit = False
+            kept += ch
+            if ch in _WITH_ARG:
+                kept += arg[j:]
+                if j >= len(arg) and i < len(args):
+                    out.append(kept)
+                    kept = ""
+                    out.append(args[i])
+                    i += 1
+                break
+        if kept and kept != "-":
+            out.append(kept)
+    return out, number
+
+
 def _parse(ctx: CommandContext) -> tuple[Options, list[str]] | int:
     usage_error: UsageError | None = None
+    args, digits = _digit_options(ctx.args)
     try:
-        opts, operands = parse(SPEC, ctx.args)
+        opts, operands = parse(SPEC, args)
     except UsageError as err:
         # GNU acts on each option as getopt returns it: the options before the bad one
         # (a bad regex, conflicting styles, --help...) come first
         usage_error = err
-        opts, operands = _options_before_error(ctx.args, str(err))
+        opts, operands = _options_before_error(args, str(err))
     o = Options()
     style: list[str] = []
 
@@ -320,6 +377,7 @@ def _parse(ctx: CommandContext) -> tuple[Options, list[str]] | int:
         slot[k] = value
 
     ocontext = -1
+    explicit_context = False  # -C N, -U N, --context=N, --unified=N
     width_given = tabsize_given = 0
     try:
         for key, value in opts:
@@ -334,6 +392,7 @@ def _parse(ctx: CommandContext) -> tuple[Options, list[str]] | int:
             elif key in ("c", "C", "context", "u", "U", "unified"):
                 # GNU keeps the largest context asked for; -c/-u (no number) ask for 3
                 number = 3 if value is None else _context_number(ctx, value)
+                explicit_context = explicit_context or value is not None
                 ocontext = max(ocontext, number)
                 specify_style("context" if key in ("c", "C", "context") else "unified")
             elif key == "y":
@@ -478,6 +537,9 @@ def _parse(ctx: CommandContext) -> tuple[Options, list[str]] | int:
     elif o.show_c_function:
         o.style = "context"
     o.context = ocontext if ocontext >= 0 else 3
+    if digits >= 0 and o.style in ("context", "unified") and (
+            o.context < digits or (digits < o.context and not explicit_context)):
+        o.context = digits  # -NUM wins over -c/-u's 3, and over a smaller -C/-U
     if o.style == "ifdef":
         lf = [f if f is not None else b"%l\n" for f in o.line_formats]
         gf = list(o.group_formats)
