@@ -132,7 +132,7 @@ DEFAULT_VARIABLES = [
     'OLDIFS=$IFS; IFS=,; x="a,b"; echo $x; IFS=$OLDIFS; y="c d"; for w in $y; do echo "<$w>"; done',
     'unset IFS; x="a b"; for w in $x; do echo $w; done; echo "[${IFS-unset}]"',
     "echo $OPTIND $OSTYPE; env | grep -c IFS",
-    'saved="$IFS"; IFS=: read -r a b <<< "x:y"; IFS="$saved"; echo "$a $b"; set -- $a\ $b; echo $#',
+    'saved="$IFS"; IFS=: read -r a b <<< "x:y"; IFS="$saved"; echo "$a $b"; set -- $a $b; echo $#',
 ]
 
 
