@@ -139,8 +139,6 @@ class Reader:
         self.hit_eof = False
         self.file_pos = 0
         self.record_ordinal = 0  # block number of the record's start
-        self.first = True
-        self.next_ordinal = 0
 
     def _read_full(self) -> bytes:
         chunks: list[bytes] = []
@@ -156,14 +154,13 @@ class Reader:
     def _flush(self) -> None:
         if self.budget is not None:
             self.budget.check_time()  # type: ignore[attr-defined]
-        self.record_ordinal = self.next_ordinal
+        self.record_ordinal += self.nblocks  # GNU: by the blocks the last read gave
         data = self._read_full()
         self.file_pos += len(data)
         usable = len(data) // BLOCK
         self.record = data[: usable * BLOCK]
         self.nblocks = usable
         self.pos = 0
-        self.next_ordinal = self.record_ordinal + RECORD // BLOCK
 
     def block(self) -> bytes | None:
         """The current block, reading the next record when needed; None at the end."""
@@ -209,7 +206,7 @@ class Reader:
                     self.stream.seek(offset)  # type: ignore[union-attr]
                     self.file_pos = offset
                     nblk = offset // BLOCK - start
-                    self.next_ordinal = offset // BLOCK
+                    self.record_ordinal = offset // BLOCK - self.nblocks
                     self.pos = self.nblocks
                     size -= nblk * BLOCK
         while size > 0:

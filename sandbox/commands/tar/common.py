@@ -46,6 +46,13 @@ class Tar:
         except (DateError, OverflowError, ValueError):
             return str(mtime)
 
+    def full_time(self, mtime: int) -> str:
+        """``tartime`` with full precision: ``YYYY-MM-DD HH:MM:SS``."""
+        try:
+            return strftime("%Y-%m-%d %H:%M:%S", Moment(mtime, 0, *self.zone))
+        except (DateError, OverflowError, ValueError):
+            return str(mtime)
+
     def print_header(self, h: Header, name: bytes, long: bool) -> None:
         """GNU ``simple_print_header``: the name alone, or the ``-v`` long line."""
         if not long:

@@ -5,6 +5,7 @@ and device or FIFO members are refused, one message each, as the jail has none."
 from __future__ import annotations
 
 import errno
+import time
 
 from sandbox.commands._writing import join
 from sandbox.commands.tar.common import Tar
@@ -59,7 +60,7 @@ class Extractor:
         self.ctx = tar.ctx
         self.reader = reader
         self.base = base
-        self.dir_times: list[tuple[str, int]] = []
+        self.dir_times: list[tuple[str, bytes, int]] = []
 
     def path(self, name: bytes) -> str:
         """The operand for a member name inside the extraction directory."""
@@ -145,7 +146,7 @@ class Extractor:
             self.tar.error(f"{shown}: Cannot mkdir: {err.strerror}")
             return
         if not self.tar.opts.touch:
-            self.dir_times.append((p, mtime))
+            self.dir_times.append((p, name.rstrip(b"/") or name, mtime))
 
     def _copy_data(self, m: Member, sink: list[bytes] | None) -> int:
         """Read the member's data into ``sink`` (or to stdout when None); the bytes still
@@ -199,18 +200,26 @@ class Extractor:
             return
         self.reader.skip(left)  # an early end is fatal here: the time stays unrestored
         if not tar.opts.touch:
-            try:
-                ctx.set_mtime(p, Timestamp(m.header.mtime * 1_000_000_000))
-            except FSError:
-                pass
+            self._set_time(p, name, m.header.mtime)
+
+    def _set_time(self, p: str, name: bytes, mtime: int) -> None:
+        """Restore a time, with GNU's ``check_time`` warnings for implausible ones."""
+        shown = name.decode("utf-8", "surrogateescape")
+        if mtime < 0:
+            self.tar.warn(f"{shown}: implausibly old time stamp {self.tar.full_time(mtime)}")
+        elif mtime > time.time():
+            diff = mtime * 1_000_000_000 - time.time_ns()
+            self.tar.warn(f"{shown}: time stamp {self.tar.full_time(mtime)} is "
+                          f"{diff // 10**9}.{diff % 10**9:09d} s in the future")
+        try:
+            self.ctx.set_mtime(p, Timestamp(mtime * 1_000_000_000))
+        except FSError:
+            pass
 
     def finish(self) -> None:
         """Give the extracted directories their times, deepest last-made first."""
-        for p, mtime in reversed(self.dir_times):
-            try:
-                self.ctx.set_mtime(p, Timestamp(mtime * 1_000_000_000))
-            except FSError:
-                pass
+        for p, name, mtime in reversed(self.dir_times):
+            self._set_time(p, name, mtime)
 
 
 def extract(tar: Tar, reader: Reader, base: str) -> None:

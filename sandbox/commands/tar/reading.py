@@ -107,6 +107,11 @@ def open_archive(tar: Tar) -> Reader:
     return Reader(source, seekable, ctx.budget)  # type: ignore[arg-type]
 
 
+def field_text(field: bytes) -> str:
+    """A numeric field GNU could not read, as its message quotes it (trailing NULs gone)."""
+    return f"‘{quote(field.rstrip(bytes(1)))}’"
+
+
 def read_header(tar: Tar, reader: Reader) -> tuple[str, Member | None]:
     """GNU ``read_header``: ("ok", member), ("zero", None), ("eof", None), ("bad", None)."""
     long_name: bytes | None = None
@@ -122,13 +127,17 @@ def read_header(tar: Tar, reader: Reader) -> tuple[str, Member | None]:
         if not ok:
             return "bad", None
         typeflag = block[156:157]
-        size = parse_number(block[124:136]) if typeflag != LNKTYPE else 0
-        if size is None or size < 0:
-            return "bad", None
+        size = 0
+        if typeflag != LNKTYPE:
+            size = parse_number(block[124:136])
+            if size is None:
+                tar.error(f"Archive contains {field_text(block[124:136])} where numeric off_t "
+                          "value expected")
+                return "bad", None
+            if size < 0:
+                return "bad", None
         if typeflag in (LONGNAME, LONGLINK, PAX_LOCAL, PAX_GLOBAL, b"X"):
             reader.advance()
-            if size > MAX_LONG_NAME:
-                raise Fatal("memory exhausted", epilogue=False)
             data = _read_extension(tar, reader, size)
             if typeflag == LONGNAME:
                 long_name = data.split(b"\0", 1)[0]
@@ -137,6 +146,11 @@ def read_header(tar: Tar, reader: Reader) -> tuple[str, Member | None]:
             elif typeflag in (PAX_LOCAL, b"X"):
                 pax.update(parse_pax(data))
             continue
+        for start, end, kind in ((100, 108, "mode_t"), (108, 116, "uid_t"), (116, 124, "gid_t"),
+                                 (136, 148, "time_t")):
+            if parse_number(block[start:end]) is None:
+                tar.error(f"Archive contains {field_text(block[start:end])} where numeric "
+                          f"{kind} value expected")
         h = decode_header(block)
         if long_name is not None:
             h.name = long_name
@@ -147,14 +161,19 @@ def read_header(tar: Tar, reader: Reader) -> tuple[str, Member | None]:
 
 
 def _read_extension(tar: Tar, reader: Reader, size: int) -> bytes:
+    """The data of a long-name or pax header (past ``MAX_LONG_NAME`` bytes it is read and
+    dropped, so a hostile size costs time, not memory)."""
     parts: list[bytes] = []
+    kept = 0
     left = size + (-size % BLOCK)
     while left > 0:
         chunk = reader.chunk(left)
         if chunk is None:
             tar.error("Unexpected EOF in archive")
             break
-        parts.append(chunk)
+        if kept < MAX_LONG_NAME:
+            parts.append(chunk)
+            kept += len(chunk)
         left -= len(chunk)
     return b"".join(parts)[:size]
 

@@ -286,7 +286,23 @@ DOTS = _tarfile([("../x", b"1"), ("/abs", b"2"), ("a/../../b", b"3"), ("a/..", b
 LINKS = _tarfile([("ok", b"1"), ("lnk", b"", tarfile.SYMTYPE, "ok"), ("hl", b"", tarfile.LNKTYPE, "ok"),
                   ("dev", b"", tarfile.CHRTYPE), ("ok2", b"2")])
 BIG = _tarfile([("f", b"x" * 2000)])
-HOSTILE = {"dots": DOTS, "huge": _huge(BIG), "trunc": BIG[:1100], "junk": b"hello world\n" * 100,
+def _with_field(data: bytes, offset: int, value: bytes, at: int = 0) -> bytes:
+    """``data`` with the header at block ``at`` changed and its checksum made right again."""
+    h = bytearray(data[at * 512 : at * 512 + 512])
+    h[offset : offset + len(value)] = value
+    h[148:156] = b" " * 8
+    h[148:156] = b"%06o\0 " % sum(h)
+    return data[: at * 512] + bytes(h) + data[at * 512 + 512 :]
+
+
+TWO = _tarfile([("one", b"1" * 600), ("two", b"2"), ("three", b"3")])
+HOSTILE = {"lone-zero-end": BIG[:2560] + bytes(512), "lone-zero-then-data": BIG[:2560] + bytes(512) + TWO,
+           "bad-second-header": TWO[:1536] + b"garbage!" + TWO[1544:],
+           "bad-size-field": _with_field(TWO, 124, b"abcdefghijk\0"),
+           "base256-size": _with_field(TWO, 124, b"\x80" + bytes(9) + b"\x02\x58"),
+           "negative-mtime": _with_field(TWO, 136, b"\xff" * 8 + b"\xff\xff\xff\x00"),
+           "huge-longname": _with_field(_tarfile([("L" * 150, b"x")]), 124, b"77777777777\0"),
+           "dots": DOTS, "huge": _huge(BIG), "trunc": BIG[:1100], "junk": b"hello world\n" * 100,
            "empty": b"", "lone-zero": BIG[:1536 + 512], "zeros": bytes(10240)}
 
 
