@@ -13,7 +13,8 @@ A string is a sequence of items, each optional and in any order:
   ``JST``...; a summer-time name, or a name followed by ``DST``, is one hour more; a name
   followed by ``+hh[mm]`` is moved by it). GNU reads the local zone's own names (``CET``/
   ``CEST`` under TZ=Europe/Berlin) as local time of that DST state; here they are the table's;
-- a bare number: a time (``9``, ``0930``) or, after a date, a year.
+- a bare number: a time (``9``, ``0930``), a date of more than four digits (``20260901``) or,
+  after a date, a year.
 
 Result rules (parse-datetime's): without a time item, a date or a day name means midnight while
 relative items alone keep the current time; a day name moves forward to that weekday (by the
@@ -249,8 +250,8 @@ def parse_items(text: str) -> Items:
             elif len(v) <= 4:
                 set_time(num // 100 if len(v) > 2 else num, num % 100 if len(v) > 2 else 0,
                          0, 0, None)
-            else:
-                raise ItemsError(text)
+            else:  # more than four digits: YYYYMMDD (parse-datetime's number rule)
+                set_date(num // 10000, num // 100 % 100, num % 100)
             i += 1
             continue
         if k == "w":
@@ -258,8 +259,15 @@ def parse_items(text: str) -> Items:
                 add_rel("day", _WORD_DAYS[v])
                 i += 1
                 continue
-            if v == "t" and it.dates_seen and it.hour is None and kind(i + 1) == "n":
+            if (v == "t" and it.dates_seen and it.hour is None and kind(i + 1) == "n"
+                    and kind(i + 2) == "p" and val(i + 2) == ":"):
                 i += 1  # 2026-09-01T10:00: ISO 8601's T between the date and the time
+                continue
+            if v == "t":  # else the military zone T, UTC-7 (20260901T1030)
+                if it.zone_minutes is not None or it.utc:
+                    raise ItemsError(text)
+                it.zone_minutes = -420
+                i += 1
                 continue
             if v in _ZONES or v in _ZONE_TABLE:
                 if it.zone_minutes is not None or it.utc:

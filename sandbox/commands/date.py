@@ -572,6 +572,11 @@ def run(ctx: CommandContext) -> int:
     if operands:
         if len(operands) > 1:
             return ctx.usage_error(f"extra operand {quote(operands[1])}")
+        if not operands[0].startswith("+") and (date_text is not None or reference is not None):
+            return ctx.usage_error(
+                f"the argument {quote(operands[0])} lacks a leading '+';\nwhen using an option "
+                "to specify date(s), any non-option\nargument must be a format string beginning "
+                "with '+'")
         if not operands[0].startswith("+"):
             ctx.error(f"invalid date {quote(operands[0])}")
             return 1

@@ -1,6 +1,7 @@
 """date -d strings found by the text-tools corpus: a sign apart from its digits, Y/M/D with
 slashes, parse-datetime's zone abbreviations (summer names, DST, a zone moved by +hh[mm]) and
-the ISO ``T`` before relative items; each against GNU date, with and without fixed dates."""
+the ISO ``T`` before relative items (else T is the military zone), YYYYMMDD numbers, and an
+operand without ``+`` beside -d/-r; each against GNU date, with and without fixed dates."""
 
 from __future__ import annotations
 
@@ -27,6 +28,9 @@ FIXED = [
     "2026-09-01T10:00 - 2 hours", "2026-09-01T10:00 +3 days", "2026-09-01 - 1 week",
     "2026-09-01 +- 2 days", "2026-09-01 08:42 - 3 hours", "2026-09-01 + 1 day",
     "2026-09-01 10:00 +2 hours", "2026-09-01 10:00 utc", "2026-09-01 10:00 Z",
+    "20260901", "20260901 1030", "20260901 10:30", "1030 20260901", "20260931", "2026090",
+    "202609011", "20260901 20260902", "20260901 +1 day", "020260901", "19991231 2359",
+    "20260901T1030", "2026-09-01 10:00 T", "10:00 t",
 ]
 RELATIVE = [
     "now + 30 minutes", "now+30 minutes", "+ 2 days", "now - 1 hour", "- 1 day",
@@ -41,6 +45,16 @@ def test_fixed_strings_match_gnu(text: str, tz: str) -> None:
     gts.need("date")
     gts.compare(["date", "-d", text, "+%F %T %Z"], env={"TZ": tz})
     gts.compare(["date", "-u", "-d", text], env={"TZ": tz})
+
+
+@pytest.mark.parametrize("argv", [
+    ["-d", "2026-09-01", "x"], ["-u", "-d", "2026-09-01", "x"], ["-r", "f", "x"],
+    ["-d", "2026-09-01", "x", "y"], ["-d", "2026-09-01", "+%F", "x"], ["x"], ["2026"],
+])
+def test_operand_without_plus_matches_gnu(argv: list[str]) -> None:
+    """With -d or -r, an operand not starting with + is refused with GNU's three lines."""
+    gts.need("date")
+    gts.compare(["date", *argv], files={"f": b"x"} if "-r" in argv else None)
 
 
 @pytest.mark.parametrize("text", RELATIVE)
