@@ -21,8 +21,7 @@ from typing import BinaryIO, Callable
 from sandbox.commands._basenc import CODECS, _Decoder, _wrap_size
 from sandbox.commands._quoting import quote, quotef
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec
-from sandbox.commands.pathchk import parse_in_order
+from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_in_order
 from sandbox.fs.base import FSError
 
 _ENCODINGS = ("base64", "base64url", "base32", "base32hex", "base16", "base2msbf", "base2lsbf", "z85")

@@ -21,8 +21,7 @@ from sandbox.commands._numbers import CountError, parse_count
 from sandbox.commands._quoting import quote, quoteaf, quotef
 from sandbox.commands._writing import operands_of
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec
-from sandbox.commands.pathchk import parse_in_order
+from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_in_order
 from sandbox.fs.base import FSError
 from sandbox.regex import Regex, RegexError, compile_regex
 

@@ -20,8 +20,7 @@ from typing import Iterator
 
 from sandbox.commands._quoting import quote
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, OptionSpec
-from sandbox.commands.pathchk import parse_in_order
+from sandbox.commands.options import NO_ARG, OptionSpec, parse_in_order
 from sandbox.fs.base import FSError
 from sandbox.limits import Budget
 

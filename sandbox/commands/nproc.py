@@ -11,8 +11,7 @@ from sandbox.commands import _identity
 from sandbox.commands._numbers import CountError, parse_count
 from sandbox.commands._quoting import quote
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec
-from sandbox.commands.pathchk import parse_in_order
+from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_in_order
 
 SPEC = OptionSpec("", {"all": (NO_ARG, "all"), "ignore": (REQUIRED, "ignore"),
                        "help": (NO_ARG, "help"), "version": (NO_ARG, "version")})

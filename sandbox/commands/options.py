@@ -14,7 +14,7 @@ Errors raise ``UsageError`` with glibc's wording (without the program name), e.g
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:  # base.py does not import this module; the hint only needs the name
     from sandbox.commands.base import CommandContext
@@ -190,3 +190,46 @@ def _match_long(spec: OptionSpec, name: str, arg: str) -> tuple[int, str]:
         names = " ".join(f"'--{m}'" for m in matches)
         raise UsageError(f"option '{arg.split('=')[0]}' is ambiguous; possibilities: {names}")
     return spec.long[matches[0]]
+
+
+def parse_in_order(ctx: CommandContext, spec: OptionSpec, usage: str, version: str,
+                   check: Callable[[str, str | None], int | None] | None = None,
+                   usage_status: int = 1) -> tuple[list[tuple[str, str | None]], list[str]] | int:
+    """``parse_command_line`` in getopt's order, for the small commands: options are acted on
+    one by one up to the first bad word, so ``--help`` or ``--version`` before it prints and
+    exits 0, and ``check(key, value)`` (an option value's own error: return an exit status to
+    stop with) reports a bad value before a later unknown option, as GNU does.
+
+    Returns (opts, operands), or the exit status when the command is done.
+    """
+    args = ctx.args
+    error = None
+    try:
+        opts, operands = parse(spec, args)
+    except UsageError as err:
+        error = str(err)
+        opts, operands = [], []
+        for k in range(1, len(args) + 1):
+            try:
+                parse(spec, args[:k])
+            except UsageError as cut:
+                if str(cut) == error:
+                    try:
+                        opts, operands = parse(spec, args[: k - 1])
+                    except UsageError:
+                        pass
+                    break
+    for key, value in opts:
+        if key == "help":
+            ctx.stdout.write(usage.encode())
+            return 0
+        if key == "version":
+            ctx.stdout.write(f"{version}\n".encode())
+            return 0
+        if check is not None:
+            status = check(key, value)
+            if status is not None:
+                return status
+    if error is not None:
+        return ctx.usage_error(error, usage_status)
+    return opts, operands

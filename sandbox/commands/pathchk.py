@@ -11,12 +11,12 @@ file system's (NAME_MAX 255, PATH_MAX 4096).
 from __future__ import annotations
 
 import errno
-from typing import Callable
 
 from sandbox.commands._quoting import quote, quoteaf, quotef
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, OptionSpec, UsageError, parse
-from sandbox.fs.base import FileStat, FSError
+from sandbox.commands._lookup import NAME_MAX, PATH_MAX, kernel_lstat
+from sandbox.commands.options import NO_ARG, OptionSpec, parse_in_order
+from sandbox.fs.base import FSError
 
 SPEC = OptionSpec("pP", {"portability": (NO_ARG, "portability"),
                          "help": (NO_ARG, "help"), "version": (NO_ARG, "version")})
@@ -31,9 +31,6 @@ Diagnose invalid or unportable file names.
       --version     output version information and exit
 """
 
-#: The virtual file system's limits (those of Linux on ext4).
-NAME_MAX = 255
-PATH_MAX = 4096
 _POSIX_NAME_MAX = 14
 _POSIX_PATH_MAX = 256
 #: glibc's _XOPEN_NAME_MAX / _XOPEN_PATH_MAX: below these no pathconf() is needed.
@@ -42,76 +39,8 @@ _PATH_MAX_MINIMUM = 1024
 _PORTABLE = frozenset(b"/ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 
 
-def parse_in_order(ctx: CommandContext, spec: OptionSpec, usage: str, version: str,
-                   check: Callable[[str, str | None], int | None] | None = None,
-                   usage_status: int = 1) -> tuple[list[tuple[str, str | None]], list[str]] | int:
-    """``parse_command_line`` in getopt's order, for the small commands: options are acted on
-    one by one up to the first bad word, so ``--help`` or ``--version`` before it prints and
-    exits 0, and ``check(key, value)`` (an option value's own error: return an exit status to
-    stop with) reports a bad value before a later unknown option, as GNU does.
-
-    Returns (opts, operands), or the exit status when the command is done.
-    """
-    args = ctx.args
-    error = None
-    try:
-        opts, operands = parse(spec, args)
-    except UsageError as err:
-        error = str(err)
-        opts, operands = [], []
-        for k in range(1, len(args) + 1):
-            try:
-                parse(spec, args[:k])
-            except UsageError as cut:
-                if str(cut) == error:
-                    try:
-                        opts, operands = parse(spec, args[: k - 1])
-                    except UsageError:
-                        pass
-                    break
-    for key, value in opts:
-        if key == "help":
-            ctx.stdout.write(usage.encode())
-            return 0
-        if key == "version":
-            ctx.stdout.write(f"{version}\n".encode())
-            return 0
-        if check is not None:
-            status = check(key, value)
-            if status is not None:
-                return status
-    if error is not None:
-        return ctx.usage_error(error, usage_status)
-    return opts, operands
-
-
 def _bytes(text: str) -> bytes:
     return text.encode("utf-8", "surrogateescape")
-
-
-def kernel_lstat(ctx: CommandContext, operand: str) -> FileStat:
-    """``lstat(2)`` of an operand in the jail, with the kernel's errors: ENOENT for ``""``,
-    ENAMETOOLONG for a name of PATH_MAX bytes or a component over NAME_MAX (met while walking,
-    so a missing directory before it is ENOENT), ENOTDIR through a file or for ``file/``."""
-    data = _bytes(operand)
-    if not data:
-        raise FSError(errno.ENOENT, "")
-    if len(data) >= PATH_MAX:
-        raise FSError(errno.ENAMETOOLONG, operand)
-    parts = data.split(b"/")
-    for i, part in enumerate(parts):
-        if not part:
-            continue
-        if len(part) > NAME_MAX:
-            raise FSError(errno.ENAMETOOLONG, operand)
-        if i + 1 < len(parts):
-            prefix = b"/".join(parts[: i + 1]) or b"/"
-            if not ctx.stat(prefix.decode("utf-8", "surrogateescape")).is_dir:
-                raise FSError(errno.ENOTDIR, operand)
-    st = ctx.stat(operand)
-    if data.endswith(b"/") and not st.is_dir:
-        raise FSError(errno.ENOTDIR, operand)
-    return st
 
 
 def _components(data: bytes) -> list[bytes]:

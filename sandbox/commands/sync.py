@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from sandbox.commands._quoting import quoteaf
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, OptionSpec
-from sandbox.commands.pathchk import kernel_lstat, parse_in_order
+from sandbox.commands.options import NO_ARG, OptionSpec, parse_in_order
+from sandbox.commands._lookup import kernel_lstat
 from sandbox.fs.base import FSError
 
 SPEC = OptionSpec("df", {"data": (NO_ARG, "d"), "file-system": (NO_ARG, "f"),

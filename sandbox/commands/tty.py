@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from sandbox.commands._quoting import quote
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, OptionSpec
-from sandbox.commands.pathchk import parse_in_order
+from sandbox.commands.options import NO_ARG, OptionSpec, parse_in_order
 
 SPEC = OptionSpec("s", {"silent": (NO_ARG, "s"), "quiet": (NO_ARG, "s"),
                         "help": (NO_ARG, "help"), "version": (NO_ARG, "version")})

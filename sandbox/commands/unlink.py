@@ -9,8 +9,8 @@ import errno
 from sandbox.commands._quoting import quote, quoteaf
 from sandbox.commands._writing import operands_of
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, OptionSpec
-from sandbox.commands.pathchk import kernel_lstat, parse_in_order
+from sandbox.commands.options import NO_ARG, OptionSpec, parse_in_order
+from sandbox.commands._lookup import kernel_lstat
 from sandbox.fs.base import FSError
 
 SPEC = OptionSpec("", {"help": (NO_ARG, "help"), "version": (NO_ARG, "version")})
