@@ -5,8 +5,9 @@ buffers, ``bytes_in`` counting what was read), so header offsets, ``-l`` sizes a
 ratios come out as GNU's. ``inflate_member`` decodes one deflate stream with ``zlib`` in
 bounded pieces (never more than 32 KiB of output at a time: a decompression bomb is stopped
 by the sink's limits, not by memory) and hands output on in the 32 KiB windows gzip flushes.
-``deflate_bytes`` produces the deflate stream: zlib at ``memLevel`` 8 (gzip's 15-bit hash
-and match search, so gzip's LZ77 parse), re-split into gzip's blocks by ``gzip_deflate``.
+``deflate_bytes`` produces gzip's deflate stream: zlib at ``memLevel`` 8 (gzip's 15-bit hash
+and match search, so gzip's LZ77 parse), re-split into gzip's blocks by ``gzip_deflate``
+(with gzip's own parse, ``gzip_parse``, where zlib's stored blocks hide it).
 """
 
 from __future__ import annotations
@@ -248,8 +249,10 @@ def _replay(inp: GzipInput, sink: WindowSink, check: Callable[[], None], slide: 
 EXACT_LIMIT = 4 << 20
 
 
-def deflate_bytes(chunks, level: int, emit: Callable[[bytes], None]) -> tuple[int, int]:
-    """Deflate the byte pieces of ``chunks`` at ``level``; return (crc32, size)."""
+def deflate_bytes(chunks, level: int, emit: Callable[[bytes], None],
+                  check: Callable[[], None] | None = None) -> tuple[int, int]:
+    """Deflate the byte pieces of ``chunks`` at ``level`` as gzip does; return (crc32, size).
+    ``check`` is called now and then in long work (the run's time limit)."""
     crc = 0
     size = 0
     held: list[bytes] = []
@@ -261,7 +264,7 @@ def deflate_bytes(chunks, level: int, emit: Callable[[bytes], None]) -> tuple[in
         if size > EXACT_LIMIT:
             break
     else:
-        emit(gzip_deflate(b"".join(held), level))
+        emit(gzip_deflate(b"".join(held), level, check))
         return crc, size
     c = zlib.compressobj(level, zlib.DEFLATED, -15, 8, zlib.Z_DEFAULT_STRATEGY)
     for piece in held:
@@ -1163,21 +1166,210 @@ def _gzip_blocks(syms: list[int], level: int, size: int) -> list[tuple[int, int,
     return blocks
 
 
-def gzip_deflate(data: bytes, level: int) -> bytes:
+def gzip_deflate(data: bytes, level: int, check: Callable[[], None] | None = None) -> bytes:
     """The raw deflate stream gzip 1.12 writes for ``data`` at ``level``."""
     c = zlib.compressobj(level, zlib.DEFLATED, -15, 8, zlib.Z_DEFAULT_STRATEGY)
     stream = c.compress(data) + c.flush()
     if len(data) < 4096 or (level <= 2 and len(data) < 16383):
         return stream
     parsed = _parse_of(stream)
-    if parsed is None:  # incompressible stretches: zlib's bytes (may split blocks elsewhere)
-        return stream
-    syms, zends = parsed
-    blocks = _gzip_blocks(syms, level, len(data))
-    if [b[1] for b in blocks] == zends:
-        return stream
+    if parsed is None:  # stored blocks: the parse is not in zlib's stream
+        if len(data) > PARSE_LIMIT:
+            return stream
+        syms = gzip_parse(data, level, check)
+        blocks = _gzip_blocks(syms, level, len(data))
+    else:
+        syms, zends = parsed
+        blocks = _gzip_blocks(syms, level, len(data))
+        if [b[1] for b in blocks] == zends:
+            return stream
     trees = _Trees()
     for k, (first, last, start, stop, slides) in enumerate(blocks):
         raw = data[start:stop] if start - 32768 * slides >= 0 else None
         trees.flush_block(syms[first:last], raw, k == len(blocks) - 1)
     return bytes(trees.out)
+
+
+# -- gzip's own LZ77 parse, for inputs whose zlib stream hides it ----------------------------
+#
+# Where zlib stores a block (incompressible data) its stream no longer shows the matches
+# gzip's block splitting counts, so ``gzip_parse`` runs deflate.c's parse itself: its window
+# and slides, ``longest_match``, ``deflate_fast`` (-1..-3) and the lazy ``deflate`` (-4..-9).
+
+#: (good_length, max_lazy, nice_length, max_chain) of gzip's levels 1..9.
+_CONFIG = [(0, 0, 0, 0), (4, 4, 8, 4), (4, 5, 16, 8), (4, 6, 32, 32), (4, 4, 16, 16),
+           (8, 16, 32, 32), (8, 16, 128, 128), (8, 32, 128, 256), (32, 128, 258, 1024),
+           (32, 258, 258, 4096)]
+#: Inputs up to this size get gzip's own parse when zlib's stream has a stored block.
+PARSE_LIMIT = 1 << 20
+
+
+def gzip_parse(data: bytes, level: int, check: Callable[[], None] | None = None) -> list[int]:
+    """deflate.c's LZ77 symbols for ``data`` (encoded as ``_parse_of``'s)."""
+    good, max_lazy, nice, max_chain = _CONFIG[level]
+    size = len(data)
+    window = bytearray(2 * WSIZE + 2 * 258)
+    head = [0] * 32768
+    prev = [0] * 32768
+    read = min(size, 2 * WSIZE)
+    window[:read] = data[:read]
+    lookahead = read
+    eofile = read == 0
+    offset = 0  # absolute position of window[0]
+    strstart = 0
+    match_start = 0
+    syms: list[int] = []
+    if not eofile and lookahead < 262:
+        eofile = True
+        window[read:read + 2] = b"\0\0"
+    ins_h = 0
+    for j in range(2):
+        ins_h = ((ins_h << 5) ^ window[j]) & 0x7FFF
+
+    def fill() -> None:
+        nonlocal lookahead, eofile, strstart, match_start, offset, read
+        more = 2 * WSIZE - lookahead - strstart
+        if strstart >= WSIZE + 32506:
+            window[:WSIZE] = window[WSIZE:2 * WSIZE]
+            match_start -= WSIZE
+            strstart -= WSIZE
+            offset += WSIZE
+            for n in range(32768):
+                m = head[n]
+                head[n] = m - WSIZE if m >= WSIZE else 0
+                m = prev[n]
+                prev[n] = m - WSIZE if m >= WSIZE else 0
+            more += WSIZE
+        if not eofile:
+            n = min(more, size - read)
+            at = strstart + lookahead
+            if n <= 0:
+                eofile = True
+                window[at:at + 2] = b"\0\0"
+            else:
+                window[at:at + n] = data[read:read + n]
+                read += n
+                lookahead += n
+
+    def longest_match(cur: int, prev_length: int) -> int:
+        nonlocal match_start
+        chain = max_chain
+        best = prev_length
+        limit = strstart - 32506 if strstart > 32506 else 0
+        scan = strstart
+        scan_end1 = window[scan + best - 1]
+        scan_end = window[scan + best]
+        if prev_length >= good:
+            chain >>= 2
+        wscan = bytes(window[scan:scan + 258])
+        while True:
+            if (window[cur + best] == scan_end and window[cur + best - 1] == scan_end1
+                    and window[cur] == window[scan] and window[cur + 1] == window[scan + 1]):
+                other = bytes(window[cur:cur + 258])
+                if other == wscan:
+                    length = 258
+                else:
+                    x = int.from_bytes(wscan, "little") ^ int.from_bytes(other, "little")
+                    length = ((x & -x).bit_length() - 1) >> 3
+                if length > best:
+                    match_start = cur
+                    best = length
+                    if length >= nice:
+                        break
+                    scan_end1 = window[scan + best - 1]
+                    scan_end = window[scan + best]
+            cur = prev[cur & 0x7FFF]
+            if cur <= limit:
+                break
+            chain -= 1
+            if chain == 0:
+                break
+        return best
+
+    if level <= 3:
+        match_length = 0
+        while lookahead:
+            ins_h = ((ins_h << 5) ^ window[strstart + 2]) & 0x7FFF
+            hash_head = head[ins_h]
+            prev[strstart & 0x7FFF] = hash_head
+            head[ins_h] = strstart
+            if hash_head and strstart - hash_head <= 32506 and strstart <= 2 * WSIZE - 262:
+                match_length = longest_match(hash_head, 2)
+                if match_length > lookahead:
+                    match_length = lookahead
+            if match_length >= 3:
+                syms.append(256 + ((match_length - 3) << 15 | (strstart - match_start - 1)))
+                lookahead -= match_length
+                if match_length <= max_lazy:
+                    match_length -= 1
+                    while True:
+                        strstart += 1
+                        ins_h = ((ins_h << 5) ^ window[strstart + 2]) & 0x7FFF
+                        prev[strstart & 0x7FFF] = head[ins_h]
+                        head[ins_h] = strstart
+                        match_length -= 1
+                        if match_length == 0:
+                            break
+                    strstart += 1
+                else:
+                    strstart += match_length
+                    match_length = 0
+                    ins_h = window[strstart]
+                    ins_h = ((ins_h << 5) ^ window[strstart + 1]) & 0x7FFF
+            else:
+                syms.append(window[strstart])
+                lookahead -= 1
+                strstart += 1
+            while lookahead < 262 and not eofile:
+                fill()
+            if check is not None and not len(syms) & 0xFFFF:
+                check()
+        return syms
+
+    match_available = False
+    match_length = 2
+    prev_match = 0
+    while lookahead:
+        ins_h = ((ins_h << 5) ^ window[strstart + 2]) & 0x7FFF
+        hash_head = head[ins_h]
+        prev[strstart & 0x7FFF] = hash_head
+        head[ins_h] = strstart
+        prev_length, prev_match = match_length, match_start
+        match_length = 2
+        if (hash_head and prev_length < max_lazy and strstart - hash_head <= 32506
+                and strstart <= 2 * WSIZE - 262):
+            match_length = longest_match(hash_head, prev_length)
+            if match_length > lookahead:
+                match_length = lookahead
+            if match_length == 3 and strstart - match_start > 4096:
+                match_length -= 1
+        if prev_length >= 3 and match_length <= prev_length:
+            syms.append(256 + ((prev_length - 3) << 15 | (strstart - 1 - prev_match - 1)))
+            lookahead -= prev_length - 1
+            prev_length -= 2
+            while True:
+                strstart += 1
+                ins_h = ((ins_h << 5) ^ window[strstart + 2]) & 0x7FFF
+                prev[strstart & 0x7FFF] = head[ins_h]
+                head[ins_h] = strstart
+                prev_length -= 1
+                if prev_length == 0:
+                    break
+            match_available = False
+            match_length = 2
+            strstart += 1
+        elif match_available:
+            syms.append(window[strstart - 1])
+            strstart += 1
+            lookahead -= 1
+        else:
+            match_available = True
+            strstart += 1
+            lookahead -= 1
+        while lookahead < 262 and not eofile:
+            fill()
+        if check is not None and not len(syms) & 0xFFFF:
+            check()
+    if match_available:
+        syms.append(window[strstart - 1])
+    return syms
