@@ -208,6 +208,21 @@ def test_compress_incompressible_large_inputs() -> None:
     check_many(cases)
 
 
+def test_compress_several_files_one_run() -> None:
+    """Three related files in one run (gzip's window keeps the previous file's bytes): 30
+    cases, to stdout and to files."""
+    rng = random.Random(7)
+    cases = []
+    for _ in range(15):
+        base = json_lines(rng, rng.choice([3000, 30000, 80000]))
+        tree = {"f": base, "g": base[: rng.randrange(1, len(base))],
+                "h": rng.randbytes(rng.randint(10, 5000)) + base[-rng.randint(1, 400):]}
+        level = f"-{rng.randint(1, 9)}"
+        cases.append((["gzip", "-c", level, "f", "g", "h"], tree))
+        cases.append((["gzip", level, "f", "g", "h"], tree))
+    check_many(cases)
+
+
 # -- decompression ----------------------------------------------------------------------------
 
 def test_decompress_gnu_output_generated() -> None:
