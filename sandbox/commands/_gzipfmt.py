@@ -160,6 +160,11 @@ class WindowSink:
         self.emit(data)
 
 
+#: Compressed bytes of one member kept for a second decoding by gzip's own inflate; past
+#: this, a refused stream gets zlib's verdict (format violated / end of file) instead.
+REPLAY_LIMIT = 32 << 20
+
+
 def inflate_member(inp: GzipInput, sink: WindowSink, check: Callable[[], None],
                    slide: bytearray) -> None:
     """Decode one raw deflate stream from ``inp`` into ``sink``; leave ``inp`` at the byte
@@ -169,7 +174,8 @@ def inflate_member(inp: GzipInput, sink: WindowSink, check: Callable[[], None],
     ``InputEOF`` (after flushing what gzip flushes) or ``BadData``."""
     d = zlib.decompressobj(-15)
     data = inp.take_rest()
-    saved = [data]
+    saved: list[bytes] | None = [data]
+    kept = len(data)
     while True:
         try:
             while True:
@@ -182,6 +188,8 @@ def inflate_member(inp: GzipInput, sink: WindowSink, check: Callable[[], None],
                 if not data and len(out) < WSIZE:
                     break
         except zlib.error:
+            if saved is None:
+                raise BadData() from None
             _replay(inp, sink, check, slide, saved)
             return
         if d.eof:
@@ -191,9 +199,16 @@ def inflate_member(inp: GzipInput, sink: WindowSink, check: Callable[[], None],
         try:
             data = inp.refill()
         except InputEOF:
+            if saved is None:
+                sink.flush()
+                raise
             _replay(inp, sink, check, slide, saved)
             return
-        saved.append(data)
+        if saved is not None:
+            saved.append(data)
+            kept += len(data)
+            if kept > REPLAY_LIMIT:
+                saved = None
 
 
 def _keep_window(slide: bytearray, size: int, tail: bytes) -> None:
