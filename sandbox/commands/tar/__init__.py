@@ -15,7 +15,7 @@ import time
 
 from sandbox.commands.base import CommandContext
 from sandbox.commands.date import DateError, Moment, parse_date, resolve_zone, strftime
-from sandbox.commands.tar.buffer import Fatal
+from sandbox.commands.tar.buffer import SUFFIXES, Fatal
 from sandbox.commands.tar.cli import TRY, CliError, Options, parse_args
 from sandbox.commands.tar.common import Tar
 from sandbox.commands.tar.create import _Cowardly, _prefix, create
@@ -67,10 +67,6 @@ Examples:
 
 Links and device files are never extracted: the sandbox has none.
 """
-
-_SUFFIXES = {".tar.gz": "gzip", ".tgz": "gzip", ".taz": "gzip", ".tar.bz2": "bzip2",
-             ".tbz": "bzip2", ".tbz2": "bzip2", ".tz2": "bzip2", ".tar.xz": "xz", ".txz": "xz"}
-
 
 def writes(args: list[str]) -> list[str]:
     """What this command line may write: the archive for ``-c`` (nothing for ``-f -``), the
@@ -160,7 +156,7 @@ def _run(tar: Tar, o: Options, mtime: int | None) -> int:
     elif o.mode == "c":
         kind = o.compress
         if kind is None and o.auto_compress and o.archive != "-":
-            kind = next((k for s, k in _SUFFIXES.items() if o.archive.endswith(s)), None)
+            kind = next((k for s, k in SUFFIXES.items() if o.archive.endswith(s)), None)
         try:
             create(tar, kind, mtime)
         except _Cowardly:

@@ -17,7 +17,23 @@ BZIP2_MAGIC = b"BZh"
 XZ_MAGIC = b"\xfd7zXZ\x00"
 #: How GNU names each filter program in its messages, and the option that selects it.
 PROGRAMS = {"gzip": "-z", "bzip2": "-j", "xz": "-J"}
+#: Archive name suffixes and their filters (``-a``, and reading a file GNU can't identify).
+SUFFIXES = {".tar.gz": "gzip", ".tgz": "gzip", ".taz": "gzip", ".gz": "gzip",
+            ".tar.bz2": "bzip2", ".tbz": "bzip2", ".tbz2": "bzip2", ".tz2": "bzip2", ".bz2": "bzip2",
+            ".tar.xz": "xz", ".txz": "xz", ".xz": "xz"}
 _CHUNK = 1 << 16
+_MAGICS = {"gzip": GZIP_MAGIC, "bzip2": BZIP2_MAGIC, "xz": XZ_MAGIC}
+_BZIP2_TAIL = ("\tInput file = (stdin), output file = (stdout)\n\n"
+               "It is possible that the compressed file(s) have become corrupted.\n"
+               "You can use the -tvv option to test integrity of such files.\n\n"
+               "You can use the `bzip2recover' program to attempt to recover\n"
+               "data from undamaged sections of corrupted files.\n\n")
+_BZIP2_MESSAGES = {
+    "is not a bzip2 file.": "bzip2: (stdin) is not a bzip2 file.\n",
+    "truncated": ("\nbzip2: Compressed file ends unexpectedly;\n\tperhaps it is corrupted?  "
+                  "*Possible* reason follows.\nbzip2: Inappropriate ioctl for device\n" + _BZIP2_TAIL),
+    "corrupt": "\nbzip2: Data integrity error when decompressing.\n" + _BZIP2_TAIL,
+}
 
 
 class Fatal(Exception):
@@ -55,6 +71,7 @@ class Decompressed:
         self.done = False
         self.started = False
         self.dec: object = None
+        self.error: Fatal | None = None
 
     def _new(self) -> object:
         if self.kind == "gzip":
@@ -64,12 +81,23 @@ class Decompressed:
         return lzma.LZMADecompressor()
 
     def _fail(self, what: str) -> Fatal:
-        text = {"gzip": f"\ngzip: stdin: {what}\n", "bzip2": f"bzip2: (stdin): {what}\n",
-                "xz": f"xz: (stdin): {what}\n"}[self.kind]
-        return Fatal("Child returned status 1", raw=text.encode())
+        """The filter program's message and its exit status, as tar reports them."""
+        if self.kind == "gzip":
+            text = f"\ngzip: stdin: {what}\n"
+            status = 1
+        elif self.kind == "bzip2":
+            text = _BZIP2_MESSAGES.get(what, f"bzip2: (stdin) {what}\n")
+            status = 2
+        else:
+            text = f"xz: (stdin): {what}\n"
+            status = 1
+        return Fatal(f"Child returned status {status}", raw=text.encode())
 
     def _truncated(self) -> Fatal:
-        return self._fail({"gzip": "unexpected end of file", "bzip2": "file ends unexpectedly",
+        if not self.started:
+            return self._fail({"gzip": "unexpected end of file", "bzip2": "is not a bzip2 file.",
+                               "xz": "File format not recognized"}[self.kind])
+        return self._fail({"gzip": "unexpected end of file", "bzip2": "truncated",
                            "xz": "Unexpected end of input"}[self.kind])
 
     def _step(self) -> None:
@@ -89,6 +117,9 @@ class Decompressed:
                     return
             data, self.raw_pending = self.raw_pending, b""
         if dec is None:
+            if not self.started and not data.startswith(_MAGICS[self.kind]) and len(data) >= 3:
+                raise self._fail({"gzip": "not in gzip format", "bzip2": "is not a bzip2 file.",
+                                  "xz": "File format not recognized"}[self.kind])
             if self.started and not data.strip(b"\0"):
                 return  # trailing zeros after the last member: ignored
             if self.started and not data.startswith(GZIP_MAGIC if self.kind == "gzip" else b"\xff\xff"):
@@ -105,7 +136,7 @@ class Decompressed:
                         "invalid compressed data--crc error" if "data check" in text else
                         "invalid compressed data--format violated")
             else:
-                what = "Compressed data is corrupt" if self.kind == "xz" else "data integrity (CRC) error in data"
+                what = "Compressed data is corrupt" if self.kind == "xz" else "corrupt"
             raise self._fail(what) from None
         self.pending += out
         if self.kind == "gzip":
@@ -115,9 +146,17 @@ class Decompressed:
             self.dec = None
 
     def read(self, n: int = -1) -> bytes:
-        """Up to ``n`` decompressed bytes (b"" at the end)."""
-        while not self.done and (n < 0 or len(self.pending) < n):
-            self._step()
+        """Up to ``n`` decompressed bytes (b"" at the end). A filter error comes after the
+        bytes decompressed before it, as tar reads them from the program's pipe."""
+        if self.error is not None and not self.pending:
+            raise self.error
+        while not self.done and self.error is None and (n < 0 or len(self.pending) < n):
+            try:
+                self._step()
+            except Fatal as err:
+                if not self.pending:
+                    raise
+                self.error = err
         if n < 0:
             out, self.pending = self.pending, b""
         else:
@@ -139,12 +178,21 @@ class Reader:
         self.hit_eof = False
         self.file_pos = 0
         self.record_ordinal = 0  # block number of the record's start
+        self.error: Fatal | None = None
 
     def _read_full(self) -> bytes:
+        if self.error is not None:
+            raise self.error
         chunks: list[bytes] = []
         got = 0
         while got < RECORD:
-            data = self.stream.read(RECORD - got)
+            try:
+                data = self.stream.read(RECORD - got)
+            except Fatal as err:
+                if not chunks:
+                    raise
+                self.error = err  # the filter failed: first the bytes it gave, then its error
+                break
             if not data:
                 break
             chunks.append(data)
@@ -169,6 +217,8 @@ class Reader:
                 return None
             self._flush()
             if self.pos >= self.nblocks:
+                if self.error is not None:
+                    raise self.error
                 self.hit_eof = True
                 return None
         return self.record[self.pos * BLOCK : (self.pos + 1) * BLOCK]

@@ -24,6 +24,7 @@ def list_members(tar: Tar, reader: Reader) -> None:
     long = tar.opts.verbose >= 1
 
     def action(m: Member) -> None:
+        """GNU ``list_archive`` for one member."""
         safer_name(m.orig_name, tar.warned, tar.warn)
         if m.header.typeflag == LNKTYPE:
             safer_name(m.header.linkname, tar.warned, tar.warn, link_target=True)

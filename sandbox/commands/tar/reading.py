@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from sandbox.commands.tar.buffer import PROGRAMS, Decompressed, Fatal, Reader, detect
+from sandbox.commands.tar.buffer import PROGRAMS, SUFFIXES, Decompressed, Fatal, Reader, detect
 from sandbox.commands.tar.common import Tar
 from sandbox.commands.tar.format import (BLOCK, DIRTYPE, LNKTYPE, LONGLINK, LONGNAME,
                                          PAX_GLOBAL, PAX_LOCAL, Header, checksum_ok,
@@ -15,7 +15,7 @@ from sandbox.commands.tar.format import (BLOCK, DIRTYPE, LNKTYPE, LONGLINK, LONG
 from sandbox.commands.tar.names import excluded, has_wildcards, leading_dir_match, quote
 from sandbox.fs.base import FSError
 
-#: A longer ``././@LongLink`` name than this is refused (GNU would try to allocate it).
+#: Bytes of a long-name or pax header's data kept (the rest is read and dropped).
 MAX_LONG_NAME = 16 << 20
 
 
@@ -98,6 +98,10 @@ def open_archive(tar: Tar) -> Reader:
         source = _Prefixed(head, stream)
     is_tar = len(head) == BLOCK and checksum_ok(head)
     kind = None if is_tar else detect(head)
+    if kind is None and named and not is_tar:
+        kind = next((k for suffix, k in SUFFIXES.items() if o.archive.endswith(suffix)), None)
+        if kind is not None:  # GNU's set_compression_program_by_suffix
+            return Reader(Decompressed(source, kind, ctx.budget), False, ctx.budget)  # type: ignore[arg-type]
     if kind is not None:
         if not named:
             raise Fatal(f"Archive is compressed. Use {PROGRAMS[kind]} option")
@@ -180,6 +184,7 @@ def _read_extension(tar: Tar, reader: Reader, size: int) -> bytes:
 
 def _apply_pax(h: Header, pax: dict[bytes, bytes]) -> None:
     def number(key: bytes) -> int | None:
+        """A numeric pax record (None when absent or malformed)."""
         try:
             return int(float(pax[key].decode("ascii")))
         except (KeyError, ValueError, UnicodeDecodeError):

@@ -194,6 +194,8 @@ CREATE_CASES = [
     ["tar", "-cvvf", "o.tar", "d/a.txt", "d/a.txt", "d"], ["tar", "-cvf", "o.tar", "f", "./f", "f"],
     ["tar", "-cvvf", "o.tar", "n" * 60 + "/" + "m" * 60, "n" * 60], ["tar", "-vcf", "o.tar", "--mtime=@1.5", "f"],
     ["tar", "-vcf", "o.tar", "--mtime=2020-01-02 03:04:05.250", "f"],
+    ["tar", "-cjf", "o.tbz", "d"], ["tar", "-cJf", "o.txz", "d"], ["tar", "-caf", "o.tar.bz2", "d"],
+    ["tar", "-caf", "o.tar.xz", "d", "f"], ["tar", "--xz", "-cvf", "o.tar", "d"], ["tar", "-cjf", "-", "f"],
 ]
 
 
@@ -234,12 +236,13 @@ def test_read_options(argv: list[str]) -> None:
     check(argv, files)
 
 
-def test_read_gzip_named_and_stdin() -> None:
-    data = _base_archive(["-z"])
-    check(["tar", "-tvf", "a.tgz"], {"a.tgz": data})
-    check(["tar", "-tf", "-"], {}, stdin=data)  # compressed on stdin: GNU asks for -z
-    check(["tar", "-xzf", "-"], {}, stdin=data)
-    check(["tar", "-tf", "a.tgz"], {"a.tgz": data[:100]}) if False else None
+@pytest.mark.parametrize("flag", ["-z", "-j", "-J"])
+def test_read_compressed_named_and_stdin(flag: str) -> None:
+    data = _base_archive([flag])
+    check(["tar", "-tvf", "a.tgz"], {"a.tgz": data})  # detected by its magic, any name
+    check(["tar", "-tf", "-"], {}, stdin=data)  # compressed on stdin: GNU asks for the option
+    check(["tar", f"-x{flag[1]}f", "-"], {}, stdin=data)
+    check(["tar", f"-xv{flag[1]}f", "a.tgz", "d/a.txt"], {"a.tgz": data})
 
 
 USAGE_CASES = [
@@ -330,6 +333,21 @@ def test_links_and_devices_are_refused() -> None:
         assert sorted(os.listdir(a)) == ["h.tar", "ok", "ok2"]
         assert out == b"ok\nlnk\nhl\ndev\nok2\n"
     check(["tar", "-tvf", "h.tar"], {"h.tar": LINKS})
+
+
+def _truncated(flag: str, size: int) -> bytes:
+    return _base_archive([flag])[:size]
+
+
+BAD_COMPRESSED = {"junk.tgz": b"hello world\n" * 100, "junk.tar.bz2": b"hello world\n" * 50,
+                  "junk.txz": b"not xz at all" * 50, "cut.txz": _truncated("-J", 100),
+                  "cut.tgz": _truncated("-z", 60), "cut.tbz": _truncated("-j", 100),
+                  "flipped.tgz": _truncated("-z", 10) + b"\xff" * 40 + _truncated("-z", 400)[50:]}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_COMPRESSED))
+def test_bad_compressed_archives(name: str) -> None:
+    check(["tar", "-tvf", name], {name: BAD_COMPRESSED[name]})
 
 
 def test_gzip_corrupt_is_one_error_not_a_traceback() -> None:
