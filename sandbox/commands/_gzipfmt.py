@@ -756,6 +756,7 @@ class _Trees:
         self.bl_count = [0] * 16
 
     def send_bits(self, value: int, length: int) -> None:
+        """Append ``length`` bits of ``value``, least significant first."""
         self.bitbuf |= value << self.bitcnt
         self.bitcnt += length
         while self.bitcnt >= 8:
@@ -764,11 +765,13 @@ class _Trees:
             self.bitcnt -= 8
 
     def bi_windup(self) -> None:
+        """Pad the bits to a whole byte."""
         if self.bitcnt > 0:
             self.out.append(self.bitbuf & 0xFF)
         self.bitbuf = self.bitcnt = 0
 
     def build_tree(self, t: _Tree) -> None:
+        """trees.c's ``build_tree``: Huffman code lengths and codes from the frequencies."""
         freq, tlen = t.freq, t.len
         depth = [0] * len(freq)
         heap = [0] * 574

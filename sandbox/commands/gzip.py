@@ -33,7 +33,7 @@ from sandbox.commands._writing import operands_of
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, UsageError, parse
 from sandbox.errors import BrokenPipe
-from sandbox.fs.base import FSError, Timestamp, mtime_ns_of
+from sandbox.fs.base import FileStat, FSError, Timestamp, mtime_ns_of
 
 #: gzip's options, in gzip.c's ``longopts`` order (ambiguity messages list them so).
 SPEC = OptionSpec(
@@ -414,7 +414,7 @@ class Gzip:
         self.ofname = name + self.z_suffix
         return OK
 
-    def open_input_file(self, iname: str):
+    def open_input_file(self, iname: str) -> FileStat | None:
         """Stat ``iname`` (trying the suffixes when decompressing); the stat or None."""
         if len(iname) >= MAX_PATH_LEN - 1:
             self.err(f"{PROGRAM}: {iname}: file name too long\n")
@@ -449,7 +449,7 @@ class Gzip:
         self.progerror(self.ifname, FSError(errno.ENOENT, ""))
         return None
 
-    def _stat(self, name: str):
+    def _stat(self, name: str) -> FileStat:
         st = self.ctx.stat(name)
         if name.endswith("/") and not st.is_dir:
             raise FSError(errno.ENOTDIR, name)
