@@ -3,7 +3,7 @@
 Options: ``-f`` (``-`` is stdin/stdout, the default), ``-v``/``-vv``, ``-C``, ``-z``/``-j``/``-J``
 (gzip through zlib; reading detects compression as GNU does), ``-a``, ``--exclude``,
 ``--wildcards``, ``-O``, ``-k``, ``-m``, ``--strip-components``, ``--numeric-owner``,
-``--owner``, ``--group``, ``--mtime``, ``--sort``; traditional style (``tar czf x.tgz dir``).
+``--owner``, ``--group``, ``--mtime``, ``--sort``, ``--full-time``; traditional style (``tar czf x.tgz dir``).
 Archives hold the sandbox's virtual identity (``user``/1000) and the files' virtual modes and
 times; directories are walked in name order (GNU's ``--sort=name``). Links and device files
 are never extracted (the jail has none): each is refused with one message, status 2.
@@ -63,6 +63,7 @@ Examples:
   -m, --touch                don't extract file modified time
       --strip-components=NUMBER   strip NUMBER leading components from file names
       --numeric-owner        always use numbers for user/group names
+      --full-time            print file time to its full resolution
       --owner=NAME[:UID]  --group=NAME[:GID]  --mtime=DATE  --sort=none|name
 
 Links and device files are never extracted: the sandbox has none.

@@ -25,6 +25,7 @@ LONG: dict[str, tuple[bool, str]] = {
     "overwrite": (False, "overwrite"), "preserve-permissions": (False, "p"),
     "same-permissions": (False, "p"), "no-same-owner": (False, "o"),
     "no-same-permissions": (False, "no-same-permissions"),
+    "full-time": (False, "full-time"),
     "help": (False, "help"), "version": (False, "version"),
 }
 MODES = "cxtru"
@@ -75,6 +76,7 @@ class Options:
     group: tuple[str, int] = (GROUP, GID)
     mtime: str | None = None
     sort: str = "name"
+    full_time: bool = False
     help: bool = False
     version: bool = False
 
@@ -226,6 +228,8 @@ def parse_args(args: list[str]) -> Options:
                 raise CliError(f"invalid argument ‘{value}’ for ‘--sort’\nValid arguments are:\n"
                                "  - ‘none’\n  - ‘name’\n  - ‘inode’", 2, False)
             o.sort = value
+        elif key == "full-time":
+            o.full_time = True
         elif key == "help":
             o.help = True
         elif key == "version":

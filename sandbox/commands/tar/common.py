@@ -59,7 +59,7 @@ class Tar:
             self.list_line(quote(name))
             return
         modes = mode_string(h.typeflag, h.mode, name)
-        stamp = self.time_stamp(h.mtime)
+        stamp = self.full_time(h.mtime) if self.opts.full_time else self.time_stamp(h.mtime)
         self.datewidth = max(self.datewidth, len(stamp))
         numeric = self.opts.numeric_owner
         user = h.uname.decode("utf-8", "surrogateescape") if h.uname and not numeric else str(h.uid)

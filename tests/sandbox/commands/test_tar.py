@@ -223,6 +223,7 @@ READ_CASES = [
     ["tar", "--strip-components=x", "-xf", "a.tar"], ["tar", "-xf", "a.tar", "-C", "nodir"],
     ["tar", "-tf", "nope.tar"], ["tar", "-tf", "d"], ["tar", "-xf", "a.tar", "--exclude=*.md"],
     ["tar", "xvf", "a.tar"], ["tar", "-x", "-f", "a.tar", "-C", "out"], ["tar", "-tzf", "a.tar"],
+    ["tar", "--full-time", "-tvf", "a.tar"], ["tar", "--full-time", "-xvvf", "a.tar"],
 ]
 
 
