@@ -443,6 +443,15 @@ def test_list_option() -> None:
     ])
 
 
+def test_list_dates_follow_tz() -> None:
+    """-lv dates in the run's TZ (zone names, POSIX rules), the file's or (-N) the stored time."""
+    comp = gnu_gzip(b"abc\n")
+    cases = [(["gzip", "-lv", "f.gz"], {"f.gz": (comp, 1_700_000_000)}, b"", {"TZ": tz})
+             for tz in ["America/New_York", "Asia/Kolkata", "UTC0", "EST5EDT"]]
+    cases.append((["gzip", "-lvN", "f.gz"], {"f.gz": comp}, b"", {"TZ": "Asia/Tokyo"}))
+    check_many(cases)
+
+
 def test_name_and_time_options() -> None:
     """-n, -N on compression (header name and MTIME) and decompression (restored name/time)."""
     named = {"f": (b"content\n", 1_500_000_000)}
