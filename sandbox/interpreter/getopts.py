@@ -10,12 +10,20 @@ if TYPE_CHECKING:
     from sandbox.interpreter.core import IO, Shell
 
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_USAGE = b"getopts: usage: getopts optstring name [arg ...]\n"
 
 
 def b_getopts(sh: "Shell", argv: list[str], io_: "IO") -> int:
     """One option per call; status 1 at the end of the options."""
-    if len(argv) < 3:
-        io_.stderr.write(b"bash: getopts: usage: getopts optstring name [arg ...]\n")
+    if len(argv) > 1 and argv[1].startswith("-") and len(argv[1]) > 1 and argv[1] != "--":
+        io_.stderr.write(f"bash: getopts: {argv[1][:2]}: invalid option\n"
+                         .encode("utf-8", "surrogateescape"))
+        io_.stderr.write(_USAGE)
+        return 2
+    if argv[1:2] == ["--"]:
+        argv = argv[:1] + argv[2:]
+    if len(argv) < 3:  # bash's usage line has no `bash:` prefix
+        io_.stderr.write(_USAGE)
         return 2
     spec, name = argv[1], argv[2]
     if not _NAME_RE.match(name):

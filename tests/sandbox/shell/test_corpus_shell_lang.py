@@ -7,7 +7,8 @@ first element (bash's warning), the here-document closed by the end of the scrip
 ``declare -p`` of ``BASH_REMATCH`` / ``PIPESTATUS``, and a ``[[ ]]`` that does not parse
 (bash's own messages; the status is ``$?``, not 2), and syntax errors bash names
 differently (``if then``, ``f() echo hi``, ``echo >``, ``echo ${``, ``x=(a b``: status 1),
-and the variables bash sets at startup (``IFS``, ``OPTIND``, ``OSTYPE``).
+the variables bash sets at startup (``IFS``, ``OPTIND``, ``OSTYPE``), and ``getopts``'
+usage errors.
 
 Each case compares stdout, status, files and stderr (bash's ``line N:`` prefix taken out) with
 ``shell_difftools.check``, so no expected output is typed by hand.
@@ -139,6 +140,20 @@ DEFAULT_VARIABLES = [
 @needs_bash
 @pytest.mark.parametrize("script", DEFAULT_VARIABLES)
 def test_startup_variables(script: str) -> None:
+    dt.check(script)
+
+GETOPTS_USAGE = [
+    "getopts; echo rc=$?",
+    "getopts a; echo $?",
+    "getopts -x; echo $?",
+    "getopts -- a o -a; echo $o",
+    "getopts -ab o; echo $?",
+]
+
+
+@needs_bash
+@pytest.mark.parametrize("script", GETOPTS_USAGE)
+def test_getopts_usage(script: str) -> None:
     dt.check(script)
 
 
