@@ -17,8 +17,8 @@ port; where zlib stored a block, deflate.c's own parse, ``gzip_parse``), so the 
 gzip 1.12's byte for byte (measured: 400 of 400 generated inputs up to 300 KB, every level;
 2.3 MB of JSON lines at -1/-6/-9). Differences left: inputs past 4 MiB (streamed through
 zlib, blocks split at 16383 symbols; still valid) and incompressible data past 1 MiB (zlib's
-stored blocks); ``--rsyncable`` is refused when
-compressing; ``.Z``/pack/lzh/zip inputs are refused with one line; permission bits of the
+stored blocks); ``--rsyncable`` is refused when compressing; ``.Z``/pack/lzh/zip inputs are
+refused with one line; permission bits of the
 input are not copied (the jail keeps new files private); ``-r`` walks directories in sorted
 order (GNU: the host's directory order); ``gzip < file`` stores MTIME 0 (GNU: the file's,
 as stdin is a regular file there; the jail's stdin is always a stream).
