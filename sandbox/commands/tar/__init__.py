@@ -1,9 +1,11 @@
-"""``tar``: GNU tar 1.34's ``-c``, ``-x``, ``-t``, ``-r`` and ``-u`` over the jail, in GNU's default format.
+"""``tar``: GNU tar 1.34's ``-c``, ``-x``, ``-t``, ``-r`` and ``-u`` over the jail, in GNU's
+default format.
 
 Options: ``-f`` (``-`` is stdin/stdout, the default), ``-v``/``-vv``, ``-C``, ``-z``/``-j``/``-J``
 (gzip through zlib; reading detects compression as GNU does), ``-a``, ``--exclude``,
 ``--wildcards``, ``-O``, ``-k``, ``-m``, ``--strip-components``, ``--numeric-owner``,
-``--owner``, ``--group``, ``--mtime``, ``--sort``, ``--full-time``; traditional style (``tar czf x.tgz dir``).
+``--owner``, ``--group``, ``--mtime``, ``--sort``, ``--full-time``; traditional style
+(``tar czf x.tgz dir``).
 Archives hold the sandbox's virtual identity (``user``/1000) and the files' virtual modes and
 times; directories are walked in name order (GNU's ``--sort=name``). Links and device files
 are never extracted (the jail has none): each is refused with one message, status 2.

@@ -19,7 +19,8 @@ XZ_MAGIC = b"\xfd7zXZ\x00"
 PROGRAMS = {"gzip": "-z", "bzip2": "-j", "xz": "-J"}
 #: Archive name suffixes and their filters (``-a``, and reading a file GNU can't identify).
 SUFFIXES = {".tar.gz": "gzip", ".tgz": "gzip", ".taz": "gzip", ".gz": "gzip",
-            ".tar.bz2": "bzip2", ".tbz": "bzip2", ".tbz2": "bzip2", ".tz2": "bzip2", ".bz2": "bzip2",
+            ".tar.bz2": "bzip2", ".tbz": "bzip2", ".tbz2": "bzip2", ".tz2": "bzip2",
+            ".bz2": "bzip2",
             ".tar.xz": "xz", ".txz": "xz", ".xz": "xz"}
 _CHUNK = 1 << 16
 _MAGICS = {"gzip": GZIP_MAGIC, "bzip2": BZIP2_MAGIC, "xz": XZ_MAGIC}
@@ -31,7 +32,8 @@ _BZIP2_TAIL = ("\tInput file = (stdin), output file = (stdout)\n\n"
 _BZIP2_MESSAGES = {
     "is not a bzip2 file.": "bzip2: (stdin) is not a bzip2 file.\n",
     "truncated": ("\nbzip2: Compressed file ends unexpectedly;\n\tperhaps it is corrupted?  "
-                  "*Possible* reason follows.\nbzip2: Inappropriate ioctl for device\n" + _BZIP2_TAIL),
+                  "*Possible* reason follows.\nbzip2: Inappropriate ioctl for device\n"
+                  + _BZIP2_TAIL),
     "corrupt": "\nbzip2: Data integrity error when decompressing.\n" + _BZIP2_TAIL,
 }
 
@@ -104,8 +106,9 @@ class Decompressed:
         if self.budget is not None:
             self.budget.check_time()  # type: ignore[attr-defined]
         dec = self.dec
-        if (dec is not None and self.kind != "gzip" and not dec.needs_input  # type: ignore[attr-defined]
-                and not dec.eof):  # type: ignore[attr-defined]
+        more_out = (dec is not None and self.kind != "gzip"
+                    and not getattr(dec, "needs_input") and not getattr(dec, "eof"))
+        if more_out:  # bzip2/xz hold output back for the next call
             data = b""
         else:
             if not self.raw_pending:
@@ -122,7 +125,7 @@ class Decompressed:
                                   "xz": "File format not recognized"}[self.kind])
             if self.started and not data.strip(b"\0"):
                 return  # trailing zeros after the last member: ignored
-            if self.started and not data.startswith(GZIP_MAGIC if self.kind == "gzip" else b"\xff\xff"):
+            if self.started and not data.startswith(_MAGICS[self.kind]):
                 self.done = True  # trailing garbage: ignored
                 return
             dec = self.dec = self._new()

@@ -62,8 +62,11 @@ class Tar:
         stamp = self.full_time(h.mtime) if self.opts.full_time else self.time_stamp(h.mtime)
         self.datewidth = max(self.datewidth, len(stamp))
         numeric = self.opts.numeric_owner
-        user = h.uname.decode("utf-8", "surrogateescape") if h.uname and not numeric else str(h.uid)
-        group = h.gname.decode("utf-8", "surrogateescape") if h.gname and not numeric else str(h.gid)
+        user, group = str(h.uid), str(h.gid)
+        if h.uname and not numeric:
+            user = h.uname.decode("utf-8", "surrogateescape")
+        if h.gname and not numeric:
+            group = h.gname.decode("utf-8", "surrogateescape")
         size = f"{h.devmajor},{h.devminor}" if h.typeflag in (CHRTYPE, BLKTYPE) else str(h.size)
         pad = len(user) + 1 + len(group) + len(size)
         self.ugswidth = max(self.ugswidth, pad)

@@ -84,15 +84,14 @@ class Creator:
                 self._emit(head, display + ("" if display.endswith("/") else "/"), file_mtime)
                 tar.error(f"{quote(display, True)}: Cannot open: {err.strerror}")
                 return
-            if self.archive_path is not None and self.archive_path.rsplit("/", 1)[0] == vpath.rstrip("/") \
-                    and self.archive_path != vpath:
-                base = self.archive_path.rsplit("/", 1)[1]
+            parent, _, base = (self.archive_path or "").rpartition("/")
+            if self.archive_path is not None and (parent or "/") == vpath:
                 if base not in entries:  # GNU made the archive before walking
                     entries = sorted(entries + [base])
             self._emit(head, display + ("" if display.endswith("/") else "/"), file_mtime)
             for entry in entries:
-                child_stored = stored + entry.encode("utf-8", "surrogateescape") \
-                    if stored.endswith(b"/") else stored + b"/" + entry.encode("utf-8", "surrogateescape")
+                raw = entry.encode("utf-8", "surrogateescape")
+                child_stored = stored + raw if stored.endswith(b"/") else stored + b"/" + raw
                 self.dump(join(display, entry), child_stored, join(path, entry), False)
             return
         if vpath in self.seen:
@@ -133,7 +132,8 @@ class Creator:
             try:
                 ctx.write_bytes(self.tar.opts.archive, data)
             except FSError as err:
-                raise Fatal(f"{quote(self.tar.opts.archive, True)}: Cannot open: {err.strerror}") from None
+                shown = quote(self.tar.opts.archive, True)
+                raise Fatal(f"{shown}: Cannot open: {err.strerror}") from None
         else:
             ctx.stdout.write(data)
 
@@ -173,7 +173,8 @@ def create(tar: Tar, kind: str | None, mtime: int | None, old: bytes | None = No
                 except FSError as err:
                     if creator.to_file:  # GNU made the (empty) archive before this
                         ctx.write_bytes(o.archive, b"")
-                    raise Fatal(f"{quote(op.dirs[i - 1], True)}: Cannot open: {err.strerror}") from None
+                    shown = quote(op.dirs[i - 1], True)
+                    raise Fatal(f"{shown}: Cannot open: {err.strerror}") from None
             checked.add(op.dirs)
         name = op.name.rstrip("/") or op.name
         base = _prefix(op.dirs)

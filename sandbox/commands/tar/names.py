@@ -17,7 +17,8 @@ def _char_len(data: bytes, i: int) -> tuple[int, bool]:
     lead = data[i]
     if lead < 0x80:
         return 1, 0x20 <= lead < 0x7F
-    size = 2 if 0xC2 <= lead <= 0xDF else 3 if 0xE0 <= lead <= 0xEF else 4 if 0xF0 <= lead <= 0xF4 else 0
+    size = (2 if 0xC2 <= lead <= 0xDF else 3 if 0xE0 <= lead <= 0xEF
+            else 4 if 0xF0 <= lead <= 0xF4 else 0)
     if size == 0 or i + size > len(data):
         return 1, False
     try:
@@ -80,7 +81,8 @@ def safer_name(name: bytes, warned: set[bytes], warn: Callable[[str], None],
     rest = name[p:]
     if not rest:
         if p == 0:
-            warn("Substituting `.' for empty " + ("hard link target" if link_target else "member name"))
+            what = "hard link target" if link_target else "member name"
+            warn(f"Substituting `.' for empty {what}")
         return b"."
     return rest
 
@@ -104,16 +106,6 @@ def has_wildcards(pattern: str) -> bool:
     return False
 
 
-def _unescape(pattern: str) -> str:
-    out, i = [], 0
-    while i < len(pattern):
-        if pattern[i] == "\\" and i + 1 < len(pattern):
-            i += 1
-        out.append(pattern[i])
-        i += 1
-    return "".join(out)
-
-
 def leading_dir_match(pattern: str, name: str, wildcards: bool) -> bool:
     """``fnmatch(pattern, name, FNM_LEADING_DIR)``: the pattern matches ``name`` or one of its
     leading directories (``*`` matches ``/``); without wildcards, a literal comparison."""
@@ -122,8 +114,9 @@ def leading_dir_match(pattern: str, name: str, wildcards: bool) -> bool:
         if rx.match(name):
             return True
         return any(rx.match(name[:i]) for i, c in enumerate(name) if c == "/")
-    literal = _unescape(pattern) if has_wildcards(pattern) is False and "\\" in pattern else pattern
-    return name == literal or name.startswith(literal.rstrip("/") + "/") if literal else False
+    if not pattern:
+        return False
+    return name == pattern or name.startswith(pattern.rstrip("/") + "/")
 
 
 def excluded(patterns: list[str], name: str) -> bool:
@@ -134,6 +127,7 @@ def excluded(patterns: list[str], name: str) -> bool:
         if leading_dir_match(pattern, name, True):
             return True
         for i, c in enumerate(name):
-            if c == "/" and name[i + 1 : i + 2] not in ("/", "") and leading_dir_match(pattern, name[i + 1 :], True):
+            rest = name[i + 1 :]
+            if c == "/" and rest[:1] not in ("/", "") and leading_dir_match(pattern, rest, True):
                 return True
     return False

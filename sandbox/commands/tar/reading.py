@@ -66,6 +66,12 @@ def _read_head(stream: object) -> bytes:
     return b"".join(parts)
 
 
+def _filtered(source: object, kind: str, tar: Tar) -> Reader:
+    """A reader of the archive through the filter ``kind`` (a pipe for GNU: never seeks)."""
+    budget = tar.ctx.budget
+    return Reader(Decompressed(source, kind, budget), False, budget)  # type: ignore[arg-type]
+
+
 def open_archive(tar: Tar) -> Reader:
     """The archive for reading; ``Fatal`` when it cannot be opened or is compressed on stdin
     without the option GNU asks for."""
@@ -101,11 +107,11 @@ def open_archive(tar: Tar) -> Reader:
     if kind is None and named and not is_tar:
         kind = next((k for suffix, k in SUFFIXES.items() if o.archive.endswith(suffix)), None)
         if kind is not None:  # GNU's set_compression_program_by_suffix
-            return Reader(Decompressed(source, kind, ctx.budget), False, ctx.budget)  # type: ignore[arg-type]
+            return _filtered(source, kind, tar)
     if kind is not None:
         if not named:
             raise Fatal(f"Archive is compressed. Use {PROGRAMS[kind]} option")
-        return Reader(Decompressed(source, kind, ctx.budget), False, ctx.budget)  # type: ignore[arg-type]
+        return _filtered(source, kind, tar)
     if len(head) < BLOCK:
         tar.error("This does not look like a tar archive")
     return Reader(source, seekable, ctx.budget)  # type: ignore[arg-type]
