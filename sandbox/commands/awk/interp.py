@@ -134,6 +134,8 @@ class Runtime:
         self.split_by = b"FS"
         self.icase = False
         self.out = bytearray()
+        self.capture: bytearray | None = None  #: where stdout goes under -i inplace
+        self.inplace = None  #: main.InPlace under -i inplace
         self.outputs: dict[bytes, object] = {}
         self.inputs: dict[bytes, object] = {}
         self.rng = gawkrand.GawkRandom(0)
@@ -514,7 +516,10 @@ class Runtime:
         if self.out:
             data = bytes(self.out)
             self.out.clear()
-            self.ctx.stdout.write(data)
+            if self.capture is not None:  # -i inplace: the file being edited
+                self.capture += data
+            else:
+                self.ctx.stdout.write(data)
 
     def write_out(self, data: bytes) -> None:
         out = self.out

@@ -6,7 +6,7 @@ import re
 
 from sandbox.commands.awk.compiler import Compiler
 from sandbox.commands.awk.interp import (
-    AwkFatal, ExitProgram, NextFile, NextRecord, Runtime, check_name_length,
+    AwkFatal, ExitProgram, NextFile, NextRecord, Runtime, _strerror, check_name_length,
 )
 from sandbox.commands.awk.parser import BUILTINS, KEYWORDS, AwkSyntaxError, parse, unescape_string
 from sandbox.commands.awk.records import DirectoryInput, RecordReader, split_default
@@ -101,6 +101,7 @@ class Options:
         self.char_mode = True
         self.help = False
         self.version = False
+        self.inplace = False  #: ``-i inplace``: gawk's in-place editing of each file operand
 
 
 def parse_args(args: list[str]):
@@ -198,7 +199,7 @@ def _apply(opts: Options, c: str, val) -> None:
     elif c == "V":
         opts.version = True
     elif c == "i":
-        opts.sources.append(("f", val))
+        opts.sources.append(("i", val))  # an include: the program still comes from -f/-e/ARG
     elif c == "l":
         raise UsageError(f"-l (loading extensions) is not supported in the sandbox")
     elif c == "n":
@@ -271,17 +272,21 @@ def writes(args: list[str]) -> list[str]:
         opts, rest = parse_args(list(args))
     except (UsageError, Unsupported):
         return []
-    if opts.sources:
+    if any(kind != "i" for kind, _ in opts.sources):
         if any(kind == "f" for kind, _ in opts.sources):
             # the program is in a file the guard cannot read: nothing literal to report
             texts = [t for k, t in opts.sources if k == "e"]
         else:
-            texts = [t for _, t in opts.sources]
+            texts = [t for k, t in opts.sources if k != "i"]
     else:
         if not rest:
             return []
         texts = [rest[0]]
+        rest = rest[1:]
     targets: list[str] = []
+    if any(k == "i" and t in ("inplace", "inplace.awk") for k, t in opts.sources):
+        # -i inplace rewrites every file operand (assignments and - excepted)
+        targets += [a for a in rest if a != "-" and not _ASSIGN_RE.match(a)]
     for text in texts:
         try:
             p = parse(text)
@@ -375,6 +380,24 @@ def run(ctx) -> int:
         ctx.stdout.write(USAGE.encode())
         return 0
     src = Source()
+    includes = [t for k, t in opts.sources if k == "i"]
+    opts.sources = [(k, t) for k, t in opts.sources if k != "i"]
+    library = []
+    for name in includes:  # -i FILE: FILE or FILE.awk (the jail has no AWKPATH library)
+        found = next((c for c in (name, name + ".awk") if ctx.exists(c) and not ctx.stat(c).is_dir),
+                     None)
+        if found is None and name in ("inplace", "inplace.awk"):
+            opts.inplace = True
+            continue
+        library.append(("f", found or name))
+    if library:
+        if not opts.sources:
+            if not rest:
+                ctx.stderr.write(USAGE.encode())
+                return 1
+            opts.sources = [("e", rest[0])]
+            rest = rest[1:]
+        opts.sources = library + opts.sources
     if opts.sources:
         for kind, text in opts.sources:
             if kind == "e":
@@ -608,12 +631,15 @@ def _execute(ctx, src: Source, parsed, opts: Options, operands: list[str]) -> in
                                  .encode("utf-8", "surrogateescape"))
                 ctx.stderr.write(USAGE.encode())
                 return 1
+            if opts.inplace and name in ("inplace::suffix", "inplace::enable"):
+                continue  # the inplace namespace's own variables (InPlace reads them)
             if not _ASSIGN_RE.match(a):  # gawk's arg_assign, in its words
                 raise AwkFatal(f"`{name}' is not a legal variable name")
             if name in KEYWORDS or name in BUILTINS:
                 raise AwkFatal(f"cannot use gawk builtin `{name}' as variable name")
             assign_var(rt, a)
         rt.main_input = MainInput(rt, ctx)
+        rt.inplace = InPlace(rt, ctx, opts.assigns) if opts.inplace else None
     except AwkFatal as err:
         ctx.stderr.write(_fatal_text(rt, src, err).encode("utf-8", "surrogateescape"))
         return err.status
@@ -623,11 +649,13 @@ def _execute(ctx, src: Source, parsed, opts: Options, operands: list[str]) -> in
             try:
                 for b in begin:
                     b()
-                if rules or end or beginfile or endfile:
+                if rules or end or beginfile or endfile or rt.inplace is not None:
                     _main_loop(rt, comp, rules, beginfile, endfile)
             except ExitProgram:
                 pass
             rt.in_record = False
+            if rt.inplace is not None:  # inplace.awk's END comes before the program's
+                rt.inplace.end()
             try:
                 for b in end:
                     b()
@@ -852,6 +880,59 @@ def _prefilter_regex(rt, comp, items):
     return rx
 
 
+class InPlace:
+    """gawk's ``-i inplace``: while a file operand is read, standard output goes to a buffer
+    that replaces the file when the next file begins or END starts (``INPLACE_SUFFIX`` or
+    ``-v inplace::suffix=SFX`` keeps the original as FILE+SFX). Standard input is left alone,
+    with gawk's warning."""
+
+    def __init__(self, rt, ctx, assigns: list[str]):
+        self.rt = rt
+        self.ctx = ctx
+        self.name: str | None = None
+        self.suffix: bytes | None = None
+        self.fallback = b""  #: a -v INPLACE_SUFFIX=, when the program never names it
+        for a in assigns:
+            name, _eq, value = a.partition("=")
+            if name == "inplace::suffix":
+                self.suffix = value.encode("utf-8", "surrogateescape")
+            elif name == "INPLACE_SUFFIX":
+                self.fallback = unescape_string(value.encode("utf-8", "surrogateescape"))
+
+    def begin(self, filename: bytes) -> None:
+        """Start capturing standard output for ``filename``."""
+        name = filename.decode("utf-8", "surrogateescape")
+        if name in ("", "-", "/dev/stdin"):
+            self.rt.flush_stdout()
+            self.ctx.stderr.write(b"awk: inplace:59: warning: inplace::begin: disabling in-place "
+                                  b"editing for invalid FILENAME `" + filename + b"'\n")
+            return
+        self.rt.flush_stdout()
+        self.rt.capture = bytearray()
+        self.name = name
+
+    def end(self) -> None:
+        """Replace the file being edited (if any) with what was printed."""
+        rt = self.rt
+        if self.name is None:
+            return
+        rt.flush_stdout()
+        data = bytes(rt.capture or b"")
+        rt.capture = None
+        name, self.name = self.name, None
+        suffix = self.suffix
+        if not suffix:
+            slot = rt.slots.get("INPLACE_SUFFIX")
+            suffix = bytes(rt.S(rt.G[slot])) if slot is not None else self.fallback
+        try:
+            if suffix:
+                self.ctx.write_bytes(name + suffix.decode("utf-8", "surrogateescape"),
+                                     self.ctx.read_bytes(name))
+            self.ctx.write_bytes(name, data)
+        except FSError as err:
+            raise AwkFatal(f"inplace::end: cannot write `{name}': {_strerror(err)}") from None
+
+
 def _main_loop(rt, comp, rules, beginfile, endfile) -> None:
     mi = rt.main_input
     fast = not comp.uses_getline_plain and not comp.assigns_rs
@@ -861,6 +942,9 @@ def _main_loop(rt, comp, rules, beginfile, endfile) -> None:
         if mi.reader is None:  # (a getline in BEGIN may have opened the first file)
             if not mi.open_next():
                 break
+            if rt.inplace is not None:  # inplace.awk's BEGINFILE runs before the program's
+                rt.inplace.end()
+                rt.inplace.begin(rt.filename)
             for b in beginfile:
                 b()
         reader = mi.reader

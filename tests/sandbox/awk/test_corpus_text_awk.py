@@ -58,3 +58,26 @@ def test_builtin_arity_matches_gawk(prog: str) -> None:
 def test_option_mistakes_match_gawk(args: list[str]) -> None:
     S.need_gawk()
     S.compare(args, check_stderr=True)
+
+
+#: gawk's -i inplace: each file operand rewritten with what the program prints while reading
+#: it (BEGIN and END output to stdout), backups by INPLACE_SUFFIX or inplace::suffix.
+INPLACE_FILES = {"f1": b"a\nb\n", "f2": b"c\n", "notes.md": b"- 2026-09-03: owner is Priya\n"}
+INPLACE = [
+    ["-i", "inplace", "{ gsub(/Priya/, \"Priya K.\") } 1", "notes.md"],
+    ["-i", "inplace", "BEGIN{print \"begin\"} {print FNR\": \"$0} ENDFILE{print \"endfile \" FILENAME} END{print \"end \" NR}", "f1", "f2"],
+    ["-i", "inplace", "-v", "INPLACE_SUFFIX=.bak", "{print toupper($0)}", "f1"],
+    ["-i", "inplace", "-v", "inplace::suffix=.orig", "NR==1{exit} {print}", "f2"],
+    ["-i", "inplace", "{print > \"/dev/stdout\"; print \"err\" > \"/dev/stderr\"}", "f1"],
+    ["-i", "inplace", "BEGIN { print \"only begin\" }", "f1"],
+    ["-i", "inplace.awk", "{ print NR }", "f1", "f2"],
+    ["-i", "inplace", "NR==1", "f2", "x=1", "f1"],
+    ["-i", "inplace", "{ print }"],
+    ["-i", "inplace", "NR > 1", "notes.md"],
+]
+
+
+@pytest.mark.parametrize("args", INPLACE, ids=repr)
+def test_inplace_matches_gawk(args: list[str]) -> None:
+    S.need_gawk()
+    S.compare(args, stdin=b"from stdin\n", files=INPLACE_FILES, check_stderr=True)
