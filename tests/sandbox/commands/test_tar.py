@@ -592,3 +592,18 @@ def test_random_create_options(seed: int) -> None:
         operands += ["-C", "u", "extra.md"]
     check(["tar", *args, rng.choice(["-cf", "-cvf", "-czf"]), "o.tar", *operands], tree, create=True,
           archive="o.tar")
+
+
+NON_UTF8: Tree = {"t": None, "t/bad\udcffname": b"latin-1 \xe9\n", "t/ok\udcc3": b"", "t/ctl\x01\x7f": b"c"}
+
+
+@pytest.mark.parametrize("argv", [["tar", "-cvvf", "o.tar", "t"], ["tar", "-cf", "o.tar", "--exclude=*ok*", "t"]])
+def test_non_utf8_names_create(argv: list[str]) -> None:
+    check(argv, NON_UTF8, create=True, archive="o.tar")
+
+
+@pytest.mark.parametrize("argv", [["tar", "-tvf", "a.tar"], ["tar", "-xvf", "a.tar", "-C", "o"],
+                                  ["tar", "-tf", "a.tar", "t/nope\udcff"]])
+def test_non_utf8_names_read(argv: list[str]) -> None:
+    files: Tree = {"a.tar": _archive_of(NON_UTF8, ["t"]), "o": None}
+    check(argv, files)
