@@ -135,7 +135,9 @@ class CommandContext:
             elif part:
                 named = True
 
-    def _check_write(self, operand: str) -> str:
+    def check_write(self, operand: str) -> str:
+        """The virtual path of an operand this command may write; ``FSError`` (EROFS under a
+        read-only policy, EACCES for a protected path) when it may not. Nothing is written."""
         vpath = self.path(operand)
         if vpath in ("/dev/null", "/dev/stdout", "/dev/stderr") or vpath.startswith("/dev/fd/"):
             return vpath  # (/dev/fd/N: a process substitution's pipe, or nothing at all)
@@ -144,6 +146,9 @@ class CommandContext:
         if self.policy.is_protected(vpath):
             raise FSError(errno.EACCES, vpath, "Permission denied (this file is append-only or protected)")
         return vpath
+
+    #: The former private name (awk's redirections still call it).
+    _check_write = check_write
 
     # -- reading --------------------------------------------------------------------------
 
@@ -177,7 +182,7 @@ class CommandContext:
 
     def write_bytes(self, operand: str, data: bytes) -> None:
         """Atomically replace a file operand with ``data``."""
-        vpath = self._check_write(operand)
+        vpath = self.check_write(operand)
         if vpath == "/dev/stdout":
             self.stdout.write(data)
             return
@@ -189,7 +194,7 @@ class CommandContext:
 
     def append_bytes(self, operand: str, data: bytes) -> None:
         """Append ``data`` to a file operand as one piece."""
-        vpath = self._check_write(operand)
+        vpath = self.check_write(operand)
         if vpath == "/dev/stdout":
             self.stdout.write(data)
             return
@@ -201,23 +206,23 @@ class CommandContext:
 
     def mkdir(self, operand: str) -> None:
         """Create one directory."""
-        self.fs.mkdir(self._check_write(operand))
+        self.fs.mkdir(self.check_write(operand))
 
     def remove(self, operand: str) -> None:
         """Remove a file."""
-        self.fs.remove(self._check_write(operand))
+        self.fs.remove(self.check_write(operand))
 
     def rmdir(self, operand: str) -> None:
         """Remove an empty directory."""
-        self.fs.rmdir(self._check_write(operand))
+        self.fs.rmdir(self.check_write(operand))
 
     def rename(self, src: str, dst: str) -> None:
         """Move a file or directory (both ends are checked against the policy)."""
-        self.fs.rename(self._check_write(src), self._check_write(dst))
+        self.fs.rename(self.check_write(src), self.check_write(dst))
 
     def set_mtime(self, operand: str, mtime: float) -> None:
         """Set a file's modification time."""
-        self.fs.set_mtime(self._check_write(operand), mtime)
+        self.fs.set_mtime(self.check_write(operand), mtime)
 
 
 class _Unclosable(io.RawIOBase):

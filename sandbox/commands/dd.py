@@ -494,7 +494,7 @@ def _open_output(ctx: CommandContext, st: Settings) -> _Output:
     except FSError as e:
         raise _Fatal(f"failed to open {quoteaf(name)}: {e}") from None
     if vpath in ("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom"):
-        ctx._check_write(name)
+        ctx.check_write(name)
         out.discard = True
         return out
     if vpath in ("/dev/stdout",) or vpath.startswith("/dev/fd/"):

@@ -612,7 +612,7 @@ class Gzip:
         """Check the output name is free (``check_ofname``: ``-f`` removes what is there)."""
         ctx = self.ctx
         try:
-            ctx._check_write(self.ofname)
+            ctx.check_write(self.ofname)
         except FSError as e:
             self.progerror(self.ofname, e)
             return False
