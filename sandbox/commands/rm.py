@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import errno
 
-from sandbox.commands._quoting import quoteaf
+from sandbox.commands._quoting import quote, quoteaf
 from sandbox.commands._writing import join, operands_of, stat_operand
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, OPTIONAL, OptionSpec, parse_command_line
@@ -123,13 +123,35 @@ def run(ctx: CommandContext) -> int:
     opts, operands = parsed
     keys = {key for key, _ in opts}
     force = False
-    for key, _ in opts:  # -f and -i: the last one wins, as in GNU
+    interactive = ""  # "" never, "once" (-I), "always" (-i)
+    for key, value in opts:  # -f, -i and -I: the last one wins, as in GNU
         if key == "f":
-            force = True
-        elif key in ("i", "I", "interactive"):
-            ctx.error("interactive removal (-i, -I) is not available in the sandbox; use -f or list the files")
-            return 1
+            force, interactive = True, ""
+        elif key == "i":
+            force, interactive = False, "always"
+        elif key == "I":
+            force, interactive = False, "once"
+        elif key == "interactive":
+            word = value if value is not None else "always"
+            kinds = {"never": "", "no": "", "none": "", "once": "once", "always": "always", "yes": "always"}
+            matches = {kinds[k] for k in kinds if k.startswith(word)}
+            if word in kinds:
+                matches = {kinds[word]}
+            if len(matches) != 1:
+                groups = [["never", "no", "none"], ["once"], ["always", "yes"]]
+                ctx.error(f"{'ambiguous' if matches else 'invalid'} argument {quote(word)} for {quote('--interactive')}\n"
+                          "Valid arguments are:\n" + "\n".join("  - " + ", ".join(quote(w) for w in g) for g in groups))
+                ctx.stderr.write(b"Try 'rm --help' for more information.\n")
+                return 1
+            interactive = matches.pop()
+            if interactive:
+                force = False
     recursive = bool(keys & {"r", "R"})
+    # -I asks once only before removing more than three files or recursively: otherwise
+    # it asks nothing and rm goes on as without it
+    if interactive == "always" or (interactive == "once" and (recursive or len(operands) > 3)):
+        ctx.error("interactive removal (-i, -I) is not available in the sandbox; use -f or list the files")
+        return 1
     if not operands:
         if force:
             return 0

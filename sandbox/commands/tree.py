@@ -17,7 +17,8 @@ first), ``--sort=mtime`` (oldest first; ``ctime`` too: the jail keeps one time),
 host's directory order); ``--charset ascii`` draws ``|--``; ``-Q`` quotes names, ``-N`` prints
 them raw; ``--filelimit N`` leaves a directory of more than N shown entries unopened; ``-J``
 writes tree 2.1's JSON (an operand that is not a directory is refused there: tree's JSON for
-it is malformed); ``-x``, ``-l`` change nothing (one file system, no links). Patterns are tree's own
+it is malformed); ``-o FILE`` writes the output there (created first, so it is listed);
+``-x``, ``-l`` change nothing (one file system, no links). Patterns are tree's own
 wildcards, matched byte by byte against the name: ``*``, ``?``, ``[...]`` (``^`` negates),
 ``\\`` escapes, ``|`` separates alternatives; each ``-I``/``-P`` adds alternatives.
 
@@ -176,6 +177,7 @@ class _Tree:
         self.filelimit = 0
         self.timefmt: str | None = None
         self.colors: dict[str, str] | None = None
+        self.output: str | None = None  # -o FILE
         self.now = 0.0
         self.level = -1  # tree's Level: deepest level shown below the top is level + 1
         self.include: list[str] = []
@@ -248,12 +250,14 @@ class _Tree:
                     raise TreeExit(f"tree: Invalid argument `{arg}'.", 1, usage=True)
                 continue
             for letter in arg[1:]:
-                if letter in "LPI":
+                if letter in "LPIo":
                     if n >= len(args):
                         raise TreeExit(f"tree: Missing argument to -{letter} option.")
                     value = args[n]
                     n += 1
-                    if letter == "L":
+                    if letter == "o":
+                        self.output = value
+                    elif letter == "L":
                         self.level = _c_int(_strtoul(value) - 1)
                         if self.level < 0:
                             raise TreeExit("tree: Invalid level, must be greater than 0.")
@@ -320,6 +324,8 @@ class _Tree:
         self.now = time.time()
         include = compile_pattern("|".join(self.include)) if self.include else None
         exclude = compile_pattern("|".join(self.exclude)) if self.exclude else None
+        if not self.open_output():
+            return 1
         if self.json:
             return self.run_json(include, exclude)
         status = 0
@@ -356,8 +362,28 @@ class _Tree:
             if not self.dirs_only:
                 report += f", {self.files} file{'' if self.files == 1 else 's'}"
             self.out.append("\n" + report + "\n")
-        self.ctx.stdout.write("".join(self.out).encode("utf-8", "surrogateescape"))
+        self.emit("".join(self.out).encode("utf-8", "surrogateescape"))
         return status
+
+    def open_output(self) -> bool:
+        """``-o FILE``: create it before the walk (as tree does, so it lists it); False after
+        the error."""
+        if self.output is None:
+            return True
+        try:
+            self.ctx.write_bytes(self.output, b"")
+        except FSError as e:
+            self.ctx.stderr.write(f"tree: invalid filename '{self.output}'\n".encode("utf-8", "surrogateescape"))
+            del e
+            return False
+        return True
+
+    def emit(self, data: bytes) -> None:
+        """The output, to stdout or the ``-o`` file."""
+        if self.output is None:
+            self.ctx.stdout.write(data)
+        else:
+            self.ctx.write_bytes(self.output, data)
 
     def entries(self, vpath: str, depth: int, include: "re.Pattern[bytes] | None",
                 exclude: "re.Pattern[bytes] | None") -> list | None:
@@ -519,7 +545,7 @@ class _Tree:
             report = '  {"type":"report"' + (f',"size":{self.used}' if self.du else "")
             report += f',"directories":{self.dirs}' + ("" if self.dirs_only else f',"files":{self.files}') + "}"
             out.append(",\n" + report + "\n]")
-        self.ctx.stdout.write(("\n".join(out[:-1]) + "\n" + out[-1] + "\n").encode("utf-8", "surrogateescape"))
+        self.emit(("\n".join(out[:-1]) + "\n" + out[-1] + "\n").encode("utf-8", "surrogateescape"))
         return 0
 
     def _plain_errors(self) -> int:
@@ -556,6 +582,24 @@ class _Tree:
             elif not self.dirs_only and (include is None or include.match(key)):
                 return True
         return False
+
+
+def writes(args: list[str]) -> list[str]:
+    """The file ``-o FILE`` writes (the word after a cluster holding ``o``, as tree reads it)."""
+    out = []
+    n = 0
+    while n < len(args):
+        arg = args[n]
+        n += 1
+        if arg == "--":
+            break
+        if arg.startswith("-") and not arg.startswith("--") and len(arg) > 1:
+            for letter in arg[1:]:
+                if letter in "LPIo" and n < len(args):
+                    if letter == "o":
+                        out.append(args[n])
+                    n += 1
+    return out
 
 
 def run(ctx: CommandContext) -> int:

@@ -28,3 +28,16 @@ def test_find_printf_sparseness_and_zone() -> None:
     tree = {"e": b"", "x": b"x", "s": b"1\n" * 3000, "d/f": b"abc"}
     check_all([(["find", ".", "-printf", fmt], tree) for fmt in (
         "%S %p\n", "%TZ %Tz %AZ %CZ %p\n", "%-10S|%p\n", "%S %b %k %s\n")])
+
+
+RM = [
+    "touch a b c; rm -I a b c; echo $?; ls", "touch a b; rm -I -f a b nope; echo $?; ls",
+    "touch a; rm -f -I a nope; echo $?", "touch a; rm --interactive=never a nope; echo $?; ls",
+    "touch a; rm --interactive=n a; ls", "touch a; rm --interactive=bogus a; echo $?",
+    "touch a; rm --interactive=once a; echo $?; ls", "touch a; rm -I -v a",
+]
+
+
+@pytest.mark.parametrize("script", RM)
+def test_rm_interactive_once_without_a_question(script: str) -> None:
+    check(script)

@@ -113,3 +113,14 @@ def test_colour_needs_term() -> None:
             if (ref.returncode, _owner(ref.stdout), ref.stderr) != ours:
                 failures.append(f"{extra} {argv}: GNU {ref.stdout!r}\n  ours {ours[1]!r}")
     assert not failures, "\n\n".join(failures[:3])
+
+
+@needs_tree
+@pytest.mark.parametrize("script", [
+    "tree -o out.txt && cat out.txt", "tree -o dir/x.txt -L 1; cat dir/x.txt",
+    "tree -o nosuch/x.txt; echo rc=$?", "tree -J -o j.txt; cat j.txt", "tree -o; echo rc=$?",
+    "tree -ao out.txt dir; cat out.txt",
+])
+def test_output_file(script: str) -> None:
+    from tests.sandbox.shell.shell_difftools import check
+    check(script)
