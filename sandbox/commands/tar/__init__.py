@@ -20,7 +20,7 @@ from sandbox.commands.date import DateError, Moment, parse_date, resolve_zone, s
 from sandbox.commands.tar.buffer import SUFFIXES, Fatal
 from sandbox.commands.tar.cli import TRY, CliError, Options, parse_args
 from sandbox.commands.tar.common import Tar
-from sandbox.commands.tar.create import _Cowardly, _prefix, create
+from sandbox.commands.tar.create import EmptyArchive, chdir_path, create
 from sandbox.commands.tar.extract import extract, list_members
 from sandbox.commands.tar.names import quote
 from sandbox.commands.tar.reading import open_archive
@@ -83,7 +83,7 @@ def writes(args: list[str]) -> list[str]:
     if o.mode in ("c", "r", "u"):
         return [] if o.archive == "-" else [o.archive]
     if o.mode == "x" and not o.to_stdout:
-        return [_prefix(tuple(o.dirs)) or "."]
+        return [chdir_path(tuple(o.dirs)) or "."]
     return []
 
 
@@ -162,7 +162,7 @@ def _run(tar: Tar, o: Options, mtime: int | None) -> int:
             kind = next((k for s, k in SUFFIXES.items() if o.archive.endswith(s)), None)
         try:
             create(tar, kind, mtime)
-        except _Cowardly:
+        except EmptyArchive:
             ctx.error("Cowardly refusing to create an empty archive")
             ctx.stderr.write(f"{TRY}\n".encode())
             return 2
@@ -174,7 +174,7 @@ def _run(tar: Tar, o: Options, mtime: int | None) -> int:
                 tar.error(f"--exclude ‘{pattern}’ has no effect")
     else:
         reader = open_archive(tar)
-        base = _prefix(tuple(o.dirs))
+        base = chdir_path(tuple(o.dirs))
         if base:
             try:
                 if not ctx.stat(base).is_dir:

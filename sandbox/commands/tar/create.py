@@ -138,7 +138,7 @@ class Creator:
             ctx.stdout.write(data)
 
 
-def _prefix(dirs: tuple[str, ...]) -> str:
+def chdir_path(dirs: tuple[str, ...]) -> str:
     """The directory that ``-C`` options leave (each relative to the one before)."""
     base = ""
     for d in dirs:
@@ -151,7 +151,7 @@ def create(tar: Tar, kind: str | None, mtime: int | None, old: bytes | None = No
     o = tar.opts
     ctx = tar.ctx
     if not o.operands and old is None:
-        raise _Cowardly()
+        raise EmptyArchive()
     creator = Creator(tar, mtime)
     if old:
         creator.parts.append(old)
@@ -166,7 +166,7 @@ def create(tar: Tar, kind: str | None, mtime: int | None, old: bytes | None = No
     for op in o.operands:
         if op.dirs not in checked:
             for i in range(1, len(op.dirs) + 1):
-                d = _prefix(op.dirs[:i])
+                d = chdir_path(op.dirs[:i])
                 try:
                     if not ctx.stat(d).is_dir:
                         raise FSError(20, d)
@@ -177,12 +177,12 @@ def create(tar: Tar, kind: str | None, mtime: int | None, old: bytes | None = No
                     raise Fatal(f"{shown}: Cannot open: {err.strerror}") from None
             checked.add(op.dirs)
         name = op.name.rstrip("/") or op.name
-        base = _prefix(op.dirs)
+        base = chdir_path(op.dirs)
         path = name if not base or name.startswith("/") else join(base, name)
         stored = safer_name(name.encode("utf-8", "surrogateescape"), tar.warned, tar.warn)
         creator.dump(name, stored, path, True)
     creator.finish(kind)
 
 
-class _Cowardly(Exception):
+class EmptyArchive(Exception):
     """``-c`` with no operands."""

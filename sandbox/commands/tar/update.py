@@ -11,7 +11,7 @@ from sandbox.commands._writing import join
 from sandbox.commands.tar.buffer import Fatal, Reader, detect
 from sandbox.commands.tar.cli import Operand
 from sandbox.commands.tar.common import Tar
-from sandbox.commands.tar.create import _prefix
+from sandbox.commands.tar.create import chdir_path
 from sandbox.commands.tar.format import BLOCK
 from sandbox.commands.tar.names import leading_dir_match, quote
 from sandbox.commands.tar.reading import Member, read_header
@@ -26,7 +26,7 @@ def _update_names(tar: Tar, member: Member, names: list[Operand]) -> None:
         pattern = op.name.rstrip("/") or op.name
         if not pattern or not leading_dir_match(pattern, text, op.wildcards):
             continue
-        base = _prefix(op.dirs)
+        base = chdir_path(op.dirs)
         path = join(base, text) if base else text
         try:
             st = tar.ctx.stat(path)
