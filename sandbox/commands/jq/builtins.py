@@ -1414,7 +1414,7 @@ def _gmtime(v):
 
 @native("localtime")
 def _localtime(v):
-    return dates.gmtime(v, "localtime")
+    return dates.localtime(v)
 
 
 @native("strftime", 1)

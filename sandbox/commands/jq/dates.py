@@ -1,5 +1,6 @@
-"""jq's date builtins: gmtime, localtime, mktime, strftime, strptime (always UTC in the sandbox:
-the host's time zone is never consulted)."""
+"""jq's date builtins: gmtime, localtime, mktime, strftime, strptime. ``localtime`` and
+``strflocaltime`` of a number follow the run's ``TZ`` variable (as date reads it; unset is UTC),
+never the host's zone; everything else is UTC, as in jq."""
 
 from __future__ import annotations
 
@@ -59,6 +60,36 @@ def gmtime(v: Any, who: str = "gmtime") -> list:
     return out
 
 
+def _zone() -> tuple[Any, str | None] | None:
+    """The run's TZ as ``date`` resolves it, or None when it is UTC (or unset)."""
+    from sandbox.commands.date import resolve_zone
+    from sandbox.commands.jq.interp import rt
+
+    tz = rt().env.get("TZ")
+    if not tz:
+        return None
+    zone, name = resolve_zone(tz)
+    if zone is _dt.timezone.utc and name in (None, "UTC"):
+        return None
+    return zone, name
+
+
+def localtime(v: Any) -> list:
+    """``localtime``: broken-down time in the run's TZ (seconds keep their fraction)."""
+    out = gmtime(v, "localtime")
+    zone = _zone()
+    if zone is None:
+        return out
+    try:
+        local = _dt.datetime.fromtimestamp(int(v), zone[0])
+    except (OverflowError, OSError, ValueError):
+        return out
+    frac = out[5] - int(out[5]) if type(out[5]) is float else 0
+    return [local.year, local.month - 1, local.day, local.hour, local.minute,
+            local.second + frac if frac else local.second, (local.weekday() + 1) % 7,
+            local.timetuple().tm_yday - 1]
+
+
 def _tm(v: Any, who: str) -> tuple:
     """Normalized (year, month0, mday, hour, min, sec, wday, yday) of a broken-down time;
     fields are truncated toward zero and missing ones are 0 (year 1900), as C's ``struct tm``."""
@@ -97,15 +128,22 @@ def mktime(v: Any) -> int:
 
 def strftime(v: Any, fmt: Any, who: str = "strftime/1") -> str:
     """Format a time (number or broken-down time) with a C ``strftime`` format, in UTC."""
+    name, offset = ("UTC" if who.startswith("strflocaltime") else "GMT"), "+0000"
     if type(v) in (int, float):
-        v = gmtime(v)
+        local = _zone() if who.startswith("strflocaltime") else None
+        if local is not None:
+            try:
+                at = _dt.datetime.fromtimestamp(int(v), local[0])
+                name, offset = local[1] or at.strftime("%Z"), at.strftime("%z")
+            except (OverflowError, OSError, ValueError):
+                local = None
+        v = localtime(v) if local is not None else gmtime(v)
     elif type(v) is not list:
         raise JQError(f"{who} requires parsed datetime inputs")
     if type(fmt) is not str:
         raise JQError(f"{who} requires a string format")
     year, mon, mday, hour, minute, sec, wday, yday = _tm(v, who)
-    zone = "UTC" if who.startswith("strflocaltime") else "GMT"
-    fmt2 = fmt.replace("%Z", zone).replace("%z", "+0000")
+    fmt2 = fmt.replace("%Z", name).replace("%z", offset)
     st = (year, mon + 1, mday, hour, minute, sec, (wday - 1) % 7, yday + 1, 0)
     try:
         return time.strftime(fmt2, st)
