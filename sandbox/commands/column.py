@@ -22,8 +22,9 @@ from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command
 from sandbox.fs.base import FSError
 
 SPEC = OptionSpec(
-    short="c:o:s:txhVN:R:l:dJn:",
+    short="c:o:s:txhVN:R:l:dJn:L",
     long={
+        "keep-empty-lines": (NO_ARG, "L"),
         "table-columns": (REQUIRED, "N"),
         "table-right": (REQUIRED, "R"),
         "table-columns-limit": (REQUIRED, "l"),
@@ -142,6 +143,7 @@ def run(ctx: CommandContext) -> int:
     headings = True
     json = False
     table_name: str | None = None
+    keep_empty = False
     for key, value in opts:
         if key == "h":
             ctx.stdout.write(HELP.encode())
@@ -183,6 +185,8 @@ def run(ctx: CommandContext) -> int:
             table_name = decode_line((value or "").encode("utf-8", "surrogateescape"))
         elif key == "d":
             headings = False
+        elif key == "L":
+            keep_empty = True
     if not table and (names is not None or right is not None or table_name is not None):
         ctx.error("option --table required for all --table-*")
         return 1
@@ -211,10 +215,14 @@ def run(ctx: CommandContext) -> int:
             text = decode_line(raw)
             if text and not _blank(text):
                 entries.append(text)
+            elif keep_empty:  # -L: a blank line is an empty entry (an empty table row)
+                entries.append("")
         ctx.budget.check_time()
     if table:
         if not entries:
             return status
+        if not json and not any(entries):
+            return 1  # nothing but blank lines (-L): a table of no columns, util-linux fails
         layout = Table(separators, out_sep, names or [], limit, headings)
         try:
             layout.set_right(right or "")
