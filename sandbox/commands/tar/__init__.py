@@ -2,7 +2,7 @@
 default format.
 
 Options: ``-f`` (``-`` is stdin/stdout, the default), ``-v``/``-vv``, ``-C``, ``-z``/``-j``/``-J``
-(gzip through zlib; reading detects compression as GNU does), ``-a``, ``--exclude``,
+(gzip as gzip 1.12 writes it; reading detects compression as GNU does), ``-a``, ``--exclude``,
 ``--wildcards``, ``-O``, ``-k``, ``-m``, ``--strip-components``, ``--numeric-owner``,
 ``--owner``, ``--group``, ``--mtime``, ``--sort``, ``--full-time``; traditional style
 (``tar czf x.tgz dir``).

@@ -1,15 +1,15 @@
 """The archive as GNU tar's buffer sees it: 10240-byte records of 512-byte blocks read from a
 file or a pipe (``find_next_block``, ``skip_file`` with ``seek_archive`` on regular files),
-compression filters (gzip through zlib, bzip2, xz) and the writer that pads to a record."""
+compression filters (gzip as gzip 1.12 writes it, bzip2, xz) and the writer that pads to a record."""
 
 from __future__ import annotations
 
 import bz2
 import lzma
-import struct
 import zlib
 from typing import BinaryIO
 
+from sandbox.commands._gzipfmt import deflate_bytes, header, trailer
 from sandbox.commands.tar.format import BLOCK, RECORD
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -270,12 +270,11 @@ class Reader:
 
 
 def gzip_bytes(data: bytes) -> bytes:
-    """``gzip -6`` of a pipe: a header with no name and time 0 (OS Unix), raw deflate, CRC32
-    and length."""
-    comp = zlib.compressobj(6, zlib.DEFLATED, -15, 8)
-    body = comp.compress(data) + comp.flush()
-    return (b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03" + body
-            + struct.pack("<II", zlib.crc32(data) & 0xFFFFFFFF, len(data) & 0xFFFFFFFF))
+    """``gzip -6`` of a pipe, as GNU tar's -z runs it: a header with no name and time 0 (OS
+    Unix), the deflate stream gzip 1.12 writes (``_gzipfmt``), CRC32 and length."""
+    pieces: list[bytes] = []
+    crc, size = deflate_bytes([data], 6, pieces.append)
+    return header(None, 0, 6) + b"".join(pieces) + trailer(crc, size)
 
 
 def compress(data: bytes, kind: str | None) -> bytes:
