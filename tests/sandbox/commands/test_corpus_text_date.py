@@ -1,7 +1,7 @@
 """date -d strings found by the text-tools corpus: a sign apart from its digits, Y/M/D with
 slashes, parse-datetime's zone abbreviations (summer names, DST, a zone moved by +hh[mm]) and
 the ISO ``T`` before relative items (else T is the military zone), YYYYMMDD numbers, and an
-operand without ``+`` beside -d/-r; each against GNU date, with and without fixed dates."""
+operand without ``+`` beside -d/-r/-f, and -f FILE; each against GNU date, with and without fixed dates."""
 
 from __future__ import annotations
 
@@ -55,6 +55,20 @@ def test_operand_without_plus_matches_gnu(argv: list[str]) -> None:
     """With -d or -r, an operand not starting with + is refused with GNU's three lines."""
     gts.need("date")
     gts.compare(["date", *argv], files={"f": b"x"} if "-r" in argv else None)
+
+
+@pytest.mark.parametrize("argv,stdin", [
+    (["-u", "-f", "dl.txt", "+%F_%T"], b""), (["-u", "-f", "-", "+%F"], b"2026-09-01"),
+    (["-f", "nosuch"], b""), (["-u", "-f", "dl.txt", "-d", "2026-09-01"], b""),
+    (["-f", "dl.txt", "-r", "dl.txt"], b""), (["-u", "--file=dl.txt", "+%a"], b""),
+    (["-d", "2026-09-01", "-r", "dl.txt"], b""), (["-u", "-f", "dl.txt", "x"], b""),
+    (["-u", "-f", "dl.txt", "-R"], b""), (["-u", "-f", "."], b""), (["-u", "-f", "-"], b"@0\n@86400\n"),
+])
+def test_batch_file_matches_gnu(argv: list[str], stdin: bytes) -> None:
+    """-f FILE: every line a -d string (an empty line is today's midnight, so fixed lines only)."""
+    gts.need("date")
+    gts.compare(["date", *argv], stdin=stdin,
+                files={"dl.txt": b"2026-09-01\nbad\n2026-09-02 10:00\n@1788252130\n"})
 
 
 @pytest.mark.parametrize("text", RELATIVE)
