@@ -9,7 +9,9 @@ with tabs). Entries: ``-a -A -d -R -f``, ``-I PATTERN`` / ``--ignore``, ``--hide
 decorations: ``-i -s -Z`` (the context is always ``?``: no SELinux), ``-k -h --si --block-size=SIZE``, ``-F -p --file-type
 --indicator-style=WORD``, ``-b -q -N -Q --quoting-style=WORD --show-control-chars``
 (``QUOTING_STYLE``), ``-G``, ``--time-style=STYLE`` (``TIME_STYLE``), ``--full-time``,
-``--color=never|auto`` (output is never a terminal: no colour). ``-L -H`` are accepted: the
+``--color=never|auto`` (output is never a terminal: no colour), ``--author`` (the owner
+again), ``--zero`` (NUL ends each line; names literal; one per line unless a format was
+given), ``--hyperlink=never|auto`` (no links: never a terminal; ``always`` is refused). ``-L -H`` are accepted: the
 jail has no symbolic links.
 
 Deviations, by design of the jail:
@@ -68,6 +70,7 @@ SPEC = OptionSpec(
         "ignore": (REQUIRED, "I"), "hide": (REQUIRED, "hide"), "ignore-backups": (NO_ARG, "B"),
         "color": (OPTIONAL, "color"), "dereference": (NO_ARG, "L"),
         "dereference-command-line": (NO_ARG, "H"), "context": (NO_ARG, "Z"),
+        "author": (NO_ARG, "author"), "zero": (NO_ARG, "zero"), "hyperlink": (OPTIONAL, "hyperlink"),
         "help": (NO_ARG, "help"), "version": (NO_ARG, "version"),
     },
 )
@@ -213,6 +216,8 @@ class _Options:
     time_formats: tuple[str, str] = ("%b %e  %Y", "%b %e %H:%M")
     ignore: list[str] = field(default_factory=list)  # -I, -B: always applied
     hide: list[str] = field(default_factory=list)  # --hide: only without -a/-A
+    author: bool = False  # --author: the owner again, as the author column of -l
+    eol: str = "\n"  # --zero: NUL
 
     @property
     def long(self) -> bool:
@@ -235,16 +240,20 @@ def _options(ctx: CommandContext, opts: list[tuple[str, str | None]]) -> _Option
     width: str | None = None
     tabsize: str | None = None
     style: str | None = None
+    format_given = False
     for key, value in opts:
         if key in ("a", "A"):
             o.all = key
         elif key in MODE_OF_FORMAT:
             if not (key == "1" and o.format == "long"):  # GNU: -1 has no effect after -l
                 o.format = MODE_OF_FORMAT[key]
+            format_given = True
         elif key == "format":
             o.format = argmatch("--format", value or "", FORMAT_ARGS)
+            format_given = True
         elif key in ("g", "o", "n"):
             o.format = "long"
+            format_given = True
             if key == "g":
                 o.owner = False
             elif key == "o":
@@ -255,6 +264,7 @@ def _options(ctx: CommandContext, opts: list[tuple[str, str | None]]) -> _Option
             o.group = False
         elif key == "full-time":
             o.format = "long"
+            format_given = True
             time_style = "full-iso"
         elif key == "time-style":
             time_style = value
@@ -326,6 +336,17 @@ def _options(ctx: CommandContext, opts: list[tuple[str, str | None]]) -> _Option
             width = value
         elif key == "T":
             tabsize = value
+        elif key == "author":
+            o.author = True
+        elif key == "zero":  # GNU: NUL ends lines, names literal, one per line unless a format was chosen
+            o.eol, o.qmark, style = "\0", False, "literal"
+            if not format_given:
+                o.format = "one"
+        elif key == "hyperlink":
+            when = "always" if value is None else argmatch("--hyperlink", value, WHEN_ARGS)
+            if when == "always":
+                raise LsError("--hyperlink=always is not supported: the jail has no host name for the "
+                              "links; use --hyperlink=never", try_help=False)
         elif key == "color":
             when = "always" if value is None else argmatch("--color", value, WHEN_ARGS)
             if when == "always":
@@ -527,7 +548,7 @@ class _Lister:
         span = width_from if width_from is not None else entries
         if with_total and (o.long or o.blocks):
             total = sum(_blocks(e.stat) for e in entries if e.stat is not None)
-            self.write(f"total {layout.human(total, o.block_scale, 512)}\n")
+            self.write(f"total {layout.human(total, o.block_scale, 512)}{o.eol}")
         if o.long:
             self._print_long(entries, span)
             return
@@ -546,13 +567,13 @@ class _Lister:
             if prefix:
                 cell.text, cell.width = prefix + cell.text, len(prefix) + cell.width
         if o.format == "one":
-            self.write("".join(c.text + "\n" for c in cells))
+            self.write("".join(c.text + o.eol for c in cells))
         elif o.format == "columns":
-            self.write(layout.vertical(cells, o.width, o.tabsize))
+            self.write(layout.vertical(cells, o.width, o.tabsize, o.eol))
         elif o.format == "across":
-            self.write(layout.horizontal(cells, o.width, o.tabsize))
+            self.write(layout.horizontal(cells, o.width, o.tabsize, o.eol))
         else:
-            self.write(layout.commas(cells, o.width))
+            self.write(layout.commas(cells, o.width, o.eol))
 
     def _print_long(self, entries: list[_Entry], span: list[_Entry]) -> None:
         o = self.opts
@@ -577,10 +598,12 @@ class _Lister:
                 line += owner + " "
             if o.group:
                 line += group + " "
+            if o.author:
+                line += owner + " "
             if o.context:
                 line += "? "
             date = layout.format_date(st.mtime, self.now, o.time_formats, st.mtime_ns)
-            self.write(f"{line}{self._size_text(st):>{size_w}} {date} {cell.text}\n")
+            self.write(f"{line}{self._size_text(st):>{size_w}} {date} {cell.text}{o.eol}")
 
     # -- directories ---------------------------------------------------------------------------
 

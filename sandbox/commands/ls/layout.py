@@ -68,8 +68,8 @@ def calculate_columns(cells: list[Cell], line_length: int, by_columns: bool) -> 
     return cols, widths[cols - 1] if cols else []
 
 
-def vertical(cells: list[Cell], line_length: int, tabsize: int) -> str:
-    """``-C``: columns filled top to bottom."""
+def vertical(cells: list[Cell], line_length: int, tabsize: int, eol: str = "\n") -> str:
+    """``-C``: columns filled top to bottom (each row ended by ``eol``)."""
     if not cells:
         return ""
     cols, widths = calculate_columns(cells, line_length, True)
@@ -88,12 +88,12 @@ def vertical(cells: list[Cell], line_length: int, tabsize: int) -> str:
                 break
             out.append(indent(pos + cell.width, pos + max_width, tabsize))
             pos += max_width
-        out.append("\n")
+        out.append(eol)
     return "".join(out)
 
 
-def horizontal(cells: list[Cell], line_length: int, tabsize: int) -> str:
-    """``-x``: columns filled left to right."""
+def horizontal(cells: list[Cell], line_length: int, tabsize: int, eol: str = "\n") -> str:
+    """``-x``: columns filled left to right (each row ended by ``eol``)."""
     if not cells:
         return ""
     cols, widths = calculate_columns(cells, line_length, False)
@@ -102,19 +102,19 @@ def horizontal(cells: list[Cell], line_length: int, tabsize: int) -> str:
     for filesno in range(1, len(cells)):
         col = filesno % cols
         if col == 0:
-            out.append("\n")
+            out.append(eol)
             pos = 0
         else:
             out.append(indent(pos + width, pos + max_width, tabsize))
             pos += max_width
         out.append(cells[filesno].text)
         width, max_width = cells[filesno].width, widths[col]
-    out.append("\n")
+    out.append(eol)
     return "".join(out)
 
 
-def commas(cells: list[Cell], line_length: int) -> str:
-    """``-m``: ``a, b, c`` wrapped before ``line_length``."""
+def commas(cells: list[Cell], line_length: int, eol: str = "\n") -> str:
+    """``-m``: ``a, b, c`` wrapped before ``line_length`` (lines ended by ``eol``)."""
     if not cells:
         return ""
     out = []
@@ -127,10 +127,10 @@ def commas(cells: list[Cell], line_length: int) -> str:
                 out.append(", ")
             else:
                 pos = 0
-                out.append(",\n")
+                out.append("," + eol)
         out.append(cell.text)
         pos += length
-    out.append("\n")
+    out.append(eol)
     return "".join(out)
 
 

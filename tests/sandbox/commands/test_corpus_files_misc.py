@@ -41,3 +41,20 @@ RM = [
 @pytest.mark.parametrize("script", RM)
 def test_rm_interactive_once_without_a_question(script: str) -> None:
     check(script)
+
+
+def test_ls_zero_author_hyperlink() -> None:
+    """ls --zero (NUL ends lines, names literal), --author, --hyperlink=never|auto."""
+    from tests.sandbox.commands.files_support import check_all
+
+    def owners(out: bytes) -> bytes:  # the host's owner (root here) is the jail's user
+        import re
+        return re.sub(rb"(?<= )root(?= )", b"user", out)
+
+    tree = {"t/core.md": b"# Core\n", "t/notes.md": b"x\n" * 300, "t/a\nb": b"", "t/d/f": b"f"}
+    check_all([(["ls", *flags], tree, b"", owners, "t") for flags in (
+        ["--zero"], ["-l", "--zero"], ["--zero", "-C"], ["--zero", "-Q"], ["-Q", "--zero"], ["-g", "--zero"],
+        ["--zero", "-1"], ["-s", "--zero"], ["-lh", "--author"], ["-lgo", "--author"], ["-lG", "--author"],
+        ["--hyperlink=auto"], ["--hyperlink=never", "-l"], ["--hyperlink=bogus"], ["--zero", "-m"],
+        ["--zero", "-R"], ["--author"],
+    )])
