@@ -104,7 +104,7 @@ def b_pwd(sh: "Shell", argv: list[str], io_: "IO") -> int:
 def b_export(sh: "Shell", argv: list[str], io_: "IO") -> int:
     """``export name[=value]...`` (``-n`` un-exports)."""
     status = 0
-    unexport = False
+    unexport = functions = False
     args = argv[1:]
     while args and args[0].startswith("-") and args[0] != "-":
         if args[0] == "--":
@@ -112,6 +112,8 @@ def b_export(sh: "Shell", argv: list[str], io_: "IO") -> int:
             break
         if args[0] == "-n":
             unexport = True
+        elif args[0] == "-f":  # functions: each name must be one (nothing else changes)
+            functions = True
         elif args[0] != "-p":
             _err(sh, io_, "export", f"{args[0][:2]}: invalid option")
             return 2
@@ -122,6 +124,12 @@ def b_export(sh: "Shell", argv: list[str], io_: "IO") -> int:
                 v = sh.vars[k].replace("\\", "\\\\").replace('"', '\\"').replace("$", "\\$").replace("`", "\\`")
                 io_.stdout.write(f'declare -x {k}="{v}"\n'.encode("utf-8", "surrogateescape"))
         return 0
+    if functions:
+        for name in args:
+            if name not in sh.functions:
+                _err(sh, io_, "export", f"{name}: not a function")
+                status = 1
+        return status
     for a in args:
         name, eq, value = a.partition("=")
         if not _NAME_RE.match(name):

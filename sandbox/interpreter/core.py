@@ -1291,7 +1291,8 @@ class Shell:
         self.locals.append({})
         hidden_traps = traps.enter_function(self) if self.traps else None
         call_pos = self.cur_pos  # an ERR trap after the call shows the caller's $LINENO
-        try:
+        outer_loops, self.loop_depth = self.loop_depth, 0  # bash: a function's break can't
+        try:                                                 # leave the caller's loop
             try:
                 status = self.run_command(func.body, io_)
             except ReturnFromFunction as r:
@@ -1319,6 +1320,7 @@ class Shell:
                 if at is not None:
                     self.attrs[k] = at
             self.call_depth -= 1
+            self.loop_depth = outer_loops
             self.cur_pos = call_pos
             self.funcstack.pop()
             self.call_lines.pop()

@@ -531,7 +531,7 @@ class Expander:
             elif base == "?":
                 if unset:
                     msg = self.word(p.arg) if p.arg and p.arg.parts else (
-                        "parameter null or not set" if value is None or op.startswith(":")
+                        "parameter null or not set" if op.startswith(":")
                         else "parameter not set")
                     raise ExpansionError(f"{name}: {msg}", status=127)
             self._emit(value or "", fb, split, in_dq)
@@ -727,7 +727,9 @@ class Expander:
         return None
 
     def _bounds_text(self, p: Param) -> str:
-        return (p.arg.text if p.arg else "") + (":" + p.repl.text if p.repl else "")
+        """The length expression as written (bash names it in ``substring expression < 0``)."""
+        return p.repl.text if p.repl else ""
+
 
     def _slice_bounds(self, p: Param) -> tuple[int, int | None]:
         where = f"{p.name}: "

@@ -7,8 +7,9 @@ first element (bash's warning), the here-document closed by the end of the scrip
 ``declare -p`` of ``BASH_REMATCH`` / ``PIPESTATUS``, and a ``[[ ]]`` that does not parse
 (bash's own messages; the status is ``$?``, not 2), and syntax errors bash names
 differently (``if then``, ``f() echo hi``, ``echo >``, ``echo ${``, ``x=(a b``: status 1),
-the variables bash sets at startup (``IFS``, ``OPTIND``, ``OSTYPE``), and ``getopts``'
-usage errors.
+the variables bash sets at startup (``IFS``, ``OPTIND``, ``OSTYPE``), ``getopts``' usage
+errors, ``${x?}`` / substring-length messages, and ``break`` in a function (no effect on the
+caller's loop).
 
 Each case compares stdout, status, files and stderr (bash's ``line N:`` prefix taken out) with
 ``shell_difftools.check``, so no expected output is typed by hand.
@@ -16,6 +17,7 @@ Each case compares stdout, status, files and stderr (bash's ``line N:`` prefix t
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -25,6 +27,18 @@ sys.path.insert(0, str(Path(__file__).parent))
 import shell_difftools as dt  # noqa: E402
 
 needs_bash = pytest.mark.skipif(dt.BASH is None, reason="reference bash not installed")
+
+#: bash -c's prefix of a runtime message: ``bash: line N:``, in a function ``environment:
+#: line N:`` (the sandbox prints ``bash:`` for both, as test_arith.py normalises too)
+_PREFIX_RE = re.compile(rb"^(?:bash|environment): line \d+: ", re.M)
+
+
+def check_in_functions(script: str) -> None:
+    """``dt.check`` for scripts whose messages come from inside a function."""
+    ref, ours = dt.run_bash(script), dt.run_ours(script)
+    where = f"\nscript:\n{script}\nbash stderr: {ref.stderr!r}\nours stderr: {ours.stderr!r}"
+    assert (ours.stdout, ours.status, ours.files) == (ref.stdout, ref.status, ref.files), where
+    assert _PREFIX_RE.sub(b"bash: ", ours.stderr) == _PREFIX_RE.sub(b"bash: ", ref.stderr), where
 
 UNBOUND = [
     'set -euo pipefail\necho "before"\necho "$undefined_var"\necho "after"',
@@ -155,6 +169,29 @@ GETOPTS_USAGE = [
 @pytest.mark.parametrize("script", GETOPTS_USAGE)
 def test_getopts_usage(script: str) -> None:
     dt.check(script)
+
+#: messages and effects bash gives that the sandbox worded or did otherwise
+BUILTIN_ERRORS = [
+    "echo ${x?}",
+    "echo ${x:?}",
+    "x=; echo ${x?}ok; echo ${x:?}",
+    "f() { echo ${1?}; }; f",
+    "s=abc; echo ${s:1:-5}",
+    "a=(1 2 3); echo ${a[@]:1:-1}",
+    "s=abcdef; n=-9; echo ${s:2:n}",
+    "set -- a b; echo ${@:1:-1}",
+    "f() { break; }; for i in 1 2; do f; echo $i; done",
+    "f() { continue; }; for i in 1 2; do f; echo $i; done; echo end",
+    "f() { for j in 1 2; do break 2; done; echo in-f; }; for i in 1 2; do f; echo $i; done",
+    "export -f nosuchfn; echo rc=$?",
+    "f() { :; }; export -f f; echo rc=$?; export -f f g; echo rc=$?",
+]
+
+
+@needs_bash
+@pytest.mark.parametrize("script", BUILTIN_ERRORS)
+def test_builtin_errors(script: str) -> None:
+    check_in_functions(script)
 
 
 @needs_bash
