@@ -9,12 +9,13 @@ options ``-maxdepth -mindepth -depth -regextype -daystart -warn -nowarn`` (and t
 -exec -execdir -prune -quit``, operators ``! -not -a -and -o -or ( ) ,``. Messages and exit
 statuses are GNU's (warnings only under ``-warn``: GNU warns only when stdin is a terminal).
 
-Sandbox rules: symbolic links are never followed (``-L``, ``-H``, ``-follow`` are refused in one
-line); ``-ok``/``-okdir`` are refused (no terminal to ask); ``-delete`` goes through the jail's
+Sandbox rules: symbolic links are never followed (the jail has none: a leading ``-L``/``-H``/``-P``
+changes nothing; ``-follow`` is refused in one line); ``-ok``/``-okdir`` are refused (no terminal to ask); ``-delete`` goes through the jail's
 write policy; ``-exec``/``-execdir`` run through ``ctx.run_command`` (the guard checks the
 command names first, see ``runs``). The backends know no access or change times: ``-atime``,
 ``-ctime`` and their ``%A``/``%C`` directives use the modification time. The virtual owner is
-``user``; inode and device numbers are 0. Directory entries come in sorted order.
+``user``; inode and device numbers are 0. Directory entries come in the host's readdir order
+where the directory is a host directory (``ls/order.py``), else sorted.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from __future__ import annotations
 from sandbox.commands.base import DYNAMIC, CommandContext
 from sandbox.commands.find import parse as P
 from sandbox.commands.find.walk import Quit, Walker
+from sandbox.fs.base import FSError
 
 USAGE = """Usage: find [-H] [-L] [-P] [-Olevel] [-D debugopts] [path...] [expression]
 
@@ -126,6 +128,14 @@ def writes(args: list[str]) -> list[str]:
     return [s for s in starts or ["."] if not s.startswith(DYNAMIC)] or ["."]
 
 
+def _exists(ctx: CommandContext, operand: str) -> bool:
+    try:
+        ctx.stat(operand)
+    except FSError:
+        return False
+    return True
+
+
 def run(ctx: CommandContext) -> int:
     """``find``."""
     args = ctx.args
@@ -136,15 +146,19 @@ def run(ctx: CommandContext) -> int:
         ctx.stdout.write(VERSION.encode())
         return 0
     lead, starts, words = _split(args)
-    for opt in lead:
-        if opt in ("-L", "-H"):
-            ctx.error(f"{opt}: symbolic links are never followed in the sandbox")
-            return 1
+    for word in words:  # GNU's -help/-version predicates act as soon as they are parsed
+        if word in ("-help", "--help"):
+            ctx.stdout.write(USAGE.encode())
+            return 0
+        if word in ("-version", "--version"):
+            ctx.stdout.write(VERSION.encode())
+            return 0
     options = P.Options()
     walker = Walker(ctx, options)
     try:
         parser = P.Parser(words, options, walker.make)
         parser.warn = ctx.error
+        parser.exists = lambda word: _exists(ctx, word)
         expr = parser.parse()
         if options.delete and options.prune and not any(w in ("-depth", "-d") for w in words):
             raise P.FindError("The -delete action automatically turns on -depth, but -prune "

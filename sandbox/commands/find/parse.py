@@ -82,6 +82,10 @@ class Parser:
         self.seen_non_option = ""
         #: Prints a ``find: warning: ...`` line (set by the command).
         self.warn: Callable[[str], None] | None = None
+        #: Whether a path names an existing file (set by the command: the unquoted-pattern hint).
+        self.exists: Callable[[str], bool] | None = None
+        #: The last predicate or operator read (GNU names it in that hint).
+        self.last_name = ""
 
     def peek(self) -> str | None:
         return self.words[self.i] if self.i < len(self.words) else None
@@ -95,7 +99,7 @@ class Parser:
             w = self.peek()
             if w == ")":
                 raise FindError("you have too many ')'")
-            raise FindError(f"paths must precede expression: `{w}'")
+            raise self.misplaced_path(w or "")
         return node
 
     def comma(self) -> Node:
@@ -140,6 +144,7 @@ class Parser:
     def unary(self) -> Node:
         w = self.peek()
         if w in ("!", "-not"):
+            self.last_name = w
             self.i += 1
             if self.peek() is None:
                 raise FindError(f"expected an expression after '{w}'")
@@ -159,11 +164,13 @@ class Parser:
             if self.peek() is None:
                 raise FindError("invalid expression; I was expecting to find a ')' somewhere "
                                 "but did not see one.")
+            self.last_name = "("
             node = self.comma()
             if self.peek() != ")":
                 raise FindError("invalid expression; I was expecting to find a ')' somewhere "
                                 "but did not see one.")
             self.i += 1
+            self.last_name = ")"
             return node
         if w == ")":
             raise FindError("you have too many ')'")
@@ -177,10 +184,20 @@ class Parser:
         self.i += 1
         return a
 
+    def misplaced_path(self, word: str) -> FindError:
+        """GNU's error for a path after the expression began; when it names an existing file
+        (an unquoted glob's expansion, usually), the hint about the predicate before it."""
+        message = f"paths must precede expression: `{word}'"
+        exists = self.exists
+        if self.last_name and exists is not None and exists(word):
+            message += f"\nfind: possible unquoted pattern after predicate `{self.last_name}'?"
+        return FindError(message)
+
     def predicate(self, name: str) -> Node:
         o = self.options
         if not name.startswith("-") or name == "-":
-            raise FindError(f"paths must precede expression: `{name}'")
+            raise self.misplaced_path(name)
+        self.last_name = name
         if name in REFUSED:
             if name in ("-L", "-H", "-follow"):
                 raise FindError(f"{name}: symbolic links are never followed in the sandbox")

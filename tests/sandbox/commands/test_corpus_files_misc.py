@@ -58,3 +58,17 @@ def test_ls_zero_author_hyperlink() -> None:
         ["--hyperlink=auto"], ["--hyperlink=never", "-l"], ["--hyperlink=bogus"], ["--zero", "-m"],
         ["--zero", "-R"], ["--author"],
     )])
+
+
+FIND = [
+    "find . -type f a.txt", "find . -name a nosuch", "find . -name '*.md' -print a.txt", "find . -name *.txt",
+    "find . ! -name x a.txt", "find . \\( -name x \\) a.txt", "find . -newer a.txt b.txt",
+    "find . -maxdepth 1 a.txt", "find -maxdepth 1 . -name a.txt", "find -L . -name a.txt",
+    "find -H . -name a.txt", "find -P . -name a.txt", "find . -help | head -2", "find . -name x -version",
+    "find -L . -type f | sort", "find . -iname '*.TXT' -o -iname *.md",
+]
+
+
+@pytest.mark.parametrize("script", FIND)
+def test_find_misplaced_paths_and_link_options(script: str) -> None:
+    check(script)
