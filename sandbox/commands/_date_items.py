@@ -361,7 +361,7 @@ def resolve(it: Items, now: datetime, now_nanos: int) -> tuple[datetime, int]:
         hour = minute = second = nanos = 0
     try:
         base = datetime(year, month, day, hour, minute, min(second, 59))
-    except ValueError:
+    except (ValueError, OverflowError):
         raise ItemsError("date") from None
     if it.weekday is not None and not it.dates_seen:
         wday = (base.weekday() + 1) % 7
