@@ -14,7 +14,8 @@ parser, guard and interpreter, never the host: the command must be a string lite
 guard checks it (allowlist, read-only, protected paths) before it runs; anything else is
 refused with one fatal message. Files are read and written through the jail (``ctx``), so the
 write policy, read-only mode, protected paths and write budget apply; ``writes(args)`` lists
-the literal ``>``/``>>`` targets of the program for the guard.
+the literal ``>``/``>>`` targets of the program for the guard, and under ``-i inplace`` (gawk's
+in-place editing, ``main.InPlace``) every file operand.
 
 Limits: loops and function calls check the run's deadline (every 1,024 iterations),
 recursion is bounded at ``10 * Limits.recursion_depth`` calls, strings (concatenation,
