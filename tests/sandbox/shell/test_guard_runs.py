@@ -101,8 +101,22 @@ def test_ok_refused_at_run_time_in_one_line(tree: Path) -> None:
 
 
 def test_find_root_sees_only_the_jail(tree: Path) -> None:
-    r = _run(tree, "find / -exec cat {} \\; 2>/dev/null")
+    """From / there is the jail, the run's scratch /tmp and the virtual devices, nothing else;
+    cat of every file outside /dev prints the jail's two files."""
+    r = _run(tree, "find /")
+    listed = set(r.stdout.decode().split())
+    devices = {"/dev", "/dev/null", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/stdin",
+               "/dev/stdout", "/dev/stderr"}
+    assert listed == {"/", "/tmp", "/w", "/w/a.txt", "/w/d", "/w/d/b.txt"} | devices, r.stdout
+    r = _run(tree, "find / -path /dev -prune -o -exec cat {} \\; 2>/dev/null")
     assert r.stdout == b"alpha\nbeta\n" or sorted(r.stdout.splitlines()) == [b"alpha", b"beta"]
+    assert _files(tree) == {"a.txt": b"alpha\n", "d": None, "d/b.txt": b"beta\n"}
+
+
+def test_find_root_exec_cat_of_the_devices_is_bounded(tree: Path) -> None:
+    """cat of /dev/zero (as GNU's would, endlessly) stops at a limit in one line."""
+    r = _run(tree, "find / -exec cat {} \\; 2>/dev/null")
+    assert r.exit_code == 125 and b"limit" in r.stderr, r.stderr
     assert _files(tree) == {"a.txt": b"alpha\n", "d": None, "d/b.txt": b"beta\n"}
 
 
