@@ -44,6 +44,9 @@ SPEC = OptionSpec(
         "archive": (NO_ARG, "a"),
         "backup": (OPTIONAL, "backup"),
         "suffix": (REQUIRED, "S"),
+        "strip-trailing-slashes": (NO_ARG, "strip"),
+        "reflink": (OPTIONAL, "reflink"),
+        "sparse": (REQUIRED, "sparse"),
         "context": (OPTIONAL, "context"),
         "dereference": (NO_ARG, "L"),
         "force": (NO_ARG, "f"),
@@ -162,6 +165,8 @@ class _Copier:
         self.dir_copies: dict[str, tuple[str, str]] = {}
         #: -b/--backup/-S: an existing destination file is renamed to its backup name first
         self.backups: Backups | None = None
+        #: --reflink[=always]: a clone or nothing; the jail's ext4-like store can't clone
+        self.clone_only = False
 
     def say(self, src: str, dst: str, backup: str | None = None) -> None:
         if self.verbose:
@@ -333,6 +338,14 @@ class _Copier:
             except FSError as e:
                 ctx.error(f"cannot backup {quoteaf(dst)}: {e}")
                 return False
+        if self.clone_only:  # GNU opens (creates) the target, then the clone ioctl fails
+            try:
+                ctx.write_bytes(dst, b"")  # opened with O_TRUNC
+            except FSError as e:
+                ctx.error(f"cannot create regular file {quoteaf(dst)}: {e}")
+                return False
+            ctx.error(f"failed to clone {quoteaf(dst)} from {quoteaf(src)}: Operation not supported")
+            return False
         self.say(src, dst, backup)  # GNU announces the copy before opening the target
         if dst_stat is None and dst.endswith("/"):  # open(2) of a new "name/" fails
             ctx.error(f"cannot create regular file {quoteaf(dst)}: {FSError(errno.ENOTDIR, dst)}")
@@ -399,6 +412,21 @@ def run(ctx: CommandContext) -> int:
     if attrs.get("require_context"):
         ctx.error("cannot preserve security context without an SELinux-enabled kernel")
         return 1
+    reflink = "auto"
+    for key, value in opts:
+        if key == "reflink":
+            reflink = "always" if value is None else reflink
+        if key in ("reflink", "sparse"):  # how the bytes are stored: nothing to choose in the jail
+            choices = {"reflink": ["auto", "always", "never"], "sparse": ["never", "auto", "always"]}[key]
+            if key == "sparse" or value is not None:
+                try:
+                    word = argmatch(f"--{key}", value or "", choices)
+                    if key == "reflink":
+                        reflink = word
+                except ArgmatchError as e:
+                    ctx.error(str(e))
+                    ctx.stderr.write(b"Try 'cp --help' for more information.\n")
+                    return 1
     backups = backup_policy(ctx, opts)
     if isinstance(backups, int):
         return backups
@@ -409,6 +437,7 @@ def run(ctx: CommandContext) -> int:
     copier = _Copier(ctx, bool(keys & {"r", "R", "a"}), no_clobber, "v" in keys,
                      update="u" in keys, keep_times=attrs.get("timestamps", False))
     copier.backups = backups
+    copier.clone_only = reflink == "always"
     for key, _ in opts:  # the last of -L -P -d -a -H decides, as GNU's x.dereference
         if key in ("L", "P", "d", "a", "H"):
             copier.dereference = key == "L"

@@ -18,10 +18,12 @@ from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, par
 from sandbox.fs.base import FSError, mtime_ns_of
 
 SPEC = OptionSpec(
-    "bfinS:t:Tuv",
+    "bfinS:t:TuvZ",
     {
         "backup": (OPTIONAL, "backup"),
         "suffix": (REQUIRED, "S"),
+        "strip-trailing-slashes": (NO_ARG, "strip"),
+        "context": (NO_ARG, "Z"),
         "force": (NO_ARG, "f"),
         "interactive": (NO_ARG, "i"),
         "no-clobber": (NO_ARG, "n"),

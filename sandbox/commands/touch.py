@@ -159,6 +159,15 @@ def run(ctx: CommandContext) -> int:
                 when = parse_date(value or "", now)
             elif key == "t":
                 when = parse_stamp(value or "")
+            elif key == "time":
+                groups = [["atime", "access", "use"], ["mtime", "modify"]]
+                found = {i for i, g in enumerate(groups) for w in g if w.startswith(value or "")}
+                if not any(value in g for g in groups) and len(found) != 1:
+                    ctx.error(f"{'ambiguous' if found else 'invalid'} argument {quote(value or '')} for "
+                              f"{quote('--time')}\nValid arguments are:\n"
+                              + "\n".join("  - " + ", ".join(quote(w) for w in g) for g in groups))
+                    ctx.stderr.write(b"Try 'touch --help' for more information.\n")
+                    return 1
             elif key == "r":
                 try:
                     when = Timestamp(mtime_ns_of(ctx.stat(value or "")))

@@ -32,6 +32,7 @@ Deviations, by design of the jail:
 
 from __future__ import annotations
 
+import errno
 import functools
 import time
 import zlib
@@ -709,6 +710,8 @@ def run(ctx: CommandContext) -> int:
         try:
             vpath = ctx.path(operand)
             st = lister.stat_child(vpath, ctx.cwd)
+            if operand.endswith("/") and not st.is_dir:  # the kernel refuses "file/"
+                raise FSError(errno.ENOTDIR, operand)
         except FSError as e:
             ctx.error(f"cannot access {quoteaf(operand)}: {e}")
             lister.status = 2

@@ -39,3 +39,19 @@ UPDATE = [
 @pytest.mark.parametrize("script", UPDATE)
 def test_mv_update(script: str) -> None:
     check(SETUP + script)
+
+
+OPTIONS = [
+    "mkdir d; cp --strip-trailing-slashes a x/; echo $?", "mkdir d; cp --strip-trailing-slashes d/ e; echo $?",
+    "mkdir d; cp -r --strip-trailing-slashes d/ e; ls", "mkdir d; mv --strip-trailing-slashes d/ f; ls",
+    "mv -Z a c; ls", "cp --reflink=auto a c && cmp a c && echo ok", "cp --reflink a c; echo $?; ls",
+    "cp --reflink=bogus a c; echo $?", "cp --sparse=always a c; echo $?", "cp --sparse=x a c; echo $?",
+    "cp --sparse a c; echo $?", "cp --reflink=never -v a c", "mkdir g; cp --strip-trailing-slashes -t g/ a; ls g",
+    "touch --time=bogus a; echo $?", "touch --time= a; echo $?", "touch --time=m a; echo $?",
+    "ls a/; echo $?", "ls a/ b; echo $?", "cp --reflink a b; echo $?; cat b", "ls -d a/ dir/",
+]
+
+
+@pytest.mark.parametrize("script", OPTIONS)
+def test_more_options(script: str) -> None:
+    check(SETUP + script)
