@@ -559,6 +559,8 @@ class Compiler:
             raise rd.error(str(err)) from None
         from sandbox.regex import RegexError, compile_regex
 
+        if self.posix:
+            pattern = _posix_pattern(pattern, self.extended)
         try:
             compiled = compile_regex(pattern, extended=self.extended, icase=icase,
                                      multiline=multiline and not self.null_data,
@@ -760,3 +762,44 @@ def byte_mode(pattern: bytes, icase: bool) -> bool:
             continue
         i += 1
     return True
+
+
+#: The GNU regex operators --posix turns off (glibc's RE_NO_GNU_OPS, and RE_LIMITED_OPS in a
+#: BRE): each backslash pair stands for its character.
+_GNU_OPS = frozenset(b"wWsSbB<>`'")
+_BRE_LIMITED = frozenset(b"+?|")
+
+
+def _posix_pattern(pattern: bytes, extended: bool) -> bytes:
+    """``pattern`` as GNU sed --posix compiles it: ``\\w``, ``\\<``... (and ``\\+``, ``\\?``,
+    ``\\|`` in a BRE) are the plain characters; brackets are left alone."""
+    out = bytearray()
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == 0x5B:  # '[': copy the bracket expression as it is
+            j = i + 1
+            if j < n and pattern[j] == 0x5E:
+                j += 1
+            if j < n and pattern[j] == 0x5D:
+                j += 1
+            while j < n and pattern[j] != 0x5D:
+                if pattern[j] == 0x5B and j + 1 < n and pattern[j + 1] in b":.=":
+                    end = pattern.find(bytes([pattern[j + 1], 0x5D]), j + 2)
+                    j = end + 2 if end != -1 else j + 1
+                    continue
+                j += 1
+            out += pattern[i:j + 1]
+            i = j + 1
+            continue
+        if c == 0x5C and i + 1 < n:
+            e = pattern[i + 1]
+            if e in _GNU_OPS or (not extended and e in _BRE_LIMITED):
+                out.append(e)
+            else:
+                out += pattern[i:i + 2]
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return bytes(out)
