@@ -18,7 +18,7 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import dataclass, field
 
-from sandbox.commands._quoting import quote, quoteaf
+from sandbox.commands._quoting import quote, quoteaf, quotef
 from sandbox.commands._writing import stat_operand
 from sandbox.commands.base import CommandContext
 from sandbox.commands.ls.layout import Scale, human, parse_block_size
@@ -29,7 +29,7 @@ from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, par
 from sandbox.fs.base import FileStat, FSError, mtime_ns_of
 
 SPEC = OptionSpec(
-    "0abB:cd:DHhklLmPsSx",
+    "0abB:cd:DHhklLmPsSxX:",
     {
         "count-links": (NO_ARG, "l"),
         "dereference": (NO_ARG, "L"),
@@ -44,6 +44,7 @@ SPEC = OptionSpec(
         "total": (NO_ARG, "c"),
         "max-depth": (REQUIRED, "d"),
         "exclude": (REQUIRED, "exclude"),
+        "exclude-from": (REQUIRED, "X"),
         "human-readable": (NO_ARG, "h"),
         "summarize": (NO_ARG, "s"),
         "separate-dirs": (NO_ARG, "S"),
@@ -70,6 +71,7 @@ Mandatory arguments to long options are mandatory for short options too.
   -D, --dereference-args  dereference only symlinks that are listed on the
                           command line
       --exclude=PATTERN  exclude files that match PATTERN
+  -X, --exclude-from=FILE  exclude files that match any pattern in FILE
   -H                    equivalent to --dereference-args (-D)
   -d, --max-depth=N     print the total for a directory (or file, with --all)
                           only if it is N or fewer levels below the command
@@ -246,6 +248,13 @@ def _options(ctx: CommandContext, opts: list[tuple[str, str | None]]) -> _Option
             o.separate = True
         elif key == "exclude":
             o.exclude.append(value or "")
+        elif key == "X":  # one pattern a line (gnulib add_exclude_file)
+            try:
+                data = ctx.stdin.read() if value == "-" else ctx.read_bytes(value or "")
+            except FSError as e:
+                ctx.error(f"{quotef(value or '')}: {e}")
+                return _try(ctx)
+            o.exclude += [line for line in data.decode("utf-8", "surrogateescape").split("\n") if line]
         elif key == "inodes":
             o.inodes = True
         elif key == "time":

@@ -21,3 +21,14 @@ SCRIPTS = [
 @pytest.mark.parametrize("script", SCRIPTS)
 def test_du_time_and_inodes(script: str) -> None:
     check(SETUP + script)
+
+
+EXCLUDE_FROM = [
+    "du -X nosuch .; echo $?", "printf '*.txt\\n\\nsub\\n' > ex; du -a -X ex", "printf 'x*\\n' > ex; du -a --exclude-from=ex .",
+    "printf '*.txt\\n' | du -X - -a", "printf '*.txt\\n' > ex; du -a -X ex --exclude='*.md'",
+]
+
+
+@pytest.mark.parametrize("script", EXCLUDE_FROM)
+def test_du_exclude_from(script: str) -> None:
+    check(script)

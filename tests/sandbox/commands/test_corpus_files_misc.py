@@ -72,3 +72,7 @@ FIND = [
 @pytest.mark.parametrize("script", FIND)
 def test_find_misplaced_paths_and_link_options(script: str) -> None:
     check(script)
+
+
+def test_file_help() -> None:
+    check("file --help; echo $?")
