@@ -1513,10 +1513,10 @@ def parse_heredoc_text(text: str) -> Word:
 
 
 #: bash -c runs the complete lines before the one that does not parse (``echo 1\nfi`` prints
-#: 1, then the error). Off: a script that does not parse runs nothing, as
-#: tests/sandbox/shell/test_parse_limits.py requires; on, ``parse_script(...,
-#: lines_before_error=True)`` gives those lines and a ``SyntaxFailure`` after them.
-RUN_LINES_BEFORE_SYNTAX_ERROR = False
+#: 1, then the error), and so do we: ``parse_script(..., lines_before_error=True)`` gives those
+#: lines (guarded like any script) and a ``SyntaxFailure`` after them. Off: a script that does
+#: not parse runs nothing.
+RUN_LINES_BEFORE_SYNTAX_ERROR = True
 
 
 def parse_script(src: str, offset: int = 0, lines_before_error: bool = False) -> Script:
