@@ -9,6 +9,7 @@ from sandbox.commands.grep.color import from_env as color_from_env
 from sandbox.commands.grep.cli import Config, _Fatal, _parse_args
 from sandbox.commands.grep.perl import PerlError, PerlLimit, compile_perl
 from sandbox.commands.grep.search import Grep, _Stop
+from sandbox.commands.ls.order import in_directory_order
 from sandbox.fs.base import FSError
 from sandbox.fs.local import SPECIAL_MESSAGE, SYMLINK_MESSAGE
 from sandbox.regex import RegexError, compile_patterns
@@ -118,7 +119,8 @@ def _grep_operand(g: Grep, operand: str, status: dict, implicit_dot: bool, top: 
                         fnmatch.fnmatchcase(base, p) for p in cfg.exclude_dirs):
                     return
             try:
-                names = sorted(ctx.listdir(operand))
+                # GNU's fts walk takes entries in readdir order (the host's, for a LocalDir)
+                names = in_directory_order(ctx.fs, ctx.path(operand), ctx.listdir(operand))
             except FSError as err:
                 if not cfg.no_messages:
                     ctx.error(f"{operand}: {err.strerror}")
