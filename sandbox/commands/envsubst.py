@@ -52,7 +52,6 @@ Written by Bruno Haible.
 """
 
 _REFERENCE = re.compile(rb"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
-_NAME_START = re.compile(rb"[A-Za-z_]")
 _NAME = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 
 
