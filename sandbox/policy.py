@@ -19,7 +19,7 @@ DEFAULT_ALLOW: frozenset[str] = frozenset(
     "hostname uname tree file diff cmp comm join nl tac rev paste fold fmt expand unexpand "
     "column split shuf tsort od xxd hexdump strings base64 base32 md5sum sha1sum sha224sum "
     "sha256sum sha384sum sha512sum b2sum cksum sum stat du readlink realpath mktemp ln chmod "
-    "chown dd numfmt factor basenc csplit pr nproc tty sync logname pathchk link zcat".split()
+    "chown dd numfmt factor basenc csplit pr nproc tty sync logname pathchk link zcat gawk".split()
 )
 
 #: What may destroy content: allowed by default only where every change can be undone.

@@ -1100,9 +1100,12 @@ class Compiler:
                 raise AwkFatal(f"function `{name}' not defined", line)
             return undefined
         params = self.funcs[name][0]
+        extra_fns = []
         if len(args) > len(params):
-            raise AwkFatal(f"function `{name}' called with more arguments than declared",
-                           line, 2)
+            # gawk evaluates the extra arguments, drops them and warns, at every call
+            extra_fns = [self.cval(a) for a in args[len(params):]]
+            too_many = f"function `{name}' called with more arguments than declared"
+            args = args[:len(params)]
         arrays = self.param_arrays[name]
         argfns = []
         for j, a in enumerate(args):
@@ -1126,6 +1129,10 @@ class Compiler:
 
         def call():
             frame = [f() for f in argfns]
+            if extra_fns:
+                for f in extra_fns:
+                    f()
+                rt.warn(too_many, line)
             if nargs < nparams:
                 frame.extend([UNINIT] * (nparams - nargs))
                 for j in fresh_arrays:
