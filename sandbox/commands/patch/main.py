@@ -101,6 +101,18 @@ class FilePatch:
     header: bytes
     old_time: str = ""
     new_time: str = ""
+    #: The text from the end of the previous file patch up to the first hunk, and the input
+    #: line number of that hunk (GNU's "can't find file to patch at input line N").
+    leading: list[bytes] = field(default_factory=list)
+    hunk_line: int = 0
+
+    def creates(self) -> bool:
+        """The old side is /dev/null or dated the epoch (diff -N's way to say "no file")."""
+        return self.old_name == "/dev/null" or _epoch(self.old_time)
+
+    def deletes(self) -> bool:
+        """The new side is /dev/null or dated the epoch."""
+        return self.new_name == "/dev/null" or _epoch(self.new_time)
     hunks: list[Hunk] = field(default_factory=list)
 
 
@@ -115,6 +127,13 @@ def _unified(hunk: Hunk) -> bytes:
     for kind, text in hunk.lines:  # (2.7.6 writes a last line without newline as it is)
         out.append(kind.encode() + text)
     return b"".join(out)
+
+
+_EPOCH = re.compile(r"^\t1970-01-01 00:00:00(?:\.0+)? [+-]0000$|^\tThu Jan  1 00:00:00 1970$")
+
+
+def _epoch(stamp: str) -> bool:
+    return bool(_EPOCH.match(stamp))
 
 
 def _name_of(line: bytes) -> str:
@@ -132,11 +151,13 @@ def parse_patch(data: bytes) -> list[FilePatch]:
     lines = data.splitlines(keepends=True)
     patches: list[FilePatch] = []
     i = 0
+    since = 0
     while i < len(lines):
         if (lines[i].startswith(b"--- ") and i + 2 < len(lines) and lines[i + 1].startswith(b"+++ ")
                 and _HUNK.match(lines[i + 2])):
             fp = FilePatch(_name_of(lines[i]), _name_of(lines[i + 1]), lines[i] + lines[i + 1],
-                           _time_of(lines[i]), _time_of(lines[i + 1]))
+                           _time_of(lines[i]), _time_of(lines[i + 1]),
+                           lines[since:i + 2], i + 3)
             i += 2
             while i < len(lines):
                 m = _HUNK.match(lines[i])
@@ -165,6 +186,7 @@ def parse_patch(data: bytes) -> list[FilePatch]:
                         i += 1
                 fp.hunks.append(Hunk(int(m.group(1)), int(m.group(3)), body, b"".join(lines[start:i])))
             patches.append(fp)
+            since = i
             continue
         i += 1
     return patches
@@ -278,9 +300,69 @@ class _Patcher:
                 self.ctx.budget.check_time()
         return None
 
-    def apply_file(self, fp: FilePatch, name: str, creates: bool, origfile: str | None) -> None:
+    def _dialogue(self, fp: FilePatch, name: str, origfile: str | None, action: str,
+                  problem: str) -> None:
+        """GNU's ok_to_reverse for a patch that would delete a missing file or create an
+        existing one: -N skips, -t applies it reversed, otherwise the unanswered questions."""
+        total = len(fp.hunks)
+        word = "hunk" if total == 1 else "hunks"
+        when = ", when reversed," if self.reverse else ""
+        label = f"The next patch{when} would {action} the file {name},\n{problem}"
+        if self.forward:
+            self.say(f"{label}  Skipping patch.\n", always=True)
+        elif self.force:
+            if not self.silent:
+                self.say(f"{label}  Applying it anyway.\n")
+            self.apply_file(fp, name, True, origfile, reversed_ok=True)
+            return
+        elif self.batch:
+            self.say(f"{label}  {'Ignoring' if self.reverse else 'Assuming'} -R.\n", always=True)
+            self.reverse = not self.reverse
+            try:
+                self.apply_file(fp, name, True, origfile, reversed_ok=True)
+            finally:
+                self.reverse = not self.reverse
+            return
+        else:
+            self.say(f"{label}  {'Ignore' if self.reverse else 'Assume'} -R? [n] \n", always=True)
+            self.say("Apply anyway? [n] \n", always=True)
+            self.say("Skipping patch.\n")
+        self.say(f"{total} out of {total} {word} ignored\n", always=True)
+        self.status = 1
+
+    def apply_file(self, fp: FilePatch, name: str, creates: bool, origfile: str | None,
+                   reversed_ok: bool = False) -> None:
         ctx = self.ctx
         target = origfile or name
+        total = len(fp.hunks)
+        word = "hunk" if total == 1 else "hunks"
+        creates_file = fp.deletes() if self.reverse else fp.creates()
+        deletes_file = fp.creates() if self.reverse else fp.deletes()
+        if not origfile and not reversed_ok and not _exists(ctx, name):
+            if deletes_file and not creates_file:
+                self._dialogue(fp, name, origfile, "delete", "which does not exist!")
+                return
+            if not creates_file:
+                self.say(f"can't find file to patch at input line {fp.hunk_line}\n")
+                if "/" in fp.old_name + fp.new_name:
+                    self.say("Perhaps you used the wrong -p or --strip option?\n")
+                text = b"".join(b"|" + line if line.endswith(b"\n") else b"|" + line + b"\n"
+                                for line in fp.leading)
+                self.say("The text leading up to this was:\n--------------------------\n"
+                         + text.decode("utf-8", "surrogateescape")
+                         + "--------------------------\n", always=True)
+                if self.batch or self.force:
+                    self.say("No file to patch.  Skipping patch.\n", always=True)
+                else:
+                    self.say("File to patch: \nSkip this patch? [y] \n", always=True)
+                    self.say("Skipping patch.\n")
+                self.say(f"{total} out of {total} {word} ignored\n", always=True)
+                self.status = 1
+                return
+        if (not origfile and not reversed_ok and creates_file and not deletes_file
+                and _exists(ctx, name) and ctx.stat(name).size > 0):
+            self._dialogue(fp, name, origfile, "create", "which already exists!")
+            return
         verb = "checking" if self.dry else "patching"
         if self.output:
             self.say(f"{verb} file {self.output} (read from {target})\n")
@@ -386,9 +468,13 @@ class _Patcher:
         if skip_rest and self.output:
             ctx.write_bytes(self.output, b"")  # (GNU has created it already)
         if not skip_rest:
-            if (self.backup or (self.backup_mismatch and mismatch)) and exists and not self.output:
-                ctx.write_bytes(target + ".orig", data)
-            ctx.write_bytes(self.output or target, result)
+            if not self.output and (self.backup or (self.backup_mismatch and mismatch)):
+                ctx.write_bytes(target + ".orig", data)  # (-b backs up a created file as empty)
+            if not result and (fp.creates() if reverse else fp.deletes()) and not self.output:
+                if exists:
+                    ctx.remove(target)
+            else:
+                ctx.write_bytes(self.output or target, result)
         if failed:
             # GNU's print_header_line: the names as stripped by -p, their timestamps.
             names = [(fp.old_name, fp.old_time), (fp.new_name, fp.new_time)]
@@ -400,6 +486,13 @@ class _Patcher:
                 header += f"{tag} {shown or '/dev/null'}{stamp}\n".encode("utf-8", "surrogateescape")
             ctx.write_bytes((self.output or target) + ".rej",
                             header + b"".join(_unified(h) for h in failed))
+
+
+def _exists(ctx: CommandContext, name: str) -> bool:
+    try:
+        return bool(name) and ctx.stat(name).is_file
+    except FSError:
+        return False
 
 
 def writes(args: list[str]) -> list[str]:

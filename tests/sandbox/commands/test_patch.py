@@ -157,3 +157,38 @@ def test_simple(argv: list[str]) -> None:
 ])
 def test_hostile_and_odd(patch: bytes) -> None:
     compare(["patch"], patch, {"f": b"1\n2\n3\n"})
+
+
+def _tree_diff(old: dict[str, bytes], new: dict[str, bytes]) -> bytes:
+    with tempfile.TemporaryDirectory() as tmp:
+        for side, tree in (("a", old), ("b", new)):
+            Path(tmp, side).mkdir()
+            for name, data in tree.items():
+                Path(tmp, side, name).write_bytes(data)
+        return subprocess.run(["diff", "-ruN", "a", "b"], cwd=tmp, capture_output=True).stdout
+
+
+def test_generated_multi_file() -> None:
+    """Several files in one patch: edits, files created and deleted (diff -N), files missing
+    from the tree being patched, files already patched."""
+    rng = random.Random(7402)
+    for _ in range(tcs.CASES):
+        old = {n: b"".join(_lines(rng, rng.randint(1, 12))) for n in rng.sample("fghxyz", rng.randint(1, 4))}
+        new = {}
+        for n, data in old.items():
+            if rng.random() < 0.15:
+                continue
+            new[n] = b"".join(_edit(rng, data.splitlines(keepends=True))) or b"kept\n"
+        if rng.random() < 0.4:
+            new["created"] = b"new\nfile\n"
+        patch = _tree_diff(old, new)
+        if not patch:
+            continue
+        target = {}
+        for n, data in old.items():
+            r = rng.random()
+            if r < 0.15:
+                continue
+            target[n] = new.get(n, data) if r < 0.25 else data
+        compare(["patch", "-p1"] + rng.choice([[], [], ["-N"], ["-t"], ["-s"], ["--dry-run"], ["-b"], ["-f"], ["-R"], ["-F0"]]),
+                patch, target)
