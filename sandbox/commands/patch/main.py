@@ -536,6 +536,8 @@ def run(ctx: CommandContext) -> int:
         ctx.stderr.write(f"patch: **** Can't open patch file {source} : {e.strerror}\n".encode())
         return 2
     patches = parse_patch(data)
+    if not data:
+        return 0
     if not patches:
         ctx.stderr.write(b"patch: **** Only garbage was found in the patch input.\n")
         return 2

@@ -153,6 +153,7 @@ def test_simple(argv: list[str]) -> None:
     b"--- a/f\n+++ b/f\n@@ -99999999999 +99999999999 @@\n-1\n+one\n",
     b"--- a/f\n+++ b/f\n@@ -2,2 +2,2 @@\n 2\n-3\n+three\n",
     b"not a patch at all\n",
+    b"",
     b"junk before\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-1\n+uno\n",
 ])
 def test_hostile_and_odd(patch: bytes) -> None:
@@ -192,3 +193,8 @@ def test_generated_multi_file() -> None:
             target[n] = new.get(n, data) if r < 0.25 else data
         compare(["patch", "-p1"] + rng.choice([[], [], ["-N"], ["-t"], ["-s"], ["--dry-run"], ["-b"], ["-f"], ["-R"], ["-F0"]]),
                 patch, target)
+
+
+@pytest.mark.parametrize("args", [["--bogus"], ["-z"], ["-px"], ["-i", "nope"], ["--version"]])
+def test_command_line_errors(args: list[str]) -> None:
+    compare(["patch"] + args, b"", {"f": b"1\n"})
