@@ -30,6 +30,9 @@ There is NO WARRANTY, to the extent permitted by law.
 Written by Larry Wall and Paul Eggert
 """
 
+#: Options GNU patch has that this one parses but does not implement: refused, not ignored.
+UNSUPPORTED = set("cdeEglnrTxYzVBD")
+
 _HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 
@@ -518,6 +521,11 @@ def run(ctx: CommandContext) -> int:
         ctx.stderr.write(b"patch: Try 'patch --help' for more information.\n")
         return 2
     opts = dict(opts_list)
+    unsupported = [key for key, _ in opts_list if key in UNSUPPORTED]
+    if unsupported:
+        ctx.stderr.write(f"patch: **** option -{unsupported[0]} is not supported here (unified "
+                         "diffs in the working directory only)\n".encode())
+        return 2
     if "v" in opts:
         ctx.stdout.write(VERSION.encode())
         return 0
