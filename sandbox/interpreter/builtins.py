@@ -63,11 +63,17 @@ def b_cd(sh: "Shell", argv: list[str], io_: "IO") -> int:
             return 1
     else:
         target = args[0]
+    return change_dir(sh, io_, target, "cd")
+
+
+def change_dir(sh: "Shell", io_: "IO", target: str, prog: str) -> int:
+    """``cd target`` as ``prog`` (cd, pushd, popd) reports it: ``-`` is $OLDPWD, printed; an
+    empty target stays; a missing or non-directory target fails with status 1."""
     show = False
     if target == "-":
         target = sh.get_var("OLDPWD") or ""
         if not target:
-            _err(sh, io_, "cd", "OLDPWD not set")
+            _err(sh, io_, prog, "OLDPWD not set")
             return 1
         show = True
     if target == "":
@@ -77,10 +83,10 @@ def b_cd(sh: "Shell", argv: list[str], io_: "IO") -> int:
         vpath = normalize(target, sh.cwd)
         st = sh.fs.stat(vpath)
     except FSError as exc:
-        _err(sh, io_, "cd", f"{target}: {exc}")
+        _err(sh, io_, prog, f"{target}: {exc}")
         return 1
     if not st.is_dir:
-        _err(sh, io_, "cd", f"{target}: Not a directory")
+        _err(sh, io_, prog, f"{target}: Not a directory")
         return 1
     sh.vars["OLDPWD"] = sh.cwd
     sh.cwd = vpath
@@ -394,6 +400,7 @@ from sandbox.interpreter.typecmd import b_command, b_hash, b_type  # noqa: E402
 from sandbox.interpreter.procbuiltins import b_times, b_umask, b_wait  # noqa: E402
 from sandbox.interpreter.callstack import b_caller  # noqa: E402
 from sandbox.interpreter.traps import b_trap  # noqa: E402
+from sandbox.interpreter.dirstack import b_dirs, b_popd, b_pushd  # noqa: E402
 
 TABLE: dict[str, Callable[["Shell", list[str], "IO"], int]] = {
     "cd": b_cd, "pwd": b_pwd, "test": b_test, "[": b_test, "true": b_true, ":": b_true,
@@ -404,7 +411,7 @@ TABLE: dict[str, Callable[["Shell", list[str], "IO"], int]] = {
     "readonly": b_readonly, "mapfile": b_mapfile, "readarray": b_mapfile,
     "type": b_type, "command": b_command, "getopts": b_getopts,
     "hash": b_hash, "wait": b_wait, "times": b_times, "umask": b_umask,
-    "caller": b_caller, "trap": b_trap,
+    "caller": b_caller, "trap": b_trap, "pushd": b_pushd, "popd": b_popd, "dirs": b_dirs,
 }
 
 

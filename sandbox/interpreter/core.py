@@ -42,7 +42,7 @@ from sandbox.policy import Policy
 BUILTINS = frozenset(
     "cd pwd echo printf test [ true false export unset local read shift set return exit "
     "break continue : let shopt declare typeset readonly mapfile readarray type command getopts"
-    " hash wait times umask caller trap".split()
+    " hash wait times umask caller trap pushd popd dirs".split()
 )
 #: Builtins that are commands in the registry too (we run the registry module).
 _REGISTRY_BUILTINS = frozenset({"echo", "printf"})
