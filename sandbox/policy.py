@@ -10,8 +10,8 @@ from typing import Callable
 #: redirection can (``mkdir touch tee``, ``split``/``mktemp`` creating new files, ``awk``'s and
 #: ``sed -i``'s edits), and the commands that run commands (their commands are checked by the
 #: guard against this same list). ``rm``, ``mv``, ``cp``, ``rmdir``, ``truncate``, ``find``
-#: (``-delete``), ``unlink``, ``gzip``/``gunzip`` (they remove their input) and ``tar`` (``-x``
-#: overwrites) can destroy a file that nothing keeps a copy of, so they must be allowed
+#: (``-delete``), ``unlink``, ``gzip``/``gunzip`` (they remove their input), ``tar`` (``-x``
+#: overwrites) and ``patch`` can destroy a file that nothing keeps a copy of, so they must be allowed
 #: explicitly; memtool adds them where every change is versioned (``MEMORY_ALLOW``).
 DEFAULT_ALLOW: frozenset[str] = frozenset(
     "cat grep egrep fgrep sed jq awk tail head echo printf ls wc sort uniq cut tr mkdir touch "
@@ -19,11 +19,12 @@ DEFAULT_ALLOW: frozenset[str] = frozenset(
     "hostname uname tree file diff cmp comm join nl tac rev paste fold fmt expand unexpand "
     "column split shuf tsort od xxd hexdump strings base64 base32 md5sum sha1sum sha224sum "
     "sha256sum sha384sum sha512sum b2sum cksum sum stat du readlink realpath mktemp ln chmod "
-    "chown dd numfmt factor basenc csplit pr nproc tty sync logname pathchk link zcat gawk".split()
+    "chown dd numfmt factor basenc csplit pr nproc tty sync logname pathchk link zcat gawk more less envsubst getopt".split()
 )
 
 #: What may destroy content: allowed by default only where every change can be undone.
-DESTRUCTIVE: frozenset[str] = frozenset("rm mv cp rmdir truncate find unlink gzip gunzip tar".split())
+DESTRUCTIVE: frozenset[str] = frozenset(
+    "rm mv cp rmdir truncate find unlink gzip gunzip tar patch".split())
 
 #: Approval callback: (script, virtual paths it may write) -> True to run it, False to refuse.
 Approver = Callable[[str, list[str]], bool]

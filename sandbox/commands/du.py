@@ -6,7 +6,7 @@ Sizes come from the jail's ``FileStat``: a file uses ``ceil(size / 4096)`` 4 KiB
 ext4 allocates, and what ``ls -s`` assumes), a directory its own size the same way plus its
 contents; ``--apparent-size``/``-b`` sum the sizes themselves. With several operands every file and
 directory is counted once (``du . d`` shows ``d`` only inside ``.``), as GNU does. Entries of a directory are visited in the host's readdir order where it is a host
-directory (GNU's order on the same filesystem; ``ls/order.py``), else in name order. ``-x`` is a no-op
+directory (GNU's order on the same filesystem; ``_dirorder.py``), else in name order. ``-x`` is a no-op
 (the jail is one tree). The jail has no symbolic links, so ``-L``/``--dereference``,
 ``-H``/``-D``/``--dereference-args`` and ``-P``/``--no-dereference`` change nothing;
 ``-l``/``--count-links`` turns off the once-only counting of several operands, as in GNU (no
@@ -22,7 +22,7 @@ from sandbox.commands._quoting import quote, quoteaf, quotef
 from sandbox.commands._writing import stat_operand
 from sandbox.commands.base import CommandContext
 from sandbox.commands.ls.layout import Scale, human, parse_block_size
-from sandbox.commands.ls.order import in_directory_order
+from sandbox.commands._dirorder import in_directory_order
 from sandbox.commands._textutil import ArgmatchError, argmatch
 from sandbox.commands.ls.layout import format_date
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, parse_command_line

@@ -44,7 +44,7 @@ from sandbox.commands._identity import GROUP, USER
 from sandbox.commands.base import CommandContext
 from sandbox.commands.date import Moment, strftime
 from sandbox.commands.ls.layout import format_date
-from sandbox.commands.ls.order import in_directory_order
+from sandbox.commands._dirorder import in_directory_order
 from sandbox.commands.sort import filevercmp
 from sandbox.fs.base import FileStat, FSError
 from sandbox.fs.paths import normalize

@@ -15,7 +15,7 @@ write policy; ``-exec``/``-execdir`` run through ``ctx.run_command`` (the guard 
 command names first, see ``runs``). The backends know no access or change times: ``-atime``,
 ``-ctime`` and their ``%A``/``%C`` directives use the modification time. The virtual owner is
 ``user``; inode and device numbers are 0. Directory entries come in the host's readdir order
-where the directory is a host directory (``ls/order.py``), else sorted.
+where the directory is a host directory (``_dirorder.py``), else sorted.
 """
 
 from __future__ import annotations

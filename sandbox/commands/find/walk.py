@@ -21,7 +21,7 @@ from sandbox.commands._subcommand import spawn
 from sandbox.commands.base import CommandContext
 from sandbox.commands.find import parse as P
 from sandbox.commands.find.printf import compile_format, compile_render
-from sandbox.commands.ls.order import in_directory_order
+from sandbox.commands._dirorder import in_directory_order
 from sandbox.fs.base import DIR, FileStat, FSError
 
 #: Directories held open at once during a walk (deeper ones are opened from the root).

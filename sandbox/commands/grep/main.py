@@ -9,7 +9,7 @@ from sandbox.commands.grep.color import from_env as color_from_env
 from sandbox.commands.grep.cli import Config, _Fatal, _parse_args
 from sandbox.commands.grep.perl import PerlError, PerlLimit, compile_perl
 from sandbox.commands.grep.search import Grep, _Stop
-from sandbox.commands.ls.order import in_directory_order
+from sandbox.commands._dirorder import in_directory_order
 from sandbox.fs.base import FSError
 from sandbox.fs.local import SPECIAL_MESSAGE, SYMLINK_MESSAGE
 from sandbox.regex import RegexError, compile_patterns

@@ -24,7 +24,7 @@ Deviations, by design of the jail:
   ``--time=birth`` show and sort by the modification time.
 - **Inode numbers** (``-i``) are virtual: a stable number derived from the path.
 - ``-U``/``-f`` list in the host's readdir order where the directory is a host directory
-  (``ls/order.py``; ``.`` and ``..`` first), else sorted.
+  (``_dirorder.py``; ``.`` and ``..`` first), else sorted.
 - ``--color=always`` is refused in one line (exit 2).
 - ``..`` of a mount point, which is a directory of the virtual tree with no backend, shows
   the mount point's own details rather than a 1970 date.
@@ -45,7 +45,7 @@ from sandbox.commands.base import CommandContext
 from sandbox.commands.find.glob import compile_glob
 from sandbox.commands.ls import layout, names
 from sandbox.commands.ls.layout import Cell, Scale
-from sandbox.commands.ls.order import in_directory_order
+from sandbox.commands._dirorder import in_directory_order
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, UsageError, parse
 from sandbox.commands.sort import filevercmp
 from sandbox.fs.base import FileStat, FSError

@@ -1,7 +1,7 @@
 """Differential tests from the file-management corpus: directory order and trailing slashes.
 
 GNU ``find``, ``du`` and ``ls -U`` list a directory in the host's readdir order; over a
-``LocalDir`` we now do too (``sandbox/commands/ls/order.py``), so both sides, built alike on
+``LocalDir`` we now do too (``sandbox/commands/_dirorder.py``), so both sides, built alike on
 the same filesystem, print the same lines in the same order. ``mv``/``cp`` to a new ``name/``
 fail as the kernel makes GNU's fail. Every case runs the real GNU tool (``files_support``).
 """

@@ -1,6 +1,6 @@
 """The host's directory order (readdir order) where the backend is a host directory.
 
-GNU ``find``, ``du`` and ``ls -U`` list a directory in the order the kernel's ``readdir``
+GNU ``find``, ``du``, ``grep -r`` and ``ls -U`` list a directory in the order the kernel's ``readdir``
 returns it (ext4: hash order; tmpfs: newest first), not sorted. ``VirtualFS.listdir`` sorts,
 but a ``LocalDir`` backend's own ``listdir`` is ``os.listdir``, which is that order: where a
 path resolves to a ``LocalDir``, these helpers put a sorted listing back into it, so the
