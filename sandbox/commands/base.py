@@ -159,6 +159,8 @@ class CommandContext:
             return _Unclosable(self.stdin)
         if vpath in ("/dev/stdout", "/dev/stderr"):
             return io.BytesIO(b"")
+        if operand.endswith("/") and not self.fs.stat(vpath).is_dir:
+            raise FSError(errno.ENOTDIR, vpath)  # the kernel refuses `file/`
         return self.fs.open_read(vpath)
 
     def read_bytes(self, operand: str) -> bytes:

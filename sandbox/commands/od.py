@@ -16,6 +16,8 @@ one file), and a LABEL prints each address with its pseudo-address in parenthese
 
 from __future__ import annotations
 
+import errno
+
 import math
 import struct
 from dataclasses import dataclass
@@ -224,6 +226,20 @@ def parse_old_offset(text: str) -> int | None:
     return value if value < 1 << 64 else None
 
 
+class _Unreadable:
+    """An opened directory: every read fails with ``err``."""
+
+    def __init__(self, err: FSError):
+        self.err = err
+
+    def read(self, n: int) -> bytes:
+        """Raise the read error."""
+        raise self.err
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+
 class _Input:
     """The operands read as one stream (``-`` and no operand are stdin)."""
 
@@ -241,6 +257,9 @@ class _Input:
                 self.name = name
                 return True
             except FSError as e:
+                if e.errno == errno.EISDIR:  # GNU opens a directory; its first read fails
+                    self.stream, self.name = _Unreadable(e), name
+                    return True
                 self.ctx.error(f"{quotef(name)}: {e}")
                 self.ok = False
         return False
@@ -440,6 +459,8 @@ def run(ctx: CommandContext) -> int:
         return 1
     types = types or parse_types("o2", big)
     inp = _Input(ctx, operands)
+    if not inp._next_stream():
+        return 1  # no operand opens: GNU dumps nothing, not even the end offset
     try:
         _skip(inp, skip, ctx)
     except _Fatal as e:

@@ -188,3 +188,20 @@ if __name__ == "__main__":  # pragma: no cover - python FILE SCRIPT: show both s
 
     print(_bash(sys.argv[1]), _ours(sys.argv[1]), sep="\n")
     os._exit(0)
+
+
+#: A file named with a trailing slash (``f/``): the kernel refuses it (ENOTDIR) and every
+#: reader reports it as GNU's does; od given no operand it can open dumps nothing.
+TRAILING_SLASH = [
+    "cat f/; echo $?", "head -1 f/; echo $?", "tail f/; echo $?", "wc -l f/; echo $?",
+    "grep a f/; echo $?", "sed p f/; echo $?", "sort f/; echo $?", "md5sum f/; echo $?",
+    "cut -c1 f/; echo $?", "awk 1 f/; echo $?", "od f/; echo $?", "od nope; echo $?",
+    "od nope nope2; echo $?", "od -c nope f; echo $?", "od -An nope; echo $?", "od d f; echo $?",
+    "nl f/; echo $?", "tac f/; echo $?", "cat f/ f; echo $?", "head -c 3 f/ f; echo $?",
+]
+
+
+@pytest.mark.parametrize("script", TRAILING_SLASH)
+def test_trailing_slash_on_a_file(script: str) -> None:
+    _need(script)
+    assert _ours(script) == _bash(script)
