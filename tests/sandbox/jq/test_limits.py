@@ -137,8 +137,8 @@ def test_errors_and_exit_statuses() -> None:
     assert code == 3 and b"syntax error" in err
     code, out, err = run_command(["jq", "--frobnicate", "."])
     assert code == 2 and err.startswith(b"jq: Unknown option: --frobnicate\n")
-    code, out, err = run_command(["jq"])
-    assert code == 2 and err.startswith(b"Usage:")
+    code, out, err = run_command(["jq"], stdin=b'{"a":1}')  # no program: '.', stdin is no tty
+    assert (code, out, err) == (0, b'{\n  "a": 1\n}\n', b"")
     code, out, err = run_command(["jq", ".", "nope.json"])
     assert (code, err) == (2, b"jq: error: Could not open nope.json: No such file or directory\n")
 
