@@ -11,7 +11,7 @@ import errno
 import binascii
 import re
 from dataclasses import dataclass
-from typing import Callable
+from typing import BinaryIO, Callable
 
 from sandbox.commands._quoting import quote, quotef
 from sandbox.commands.base import CommandContext
@@ -208,6 +208,18 @@ def run_basenc(ctx: CommandContext, name: str) -> int:
     if len(operands) > 1:
         return ctx.usage_error(f"extra operand {quote(operands[1])}")
     operand = operands[0] if operands else "-"
+
+    def work(stream: BinaryIO) -> int:
+        if decode:
+            return _decode(ctx, stream, codec, ignore)
+        _encode(ctx, stream, codec, wrap)
+        return 0
+    return with_operand(ctx, operand, work)
+
+
+def with_operand(ctx: CommandContext, operand: str, work: Callable[[BinaryIO], int]) -> int:
+    """``work(stream)`` over the operand (``-``: stdin), with GNU's messages: ``NAME: error``
+    when it can't be opened, ``read error: ...`` for a directory or a failed read (status 1)."""
     try:
         stream = ctx.open_read("/dev/stdin" if operand == "-" else operand)
     except FSError as e:
@@ -218,10 +230,7 @@ def run_basenc(ctx: CommandContext, name: str) -> int:
         return 1
     try:
         with stream:
-            if decode:
-                return _decode(ctx, stream, codec, ignore)
-            _encode(ctx, stream, codec, wrap)
-            return 0
+            return work(stream)
     except FSError as e:
         ctx.error(f"read error: {e}")
         return 1

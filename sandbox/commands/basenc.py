@@ -15,14 +15,12 @@ from __future__ import annotations
 
 import base64
 import binascii
-import errno
 from typing import BinaryIO, Callable
 
-from sandbox.commands._basenc import CODECS, _Decoder, _wrap_size
-from sandbox.commands._quoting import quote, quotef
+from sandbox.commands._basenc import CODECS, _Decoder, _wrap_size, with_operand
+from sandbox.commands._quoting import quote
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_in_order
-from sandbox.fs.base import FSError
 
 _ENCODINGS = ("base64", "base64url", "base32", "base32hex", "base16", "base2msbf", "base2lsbf", "z85")
 
@@ -337,19 +335,9 @@ def run(ctx: CommandContext) -> int:
     if len(operands) > 1:
         return ctx.usage_error(f"extra operand {quote(operands[1])}")
     operand = operands[0] if operands else "-"
-    try:
-        stream = ctx.open_read("/dev/stdin" if operand == "-" else operand)
-    except FSError as err:
-        if err.errno == errno.EISDIR:
-            ctx.error(f"read error: {err}")
-        else:
-            ctx.error(f"{quotef(operand)}: {err}")
-        return 1
-    try:
-        with stream:
-            if decode:
-                return _decode(ctx, stream, name, ignore)
-            return _encode(ctx, stream, name, wrap)
-    except FSError as err:
-        ctx.error(f"read error: {err}")
-        return 1
+
+    def work(stream: BinaryIO) -> int:
+        if decode:
+            return _decode(ctx, stream, name, ignore)
+        return _encode(ctx, stream, name, wrap)
+    return with_operand(ctx, operand, work)
