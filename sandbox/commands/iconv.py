@@ -441,7 +441,8 @@ class Converter:
             piece = encode(cp)
             if piece is None and table is not None:
                 replacement = table.get(cp, "?")
-                piece = b"".join(encode(ord(c)) or b"?" for c in replacement)
+                # glibc runs the step afresh on the replacement: UTF-16/UTF-32 write a BOM again
+                piece = _bom(self.target) + b"".join(encode(ord(c)) or b"?" for c in replacement)
                 second = "ok"
             if piece is None:
                 if self.ignore:

@@ -124,6 +124,12 @@ def test_files(args: str) -> None:
     tcs.line(f"iconv {args}", stdin=b"\xc3\xa9", files=FILES)
 
 
+def test_translit_into_utf16_repeats_the_bom() -> None:
+    data = b"a\xf4\x90\x80\x80b\xf8\x88\x80\x80\x80"
+    for target in ("UTF-16//TRANSLIT", "UTF-32//TRANSLIT", "UTF-16LE//TRANSLIT", "UTF-8//TRANSLIT"):
+        tcs.compare(["iconv", "-t", target], stdin=data)
+
+
 def test_directory_operand() -> None:
     tcs.compare(["iconv", "-t", "ascii", "d", "f"], files={"f": b"x"}, dirs=["d"])
     tcs.compare(["iconv", "-o", "d", "f"], files={"f": b"x"}, dirs=["d"])
