@@ -308,6 +308,9 @@ def run(ctx: CommandContext) -> int:
     target_dir = None
     for key, value in opts:
         if key == "t":
+            if target_dir is not None:
+                ctx.error("multiple target directories specified")
+                return 1
             target_dir = value
     no_target = "T" in keys
     mode = None
@@ -316,9 +319,6 @@ def run(ctx: CommandContext) -> int:
             mode = value
     if dir_arg and target_dir is not None:
         ctx.error("target directory not allowed when installing a directory")
-        return 1
-    if target_dir is not None and no_target:
-        ctx.error("cannot combine --target-directory (-t) and --no-target-directory (-T)")
         return 1
     backups = backup_policy(ctx, opts)
     if isinstance(backups, int):
@@ -330,6 +330,9 @@ def run(ctx: CommandContext) -> int:
         return ctx.usage_error(f"missing destination file operand after {quoteaf(operands[0])}")
     make_leading = "D" in keys
     if no_target:
+        if target_dir is not None:
+            ctx.error("cannot combine --target-directory (-t) and --no-target-directory (-T)")
+            return 1
         if n_files > 2:
             return ctx.usage_error(f"extra operand {quoteaf(operands[2])}")
     elif target_dir is None and not dir_arg:
@@ -349,6 +352,16 @@ def run(ctx: CommandContext) -> int:
             if err is None:
                 ctx.error(f"target {quoteaf(last)}: Not a directory")
                 return 1
+    create_target = False
+    if "t" in keys and target_dir is not None:
+        try:
+            if not ctx.stat(target_dir).is_dir:
+                raise FSError(errno.ENOTDIR, target_dir)
+        except FSError as e:
+            if not (make_leading and e.errno == errno.ENOENT):
+                ctx.error(f"failed to access {quoteaf(target_dir)}: {e.strerror}")
+                return 1
+            create_target = True
     if "C" in keys and "p" in keys:
         ctx.error("options --compare (-C) and --preserve-timestamps are mutually exclusive")
         return _try(ctx)
@@ -373,16 +386,8 @@ def run(ctx: CommandContext) -> int:
             if parent and not inst.make_dirs(parent, gnu_quote=False):
                 return 1
         return 0 if inst.install(src, dst) else 1
-    if "t" in keys:
-        try:
-            if not ctx.stat(target_dir).is_dir:
-                raise FSError(errno.ENOTDIR, target_dir)
-        except FSError as e:
-            if not (make_leading and e.errno == errno.ENOENT):
-                ctx.error(f"failed to access {quoteaf(target_dir)}: {e.strerror}")
-                return 1
-            if not inst.make_dirs(target_dir, gnu_quote=False):
-                return 1
+    if create_target and not inst.make_dirs(target_dir, gnu_quote=False):
+        return 1
     for src in operands:
         ctx.budget.check_time()
         if not inst.install(src, join(target_dir, basename(src))):

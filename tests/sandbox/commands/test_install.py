@@ -70,3 +70,26 @@ def test_generated() -> None:
             argv += [rng.choice(names) for _ in range(rng.randint(1, 3))]
         cases.append((argv, tree))
     fs.check_all(cases)
+
+
+@pytest.mark.parametrize("seed", [20, 21])
+def test_generated_option_mix(seed: int) -> None:
+    """150 command lines per seed mixing -v -b -D -C -p -T -t -d --backup -S and operands."""
+    rng = random.Random(seed)
+    cases = []
+    for _ in range(150):
+        tree = fs.random_files(rng, rng.randint(1, 3))
+        if rng.random() < 0.5:
+            tree["dir"] = None
+        if rng.random() < 0.3:
+            tree["dir/f0"] = b"x"
+        names = list(tree) + ["new", "dir/x", "deep/er/f", "dir/", "f0~", "-"]
+        argv = ["install"]
+        for flag in ("-v", "-b", "-D", "-C", "-p", "-T", "-t", "-d", "--backup=numbered", "-S.k"):
+            if rng.random() < 0.15:
+                argv.append(flag)
+                if flag == "-t":
+                    argv.append(rng.choice(names))
+        argv += [rng.choice(names) for _ in range(rng.randint(0, 3))]
+        cases.append((argv, tree))
+    fs.check_all(cases)
