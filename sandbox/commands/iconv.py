@@ -179,14 +179,17 @@ def _single_byte_table(charset: str) -> list[int]:
     return table
 
 
-def decode(charset: str, data: bytes):
-    """The events of ``data`` read as ``charset`` (see above), in order."""
+def decode(charset: str, data: bytes, state: dict[str, bool] | None = None):
+    """The events of ``data`` read as ``charset`` (see above), in order. ``state`` carries
+    what glibc keeps from one file to the next: the byte order a UTF-16/UTF-32 BOM chose
+    (a later file's own little-endian BOM does not undo a big-endian one)."""
+    state = {} if state is None else state
     if charset == "UTF-8":
         yield from _decode_utf8(data)
     elif charset.startswith("UTF-16"):
-        yield from _decode_utf16(data, charset)
+        yield from _decode_utf16(data, charset, state)
     elif charset.startswith("UTF-32"):
-        yield from _decode_utf32(data, charset)
+        yield from _decode_utf32(data, charset, state)
     else:
         table = _single_byte_table(charset)
         for i, b in enumerate(data):
@@ -246,15 +249,15 @@ def _decode_utf8(data: bytes):
         i += cnt
 
 
-def _decode_utf16(data: bytes, charset: str):
-    order = "big" if charset == "UTF-16BE" else "little"
+def _decode_utf16(data: bytes, charset: str, state: dict[str, bool]):
     i = 0
     n = len(data)
     if charset == "UTF-16" and n >= 2:
         if data[:2] == b"\xfe\xff":
-            order, i = "big", 2
+            state["swap"], i = True, 2
         elif data[:2] == b"\xff\xfe":
             i = 2
+    order = "big" if charset == "UTF-16BE" or (charset == "UTF-16" and state.get("swap")) else "little"
     while i < n:
         if i + 2 > n:
             yield INCOMPLETE, i, n
@@ -280,15 +283,15 @@ def _decode_utf16(data: bytes, charset: str):
         i += 4
 
 
-def _decode_utf32(data: bytes, charset: str):
-    order = "big" if charset == "UTF-32BE" else "little"
+def _decode_utf32(data: bytes, charset: str, state: dict[str, bool]):
     i = 0
     n = len(data)
     if charset == "UTF-32" and n >= 4:
         if data[:4] == b"\x00\x00\xfe\xff":
-            order, i = "big", 4
+            state["swap"], i = True, 4
         elif data[:4] == b"\xff\xfe\x00\x00":
             i = 4
+    order = "big" if charset == "UTF-32BE" or (charset == "UTF-32" and state.get("swap")) else "little"
     while i < n:
         if i + 4 > n:
             yield INCOMPLETE, i, n
@@ -386,6 +389,7 @@ class Converter:
         self.target, self.translit, ignore = parse_code(to_code)
         self.ignore = ignore or omit_invalid
         self.encode = encoder(self.target)
+        self.state: dict[str, bool] = {}
 
     def convert(self, ctx: CommandContext, data: bytes, omit: bool) -> tuple[bytes, str | None, bool]:
         """Convert one whole input block as glibc's ``process_block``: (output, error message or
@@ -420,7 +424,7 @@ class Converter:
             segment_start = len(out)
             return True
 
-        for cp, start, end in decode(self.source, data):
+        for cp, start, end in decode(self.source, data, self.state):
             if chars == ROUND:
                 if second == "illegal" and not eilseq():
                     return bytes(out), f"illegal input sequence at position {start}", False

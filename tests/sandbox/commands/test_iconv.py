@@ -105,7 +105,8 @@ def test_lines(args: str) -> None:
 
 
 FILES = {"f1": b"caf\xc3\xa9", "f2": b"b", "bad": b"a\xffb", "cut": b"a\xe2\x80", "e": b"",
-         "u16": b"\xff\xfea\x00\xe9\x00", "u16be": b"\xfe\xff\x00a", "odd": b"a\x00b"}
+         "u16": b"\xff\xfea\x00\xe9\x00", "u16be": b"\xfe\xff\x00a", "odd": b"a\x00b",
+         "nob": b"b\x00", "u32be": b"\x00\x00\xfe\xff\x00\x00\x00a", "u32": b"b\x00\x00\x00"}
 
 FILE_LINES = [
     "-f utf8 -t ascii f1 f2", "-c -f utf8 -t ascii f1 f2", "-c -f utf8 -t ascii - f2",
@@ -115,7 +116,8 @@ FILE_LINES = [
     "-t ascii -o out e", "-c -t ascii -o out bad", "-o - -t latin1 f1", "--verbose -t ascii f1 - f2",
     "-t ascii//IGNORE f1 f2", "-t ascii -o f2 f2", "-f latin1 -t utf8 bad cut",
     "-t latin1 e -", "-t latin1 - e", "-t latin1 e e f1", "-t latin1 - -", "-c -t latin1 e - f2",
-    "-t latin1 f1 e f2 -",
+    "-t latin1 f1 e f2 -", "-f utf-16 -t utf8 u16be nob", "-f utf-16 -t utf8 u16be u16 nob",
+    "-f utf-16 -t utf8 nob u16be nob", "-f utf-32 -t utf8 u32be u32", "-f utf-32 -t utf8 u32 u32be u32",
 ]
 
 
