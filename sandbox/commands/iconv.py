@@ -405,8 +405,9 @@ class Converter:
         stops; with ``-c`` the block fails only if the last such call wrote nothing.
         """
         out = bytearray()
-        if data:  # glibc resets the state after each file: each one starts with a BOM
-            out += _bom(self.target)
+        # The BOM comes with the first character the second step sees (once per file: glibc
+        # resets the state after each one); a file with none gets none.
+        bom = _bom(self.target)
         encode = self.encode
         table = transliteration(self.target) if self.translit else None
         chars = 0
@@ -442,6 +443,9 @@ class Converter:
                     continue
                 return bytes(out), f"illegal input sequence at position {start}", False
             chars += 1
+            if bom:
+                out += bom
+                bom = b""
             piece = encode(cp)
             if piece is None and table is not None:
                 replacement = table.get(cp, "?")

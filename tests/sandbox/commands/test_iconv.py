@@ -132,6 +132,13 @@ def test_translit_into_utf16_repeats_the_bom() -> None:
         tcs.compare(["iconv", "-t", target], stdin=data)
 
 
+@pytest.mark.parametrize("args", ["-c -t utf-16", "-t utf-16", "-c -f utf-16 -t ascii", "-c -t utf-32",
+                                  "-t utf-16//IGNORE", "-c -t utf-16 - f"])
+@pytest.mark.parametrize("data", [b"\xff", b"\xffa", b"a\xff", b"\xe2\x82", b"", b"\xff\xfe"])
+def test_bom_only_with_a_character(args: str, data: bytes) -> None:
+    tcs.line(f"iconv {args}", stdin=data, files={"f": b"\xff"})
+
+
 def test_directory_operand() -> None:
     tcs.compare(["iconv", "-t", "ascii", "d", "f"], files={"f": b"x"}, dirs=["d"])
     tcs.compare(["iconv", "-o", "d", "f"], files={"f": b"x"}, dirs=["d"])
