@@ -3,8 +3,11 @@
 Encodings: UTF-8, ASCII (ANSI_X3.4-1968), ISO-8859-1..11/13..16, CP1252, UTF-16, UTF-16LE/BE,
 UTF-32, UTF-32LE/BE, with glibc's aliases (``LATIN1``, ``L2``, ``US-ASCII``, ``UTF8``...), names
 case-insensitive and stripped of the characters glibc drops. A missing or empty ``-f``/``-t``
-is the locale's charset (UTF-8). ``UTF-16``/``UTF-32`` write a little-endian BOM at the start of each file and read a
-BOM (little-endian without one), as glibc on x86-64. ``//TRANSLIT`` uses glibc's C.UTF-8
+is the locale's charset (UTF-8). ``UTF-16``/``UTF-32`` write a little-endian BOM before each
+file's first character (and before each transliteration) and read a BOM (little-endian
+without one; a big-endian BOM holds for the later files), as glibc on x86-64. glibc's
+UTF-8 reader still takes the 5- and 6-byte forms and values up to 0x7FFFFFFF; only a UTF-8
+target can write them back. ``//TRANSLIT`` uses glibc's C.UTF-8
 transliteration, measured with the real iconv for every target charset over U+00A0..U+2FFFF
 (other characters become ``?``); ``//IGNORE`` and ``-c`` skip what can't be converted with
 glibc's skip lengths and exit statuses (``-c`` exits 0 when the block wrote something). Errors
