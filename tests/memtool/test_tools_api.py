@@ -55,6 +55,8 @@ def test_bash_description_lists_allowed_commands_and_examples(store):
                     "grep -niE \"pricing|budget\" /.memory/conversations.jsonl",
                     "tail -n 40 /.memory/conversations.jsonl | jq -c '.role + \": \" + .content'"):
         assert example in desc
+    lines = [line for line in desc.splitlines() if line.strip()]
+    assert len(lines) == len(set(lines)), "a line of the description is repeated"
 
 
 def test_descriptions_come_from_templates(mem):
