@@ -23,6 +23,7 @@ part of the jail).
 from __future__ import annotations
 
 import errno
+from typing import Callable, Iterator
 
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, UsageError, parse
@@ -182,7 +183,8 @@ def _single_byte_table(charset: str) -> list[int]:
     return table
 
 
-def decode(charset: str, data: bytes, state: dict[str, bool] | None = None):
+def decode(charset: str, data: bytes,
+           state: dict[str, bool] | None = None) -> Iterator[tuple[int, int, int]]:
     """The events of ``data`` read as ``charset`` (see above), in order. ``state`` carries
     what glibc keeps from one file to the next: the byte order a UTF-16/UTF-32 BOM chose
     (a later file's own little-endian BOM does not undo a big-endian one)."""
@@ -320,7 +322,7 @@ def _encode_table(charset: str) -> dict[int, int]:
     return table
 
 
-def encoder(charset: str):
+def encoder(charset: str) -> Callable[[int], bytes | None]:
     """A function from a code point to its bytes in ``charset``, or None when it has none."""
     if charset == "UTF-8":
         return _encode_utf8
