@@ -167,9 +167,9 @@ class Memory:
 
     def default_allow(self) -> frozenset[str]:
         """The bash tool's allowlist when none is given: every command that reads or writes no
-        more than a redirection can, plus ``DESTRUCTIVE`` (``rm mv cp rmdir truncate find unlink
-        gzip gunzip tar patch``) when every change is versioned (so whatever they destroy can be
-        restored)."""
+        more than a redirection can, plus ``DESTRUCTIVE`` (``rm mv cp rmdir truncate find
+        unlink gzip gunzip tar patch install``) when every change is versioned (so whatever
+        they destroy can be restored)."""
         return DEFAULT_ALLOW | DESTRUCTIVE if self.versions is not None else DEFAULT_ALLOW
 
     def system_prompt(self, instructions: str = "", query: str | None = None,

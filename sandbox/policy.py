@@ -11,20 +11,21 @@ from typing import Callable
 #: ``sed -i``'s edits), and the commands that run commands (their commands are checked by the
 #: guard against this same list). ``rm``, ``mv``, ``cp``, ``rmdir``, ``truncate``, ``find``
 #: (``-delete``), ``unlink``, ``gzip``/``gunzip`` (they remove their input), ``tar`` (``-x``
-#: overwrites) and ``patch`` can destroy a file that nothing keeps a copy of, so they must be allowed
-#: explicitly; memtool adds them where every change is versioned (``MEMORY_ALLOW``).
+#: overwrites), ``patch`` and ``install`` can destroy a file that nothing keeps a copy of, so
+#: they must be allowed explicitly; memtool adds them where every change is versioned.
 DEFAULT_ALLOW: frozenset[str] = frozenset(
     "cat grep egrep fgrep sed jq awk tail head echo printf ls wc sort uniq cut tr mkdir touch "
-    "tee date seq basename dirname xargs env printenv timeout nice nohup expr bc sleep yes which whoami id "
-    "hostname uname tree file diff cmp comm join nl tac rev paste fold fmt expand unexpand "
-    "column split shuf tsort od xxd hexdump strings base64 base32 md5sum sha1sum sha224sum "
-    "sha256sum sha384sum sha512sum b2sum cksum sum stat du readlink realpath mktemp ln chmod "
-    "chown dd numfmt factor basenc csplit pr nproc tty sync logname pathchk link zcat gawk more less envsubst getopt".split()
+    "tee date seq basename dirname xargs env printenv timeout nice nohup expr bc sleep yes "
+    "which whoami id hostname uname tree file diff cmp comm join nl tac rev paste fold fmt "
+    "expand unexpand column split shuf tsort od xxd hexdump strings base64 base32 md5sum "
+    "sha1sum sha224sum sha256sum sha384sum sha512sum b2sum cksum sum stat du readlink "
+    "realpath mktemp ln chmod chown dd numfmt factor basenc csplit pr nproc tty sync logname "
+    "pathchk link zcat gawk more less envsubst getopt iconv look getconf locale".split()
 )
 
 #: What may destroy content: allowed by default only where every change can be undone.
 DESTRUCTIVE: frozenset[str] = frozenset(
-    "rm mv cp rmdir truncate find unlink gzip gunzip tar patch".split())
+    "rm mv cp rmdir truncate find unlink gzip gunzip tar patch install".split())
 
 #: Approval callback: (script, virtual paths it may write) -> True to run it, False to refuse.
 Approver = Callable[[str, list[str]], bool]
