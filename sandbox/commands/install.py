@@ -21,7 +21,7 @@ import errno
 from sandbox.commands._quoting import quote, quoteaf
 from sandbox.commands._writing import basename, copy_file, join, operands_of, same_path, stat_operand
 from sandbox.commands.base import CommandContext
-from sandbox.commands.mkdir import _prefixes
+from sandbox.commands.mkdir import make_parents
 from sandbox.commands.mv import Backups, backup_policy
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, parse_command_line
 from sandbox.fs.base import FSError
@@ -201,31 +201,11 @@ class _Installer:
         if operand == "":
             ctx.error(f"cannot create directory {q(operand)}: No such file or directory")
             return False
-        prefixes = _prefixes(operand)
-        for k, prefix in enumerate(prefixes):
-            last = k == len(prefixes) - 1
-            try:
-                st = ctx.stat(prefix)
-            except FSError as e:
-                if e.errno != errno.ENOENT:
-                    ctx.error(f"cannot create directory {q(prefix.rstrip('/') or prefix)}: {e.strerror}")
-                    return False
-                st = None
-            if st is not None:
-                if st.is_dir:
-                    continue
-                shown = prefix if last else prefix.rstrip("/")
-                reason = "File exists" if last and gnu_quote else "Not a directory"
-                ctx.error(f"cannot create directory {q(shown)}: {reason}")
-                return False
-            try:
-                ctx.mkdir(prefix)
-            except FSError as e:
-                ctx.error(f"cannot create directory {q(prefix)}: {e.strerror}")
-                return False
+
+        def created(prefix: str) -> None:
             if self.verbose:
                 _emit(ctx, f"install: creating directory {quoteaf(prefix)}")
-        return True
+        return make_parents(ctx, operand, created, q, exists_last=gnu_quote)
 
     def install(self, src: str, dst: str) -> bool:
         """Copy one file as ``install_file_in_file``."""

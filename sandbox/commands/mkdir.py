@@ -7,6 +7,7 @@ message: the sandbox filesystem has no chmod.
 from __future__ import annotations
 
 import errno
+from typing import Callable
 
 from sandbox.commands._quoting import quote, quoteaf
 from sandbox.commands._writing import operands_of
@@ -60,7 +61,12 @@ def _prefixes(operand: str) -> list[str]:
     return result
 
 
-def _make_parents(ctx: CommandContext, operand: str, verbose: bool) -> bool:
+def make_parents(ctx: CommandContext, operand: str,
+                 created: Callable[[str], None] | None = None, q: Callable[[str], str] = quote,
+                 exists_last: bool = True) -> bool:
+    """Create ``operand`` and its missing parents as ``mkdir -p`` does, with GNU's messages
+    (``q`` quotes the names; ``exists_last``: an existing non-directory as the last component
+    says ``File exists``, else ``Not a directory``); ``created(prefix)`` after each one made."""
     prefixes = _prefixes(operand)
     if not prefixes:
         return True  # "/" or "///": exists
@@ -70,24 +76,30 @@ def _make_parents(ctx: CommandContext, operand: str, verbose: bool) -> bool:
             st = ctx.stat(prefix)
         except FSError as e:
             if e.errno != errno.ENOENT:
-                ctx.error(f"cannot create directory {quote(prefix.rstrip('/') or prefix)}: {e}")
+                ctx.error(f"cannot create directory {q(prefix.rstrip('/') or prefix)}: {e}")
                 return False
             st = None
         if st is not None:
             if st.is_dir:
                 continue
             shown = prefix if last else prefix.rstrip("/")
-            reason = "File exists" if last else "Not a directory"
-            ctx.error(f"cannot create directory {quote(shown)}: {reason}")
+            reason = "File exists" if last and exists_last else "Not a directory"
+            ctx.error(f"cannot create directory {q(shown)}: {reason}")
             return False
         try:
             ctx.mkdir(prefix)
         except FSError as e:
-            ctx.error(f"cannot create directory {quote(prefix)}: {e}")
+            ctx.error(f"cannot create directory {q(prefix)}: {e}")
             return False
-        if verbose:
-            ctx.stdout.write(f"mkdir: created directory {quoteaf(prefix)}\n".encode("utf-8", "surrogateescape"))
+        if created is not None:
+            created(prefix)
     return True
+
+
+def _make_parents(ctx: CommandContext, operand: str, verbose: bool) -> bool:
+    def created(prefix: str) -> None:
+        ctx.stdout.write(f"mkdir: created directory {quoteaf(prefix)}\n".encode("utf-8", "surrogateescape"))
+    return make_parents(ctx, operand, created if verbose else None)
 
 
 def run(ctx: CommandContext) -> int:
