@@ -9,6 +9,8 @@ from __future__ import annotations
 from sandbox.commands._quoting import quote
 
 UINTMAX_MAX = (1 << 64) - 1
+#: What C's isspace() skips before a number.
+_C_SPACES = " \t\n\v\f\r"
 
 #: Exponents of the multiplier suffixes (powers of 1000 or 1024), as in xstrtol.c.
 _POWERS = {"k": 1, "K": 1, "m": 2, "M": 2, "G": 3, "g": 3, "T": 4, "t": 4, "P": 5, "E": 6,
@@ -132,3 +134,27 @@ def first_digit_option(args: list[str], takes_arg: str, valid: str) -> str | Non
                     i += 1
                 break
     return None
+
+
+def xstrtoimax(text: str) -> tuple[str, int]:
+    """gnulib ``xstrtoimax`` with no valid suffixes: ("ok" | "overflow" | "invalid" |
+    "suffix", value); "suffix" is a number followed by other characters (value kept)."""
+    i = 0
+    while i < len(text) and text[i] in _C_SPACES:
+        i += 1
+    sign = 1
+    if i < len(text) and text[i] in "+-":
+        sign = -1 if text[i] == "-" else 1
+        i += 1
+    j = i
+    while j < len(text) and "0" <= text[j] <= "9":
+        j += 1
+    if j == i:
+        return "invalid", 0
+    digits = text[i:j].lstrip("0") or "0"
+    value = sign * (int(digits) if len(digits) < 25 else 1 << 80)
+    if not -(1 << 63) <= value < 1 << 63:
+        return ("overflow" if j == len(text) else "invalid"), 0
+    if j != len(text):
+        return "suffix", value
+    return "ok", value

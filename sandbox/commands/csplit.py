@@ -17,7 +17,7 @@ import errno
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from sandbox.commands._numbers import CountError, parse_count
+from sandbox.commands._numbers import CountError, parse_count, xstrtoimax
 from sandbox.commands._quoting import quote, quoteaf, quotef
 from sandbox.commands._writing import operands_of
 from sandbox.commands.base import CommandContext
@@ -72,7 +72,6 @@ INTMAX = (1 << 63) - 1
 INT_MAX = (1 << 31) - 1
 _READ = 64 * 1024
 _FLUSH = 256 * 1024
-_SPACES = " \t\n\v\f\r"
 
 
 class Fatal(Exception):
@@ -89,25 +88,8 @@ class _Exit(Exception):
 
 def _strtoimax(text: str) -> tuple[str, int]:
     """gnulib ``xstrtoimax`` with no suffixes: ("ok" | "overflow" | "invalid", value)."""
-    i = 0
-    while i < len(text) and text[i] in _SPACES:
-        i += 1
-    sign = 1
-    if i < len(text) and text[i] in "+-":
-        sign = -1 if text[i] == "-" else 1
-        i += 1
-    j = i
-    while j < len(text) and "0" <= text[j] <= "9":
-        j += 1
-    if j == i or j != len(text):
-        return "invalid", 0
-    digits = text[i:j].lstrip("0") or "0"
-    if len(digits) > 25:
-        return "overflow", 0
-    value = sign * int(digits)
-    if not -INTMAX - 1 <= value <= INTMAX:
-        return "overflow", 0
-    return "ok", value
+    status, value = xstrtoimax(text)
+    return ("invalid", 0) if status == "suffix" else (status, value)
 
 
 def _strtoumax(text: str) -> int | None:

@@ -18,6 +18,7 @@ import time
 from typing import BinaryIO
 
 from sandbox.commands import _wcwidth
+from sandbox.commands._numbers import xstrtoimax
 from sandbox.commands._quoting import quote, quotef
 from sandbox.commands.base import CommandContext
 from sandbox.commands.date import Moment, resolve_zone, strftime
@@ -173,32 +174,9 @@ def mbswidth(data: bytes) -> int:
     return total
 
 
-def _strtol(text: str) -> tuple[str, int]:
-    """xstrtol/xstrtoimax without suffixes: ("ok" | "overflow" | "invalid", value)."""
-    i = 0
-    while i < len(text) and text[i] in _SPACES:
-        i += 1
-    sign = 1
-    if i < len(text) and text[i] in "+-":
-        sign = -1 if text[i] == "-" else 1
-        i += 1
-    j = i
-    while j < len(text) and "0" <= text[j] <= "9":
-        j += 1
-    if j == i:
-        return "invalid", 0
-    digits = text[i:j].lstrip("0") or "0"
-    value = sign * (int(digits) if len(digits) < 25 else 1 << 80)
-    if not -(1 << 63) <= value < 1 << 63:
-        return ("overflow" if j == len(text) else "invalid"), 0
-    if j != len(text):
-        return "suffix", value
-    return "ok", value
-
-
 def _getoptnum(text: str, low: int, what: str) -> int:
     """``xdectoimax(text, low, INT_MAX, "", what, 0)``."""
-    status, value = _strtol(text)
+    status, value = xstrtoimax(text)
     if status in ("invalid", "suffix"):
         raise _Die(f"{what}: {quote(text)}")
     if status == "overflow" or value > INT_MAX:
@@ -1091,7 +1069,7 @@ def _getoptarg(arg: str, switch: str) -> tuple[int | None, int | None]:
     if not data:
         return char, None
     text = data.decode("utf-8", "surrogateescape")
-    status, value = _strtol(text)
+    status, value = xstrtoimax(text)
     if status == "ok":
         if value <= 0:
             status = "invalid"
