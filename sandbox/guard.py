@@ -2,9 +2,11 @@
 
 It walks every node (pipelines, lists, compound commands, function bodies, command
 substitutions inside any word, here-documents) and returns every violation with its position:
-a command that is not on the allowlist, a command name that is not a literal word, a forbidden
-builtin, a background job, a write under a read-only policy, a write to a protected path, and a
-refusal by the approval callback. A script with any violation runs nothing.
+a command the sandbox has but the allowlist does not allow, a shell, a path to a program, a
+command name that is not a literal word, a forbidden builtin, a background job, a write under a
+read-only policy, a write to a protected path, and a refusal by the approval callback. A script
+with any violation runs nothing. A name that no command of the sandbox has is not a violation:
+it runs as bash runs a missing program (``NAME: command not found``, status 127).
 """
 
 from __future__ import annotations
@@ -253,9 +255,8 @@ class _Walker:
             return
         if name in self.functions or name in BUILTINS:
             return
-        if (self.policy.dynamic and name not in self.policy.allow and "/" not in name
-                and (self.commands.get(name) or registry.get(name)) is None):
-            return  # Policy(dynamic=True): no such command anywhere; at run time: not found, 127
+        if _no_such_command(self, name):
+            return  # no command has this name: at run time, as in bash, "not found" and 127
         if name not in self.policy.allow:
             allowed = ", ".join(sorted(self.policy.allow | {"cd", "pwd", "test", "read"}))
             self.add(head.pos, f"`{name}` is not an allowed command (allowed: {allowed})")
@@ -298,6 +299,8 @@ class _Walker:
                 self.add(pos, f"`{runner}` would run `{name}`, which the sandbox never runs "
                          "(it would run a string as code); run the commands directly")
                 continue
+            if _no_such_command(self, name):
+                continue  # the runner reports it as GNU's do (xargs: 127, find -exec: 1)
             if name not in self.policy.allow and name not in _PROGRAM_BUILTINS:
                 self.add(pos, f"`{runner}` would run `{name}`, which is not an allowed command")
                 continue
@@ -378,6 +381,15 @@ class _Walker:
             self.word(p.repl)
         elif isinstance(p, ArithSub):
             self.word(p.expr)
+
+
+def _no_such_command(guard: "_Walker", name: str) -> bool:
+    """True for a name that no command, builtin or function of this sandbox has (and that
+    names no path and no shell): running it does nothing but fail, as ``bash: NAME: command
+    not found``, status 127, so the guard lets it through instead of refusing the script."""
+    return (name not in guard.policy.allow and "/" not in name and name not in NEVER_RUN
+            and name not in FORBIDDEN and name not in BUILTINS and name not in guard.functions
+            and (guard.commands.get(name) or registry.get(name)) is None)
 
 
 def _run_arg(w: Word) -> str:

@@ -1110,6 +1110,9 @@ class Shell:
         by_path = name.startswith("/") and name != cmdpath.standard_name(name)
         if by_path:  # `/bin/true`: the command `true` (never a function of that name)
             name = cmdpath.standard_name(name)
+            if name not in BUILTINS and (self.commands.get(name) or registry.get(name)) is None:
+                self.diag(io_, f"{argv[0]}: No such file or directory")  # as bash's execve
+                return 127
             argv = [name, *argv[1:]]
         saved: dict[str, str | None] = {}
         for a, value in assigns:

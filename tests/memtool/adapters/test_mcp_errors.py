@@ -23,7 +23,7 @@ def test_errors_are_flagged_through_the_sdk_client(tmp_path):
              "No replacement was performed"),
             ("memory", {"command": "create", "path": "/memories/conversations.jsonl", "file_text": "x"}, True,
              "Error:"),
-            ("bash", {"command": "curl http://x"}, True, "sandbox: refused"),
+            ("bash", {"command": "sh -c 'curl http://x'"}, True, "sandbox: refused"),
             ("bash", {"command": "grep -c nothing-like-this core.md"}, False, "0"),
             ("bash", {"command": "echo ok"}, False, "ok"),
             ("memory", {"command": "view", "path": "/memories/core.md"}, False, "Here's the content"),

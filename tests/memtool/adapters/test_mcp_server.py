@@ -71,7 +71,7 @@ def test_stdio_end_to_end(tmp_path):
         out = _text(await session.call_tool("memory", {"command": "view", "path": "/memories/../etc/passwd"}), error=True)
         assert out.startswith("Error: The path") and str(tmp_path) not in out
 
-        out = _text(await session.call_tool("bash", {"command": "curl http://example.com"}), error=True)
+        out = _text(await session.call_tool("bash", {"command": "sh -c 'curl http://example.com'"}), error=True)
         assert "not an allowed command" in out or "Allowed commands" in out
 
         resources = (await session.list_resources()).resources

@@ -36,7 +36,7 @@ def test_claude_native_bash_and_memory_in_one_export(mem):
                   {"type": "tool_use", "id": "t2", "name": "memory",
                    "input": {"command": "view", "path": "/memories/core.md"}}], stop="tool_use", n=1),
         _message([{"type": "tool_use", "id": "t3", "name": "bash", "input": {"restart": True}},
-                  {"type": "tool_use", "id": "t4", "name": "bash", "input": {"command": "curl x"}}],
+                  {"type": "tool_use", "id": "t4", "name": "bash", "input": {"command": "sh -c 'curl x'"}}],
                  stop="tool_use", n=2),
         _message([{"type": "text", "text": "Tea noted."}], n=3),
     ])

@@ -102,7 +102,7 @@ def test_interactive_sh_through_a_pty(memdir, cli_environ):
         child.send("\x1b[A\r")  # up arrow: the previous line from the history, run again
         child.expect_exact("1\r\n")
         child.expect_exact("memtool:/.memory$ ")
-        child.sendline("python3 -c 1")
+        child.sendline("sh -c 1")
         child.expect("not an allowed command")
         child.expect_exact("memtool:/.memory$ ")
         child.sendline("echo '- from the pty' >> notes.md")
