@@ -51,6 +51,16 @@ FORBIDDEN: dict[str, str] = {
     "suspend": "job control is not supported",
 }
 
+#: Host programs a script reaches for to leave the shell (interpreters, network and remote
+#: tools, package managers): the sandbox has none, and a script naming one is refused before
+#: anything runs, saying so, rather than failing at that line with "command not found".
+HOST_PROGRAMS = frozenset(
+    "python python2 python3 pip pip3 perl ruby node nodejs npm npx deno php lua luajit tclsh "
+    "wish R Rscript java javac gcc cc g++ make cmake go cargo rustc osascript powershell pwsh "
+    "curl wget nc ncat netcat socat telnet ssh scp sftp rsync ftp git svn docker podman kubectl "
+    "systemctl service crontab at apt apt-get dpkg yum dnf apk brew snap mount umount chroot "
+    "nsenter unshare strace gdb".split())
+
 #: What ``Policy(dynamic=True)`` lets run: each string is guarded when it runs.
 DYNAMIC_BUILTINS = frozenset({"eval", "source", ".", "bash", "sh"})
 
@@ -299,8 +309,6 @@ class _Walker:
                 self.add(pos, f"`{runner}` would run `{name}`, which the sandbox never runs "
                          "(it would run a string as code); run the commands directly")
                 continue
-            if _no_such_command(self, name):
-                continue  # the runner reports it as GNU's do (xargs: 127, find -exec: 1)
             if name not in self.policy.allow and name not in _PROGRAM_BUILTINS:
                 self.add(pos, f"`{runner}` would run `{name}`, which is not an allowed command")
                 continue
@@ -384,11 +392,14 @@ class _Walker:
 
 
 def _no_such_command(guard: "_Walker", name: str) -> bool:
-    """True for a name that no command, builtin or function of this sandbox has (and that
-    names no path and no shell): running it does nothing but fail, as ``bash: NAME: command
-    not found``, status 127, so the guard lets it through instead of refusing the script."""
+    """True for a name that no command, builtin or function of this sandbox has, that names
+    no path, no shell and no host interpreter or network tool (``HOST_PROGRAMS``): running it
+    does nothing but fail, as ``bash: NAME: command not found``, status 127, so the guard lets
+    it through instead of refusing the script. (A command that another runs, under ``xargs``,
+    ``find -exec``, ``env`` or ``timeout``, must still be on the allowlist.)"""
     return (name not in guard.policy.allow and "/" not in name and name not in NEVER_RUN
-            and name not in FORBIDDEN and name not in BUILTINS and name not in guard.functions
+            and name not in HOST_PROGRAMS and name not in FORBIDDEN and name not in BUILTINS
+            and name not in guard.functions
             and (guard.commands.get(name) or registry.get(name)) is None)
 
 

@@ -19,7 +19,7 @@ import re
 
 from sandbox.commands._quoting import _needs_quotes, _shell_always, quote
 from sandbox.commands._subcommand import spawn
-from sandbox.commands.base import CommandContext
+from sandbox.commands.base import DYNAMIC, CommandContext
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, UsageError, parse
 from sandbox.fs.base import FSError
 
@@ -118,9 +118,29 @@ def _command_start(args: list[str]) -> int:
 
 
 def runs(args: list[str]) -> list[list[str]]:
-    """The command xargs would run: COMMAND and its initial arguments, or ``echo``."""
+    """The command xargs would run: COMMAND and its initial arguments, or ``echo``. With
+    ``-I R``/``-i``, a COMMAND holding R is named by the input: it is marked ``DYNAMIC``."""
     i = _command_start(args)
-    return [args[i:] if i < len(args) else ["echo"]]
+    argv = args[i:] if i < len(args) else ["echo"]
+    replace = _replace_string(args[:i])
+    if replace is not None and replace in argv[0]:
+        argv = [DYNAMIC + argv[0], *argv[1:]]
+    return [argv]
+
+
+def _replace_string(options: list[str]) -> str | None:
+    """The replace string the options set (``-I R``, ``-i``/``--replace[=R]``), else None."""
+    try:
+        opts, _ = parse(SPEC, options)
+    except UsageError:
+        return None
+    replace: str | None = None
+    for key, value in opts:
+        if key in ("I", "i"):
+            replace = (value or "") if key == "I" else (value or "{}")
+        elif key in ("L", "l"):
+            replace = None
+    return replace
 
 
 def _number(value: str, opt: str, low: int) -> int:

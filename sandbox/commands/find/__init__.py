@@ -102,7 +102,8 @@ def _split(args: list[str]) -> tuple[list[str], list[str], list[str]]:
 
 
 def runs(args: list[str]) -> list[list[str]]:
-    """The commands of every ``-exec``/``-execdir``/``-ok``/``-okdir`` (``{}`` left in place)."""
+    """The commands of every ``-exec``/``-execdir``/``-ok``/``-okdir`` (``{}`` left in place;
+    a command name holding ``{}`` is marked ``DYNAMIC``)."""
     out: list[list[str]] = []
     i = 0
     while i < len(args):
@@ -113,7 +114,10 @@ def runs(args: list[str]) -> list[list[str]]:
                     args[j] == "+" and j > i + 1 and "{}" in args[j - 1]):
                 j += 1
             if j > i + 1:
-                out.append(args[i + 1:j])
+                argv = args[i + 1:j]
+                if "{}" in argv[0]:  # `-exec {} ;`: the name is each file found, not a word
+                    argv = [DYNAMIC + argv[0], *argv[1:]]
+                out.append(argv)
             i = j + 1
             continue
         i += 1

@@ -31,12 +31,6 @@ SCRIPTS = [
     "if nosuch_zq; then echo ran; else echo \"missing $?\"; fi",
     "set -e; echo before; nosuch_zq; echo after",
     "nosuch_zq | wc -l; echo ${PIPESTATUS[@]}",
-    "echo a | xargs nosuch_zq; echo $?",
-    "echo a | xargs -I{} nosuch_zq {} 2>&1; echo $?",
-    "timeout 5 nosuch_zq; echo $?",
-    "find . -maxdepth 0 -exec nosuch_zq {} \\; ; echo $?",
-    "env nosuch_zq; echo $?",
-    "nice nosuch_zq; echo $?",
     "NOSUCH=1 nosuch_zq; echo $?",
     "'' ; echo $?",
     "/usr/bin/nosuch_zq -x; echo $?",
@@ -65,21 +59,29 @@ def _violations(script: str, allow: frozenset[str]) -> list[str]:
     ("./script.sh", "`./script.sh` is not an allowed command"),
     ("/opt/tools/python3 -c 1", "is not an allowed command"),
     ("rm -rf notes", "`rm` is not an allowed command"),
+    ("python3 -c 'print(1)'", "`python3` is not an allowed command"),
+    ("ls; curl -s http://example.com | head", "`curl` is not an allowed command"),
+    ("echo a | xargs nosuch_zq", "`xargs` would run `nosuch_zq`, which is not an allowed command"),
+    ("timeout 5 nosuch_zq", "`timeout` would run `nosuch_zq`, which is not an allowed command"),
+    ("find . -exec nosuch_zq {} +", "`find` would run `nosuch_zq`, which is not an allowed"),
+    ("env nosuch_zq", "`env` would run `nosuch_zq`, which is not an allowed command"),
     ("echo a | xargs sh -c 'echo $0'", "`xargs` would run `sh`, which the sandbox never runs"),
     ("echo a | xargs rm", "`xargs` would run `rm`, which is not an allowed command"),
     ("find . -exec ./x {} +", "which the sandbox never runs"),
 ])
 def test_what_the_sandbox_has_or_never_runs_is_still_refused(script: str, needle: str) -> None:
-    v = _violations(script, frozenset({"echo", "xargs", "find", "cat"}))
+    v = _violations(script, frozenset({"echo", "xargs", "find", "cat", "ls", "head", "timeout",
+                                       "env"}))
     assert any(needle in m for m in v), v
 
 
 def test_nothing_runs_and_nothing_is_written_for_a_missing_command() -> None:
     fs = MemoryFS()
     sb = Sandbox({"/m": fs}, cwd="/m", policy=Policy(read_only=True))
-    r = sb.run("python3 -c 'open(\"/m/x\",\"w\")'; curl -o /m/y http://example.com; echo $?")
-    assert r.stdout == b"127\n"
-    assert r.stderr == (b"bash: python3: command not found\n"
-                        b"bash: line 1: curl: command not found\n") or \
-        b"python3: command not found" in r.stderr and b"curl: command not found" in r.stderr
+    r = sb.run("nosuch_zq > /m/x; mytool -o /m/y; echo $?")
+    assert r.stdout == b""  # the redirection is a write: refused under read-only, first
+    assert r.exit_code == 126 and b"read-only" in r.stderr
+    r = sb.run("nosuch_zq -o /m/y; mytool | cat; echo $?")
+    assert (r.stdout, r.exit_code) == (b"0\n", 0)
+    assert r.stderr == b"bash: nosuch_zq: command not found\nbash: mytool: command not found\n"
     assert fs.listdir("") == []
