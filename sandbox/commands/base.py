@@ -69,6 +69,9 @@ class CommandContext:
     policy: Policy = field(default_factory=Policy)
     #: The interpreter's sub-command runner (see ``run_command``); None outside a shell.
     runner: Callable[..., int] | None = None
+    #: What a bash builtin kept here (``printf``) puts before its diagnostics when the shell
+    #: runs it: ``bash: line N: `` (the interpreter sets it; ``bash: `` elsewhere).
+    shell_prefix: str = "bash: "
 
     def run_command(self, argv: list[str], stdin: BinaryIO, stdout: "Writer", stderr: "Writer",
                     env: dict[str, str] | None = None, budget: Budget | None = None,

@@ -41,8 +41,8 @@ def invalid_number(text: str) -> str:
 
 
 def error(ctx: CommandContext, message: str) -> None:
-    """A diagnostic as bash's builtin prints it (``bash: printf: ...``)."""
-    ctx.stderr.write(f"bash: printf: {message}\n".encode("utf-8", "surrogateescape"))
+    """A diagnostic as bash's builtin prints it (``bash: line N: printf: ...``)."""
+    ctx.stderr.write(f"{ctx.shell_prefix}printf: {message}\n".encode("utf-8", "surrogateescape"))
 
 
 class _Printer:

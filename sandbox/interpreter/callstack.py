@@ -45,6 +45,13 @@ def lineno(sh: "Shell") -> int:
     return sh.line_base + bisect.bisect_left(lines, sh.cur_pos) + 1
 
 
+def error_prefix(sh: "Shell") -> str:
+    """What bash puts before a diagnostic of the running command: ``bash: line N: `` (the
+    name is ``environment`` while a function runs, as bash 5.2 names functions of a ``-c``
+    string)."""
+    return f"{_SOURCE_NAME if sh.funcstack else 'bash'}: line {lineno(sh)}: "
+
+
 def bash_lineno(sh: "Shell") -> list[str]:
     """``${BASH_LINENO[@]}``: for each function running (innermost first), the line it was
     called from."""
@@ -73,7 +80,7 @@ def b_caller(sh: "Shell", argv: list[str], io_: "IO") -> int:
     text = args[0]
     if not text.isdigit():
         what = "invalid option" if text.startswith("-") and len(text) > 1 else "invalid number"
-        io_.stderr.write(f"bash: caller: {text}: {what}\n".encode("utf-8", "surrogateescape"))
+        io_.stderr.write(f"{error_prefix(sh)}caller: {text}: {what}\n".encode("utf-8", "surrogateescape"))
         io_.stderr.write(b"caller: usage: caller [expr]\n")
         return 2
     n = int(text)

@@ -508,9 +508,11 @@ class Shell:
     # -- messages -------------------------------------------------------------------------
 
     def diag(self, io_: IO, message: str) -> None:
-        """Print a shell diagnostic (``bash: message``) on stderr (lost if it is closed)."""
+        """Print a shell diagnostic (``bash: line N: message``) on stderr (lost if it is
+        closed)."""
         try:
-            io_.stderr.write(f"bash: {message}\n".encode("utf-8", "surrogateescape"))
+            io_.stderr.write(f"{callstack.error_prefix(self)}{message}\n".encode(
+                "utf-8", "surrogateescape"))
         except OSError:  # `2>&-`: bash's message has nowhere to go either
             pass
 
@@ -623,7 +625,8 @@ class Shell:
                 statuses[i] = 125
             except FSError as exc:  # e.g. a redirection's file failing as the stage ends
                 where = f"{exc.path}: " if exc.path else ""
-                stderr.write(f"bash: {where}{exc}\n".encode("utf-8", "surrogateescape"))
+                stderr.write(f"{callstack.error_prefix(self)}{where}{exc}\n".encode(
+                    "utf-8", "surrogateescape"))
                 statuses[i] = 1
             except Exception as exc:  # never a traceback from a stage thread
                 stderr.write(f"bash: internal error ({type(exc).__name__})\n".encode())
@@ -720,6 +723,8 @@ class Shell:
                 self._check_errexit(1, False, io_)  # `{ ...; } < missing` fails like a command
                 return 1
             new_io, closers = redirected
+            if isinstance(cmd, (For, ArithCmd, ArithFor, DBracket, Case)):
+                self.cur_pos = cmd.pos  # bash's line for $LINENO and this command's messages
             try:
                 if isinstance(cmd, BraceGroup):
                     status = self.run_script(cmd.body, new_io)
@@ -1092,7 +1097,8 @@ class Shell:
                     self.set_var(a.name, (self.get_var(a.name) or "") + value if a.append
                                  else value)
                 except AssignFailed as exc:  # `ro=1 cmd`: bash's message, cmd still runs
-                    self._current_stderr.write(f"bash: {exc}\n".encode("utf-8", "surrogateescape"))
+                    self._current_stderr.write(f"{callstack.error_prefix(self)}{exc}\n".encode(
+                        "utf-8", "surrogateescape"))
                     continue
                 out.append((a, value))
         finally:
@@ -1147,7 +1153,7 @@ class Shell:
                 except FSError:
                     raise
                 except OSError as exc:  # a write to a closed descriptor (`>&-`)
-                    return redirs.write_failed(io_, name, True, exc)
+                    return redirs.write_failed(io_, name, callstack.error_prefix(self), exc)
             if name == "printf" and len(argv) > 1 and argv[1].startswith("-v"):
                 return self.printf_to_var(argv, io_)
             if name == "echo" and "xpg_echo" in self.shopts:  # escapes on unless -E
@@ -1213,6 +1219,8 @@ class Shell:
         ctx = CommandContext(argv=list(argv), stdin=stdin, stdout=io_.stdout,
                              stderr=stderr, fs=fs, cwd=self.cwd, env=env,  # type: ignore[arg-type]
                              budget=self.budget, policy=self.policy, runner=self.run_subcommand)
+        if name == "printf":  # bash's builtin: its messages carry the line
+            ctx.shell_prefix = callstack.error_prefix(self)
         try:
             status = cmd.run(ctx)
         except BrokenPipe:
@@ -1225,7 +1233,8 @@ class Shell:
             ctx.error(f"{exc.path or ''}: {exc}" if exc.path else str(exc))
             return 1
         except OSError as exc:  # a write to a closed descriptor (`>&-`)
-            return redirs.write_failed(io_, name, name in BUILTINS, exc)
+            return redirs.write_failed(
+                io_, name, callstack.error_prefix(self) if name in BUILTINS else "", exc)
         except RecursionError:
             ctx.error("input is nested too deeply")
             return 1

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from sandbox.interpreter import namerefs, state, strops
 from sandbox.interpreter.expand import ExpansionError, declare_text
+from sandbox.interpreter import callstack
 
 if TYPE_CHECKING:
     from sandbox.interpreter.core import IO, Shell
@@ -44,7 +45,7 @@ def _print_functions(sh: "Shell", names: list[str], io_: "IO", prog: str) -> int
             continue
         text = funcprint.render(func)
         if text is None:
-            _err(io_, prog, f"{n}: printing this function's body is not supported in the "
+            _err(sh, io_, prog, f"{n}: printing this function's body is not supported in the "
                  "sandbox (here-documents, subshells, [[ ]], (( )), array assignments and nested "
                  "functions are not printed); declare -F lists the names")
             status = 1
@@ -53,8 +54,8 @@ def _print_functions(sh: "Shell", names: list[str], io_: "IO", prog: str) -> int
     return status
 
 
-def _err(io_: "IO", prog: str, message: str) -> None:
-    io_.stderr.write(f"bash: {prog}: {message}\n".encode("utf-8", "surrogateescape"))
+def _err(sh: "Shell", io_: "IO", prog: str, message: str) -> None:
+    io_.stderr.write(f"{callstack.error_prefix(sh)}{prog}: {message}\n".encode("utf-8", "surrogateescape"))
 
 
 def flags_of(sh: "Shell", name: str) -> str:
@@ -112,13 +113,13 @@ def restore_options(sh: "Shell", saved: dict[str, object]) -> None:
         setattr(sh, k, v)
 
 
-def _nameref_ok(io_: "IO", prog: str, name: str, value: str) -> bool:
+def _nameref_ok(sh: "Shell", io_: "IO", prog: str, name: str, value: str) -> bool:
     """``declare -n name=value``: bash's checks of the name referred to."""
     if not namerefs.valid_target(value):
-        _err(io_, prog, f"`{value}': invalid variable name for name reference")
+        _err(sh, io_, prog, f"`{value}': invalid variable name for name reference")
         return False
     if value == name:
-        _err(io_, prog, f"{name}: nameref variable self references not allowed")
+        _err(sh, io_, prog, f"{name}: nameref variable self references not allowed")
         return False
     return True
 
@@ -143,7 +144,7 @@ def b_declare(sh: "Shell", argv: list[str], io_: "IO") -> int:
             elif c in "gpfF":
                 opts.add(c)
             else:
-                _err(io_, prog, f"{a[0]}{c}: invalid option")
+                _err(sh, io_, prog, f"{a[0]}{c}: invalid option")
                 io_.stderr.write(f"{prog}: usage: {prog} [-aAfFgiIlnrtux] [name[=value] ...]"
                                  f"{' or ' + prog + ' -p [-aAfFilnrtux] [name ...]' if prog != 'local' else ''}\n"
                                  .encode("utf-8", "surrogateescape"))
@@ -151,7 +152,7 @@ def b_declare(sh: "Shell", argv: list[str], io_: "IO") -> int:
         i += 1
     names = argv[i:]
     if prog == "local" and not sh.locals:
-        _err(io_, prog, "can only be used in a function")
+        _err(sh, io_, prog, "can only be used in a function")
         return 1
     if "f" in opts and "F" not in opts:
         return _print_functions(sh, names, io_, prog)
@@ -178,18 +179,18 @@ def b_declare(sh: "Shell", argv: list[str], io_: "IO") -> int:
             name = name[:-1]
         base, sub = state.split_name(name)
         if not _NAME_RE.match(base):
-            _err(io_, prog, f"`{arg}': not a valid identifier")
+            _err(sh, io_, prog, f"`{arg}': not a valid identifier")
             status = 1
             continue
-        if "n" in on and eq and not _nameref_ok(io_, prog, base, value):
+        if "n" in on and eq and not _nameref_ok(sh, io_, prog, base, value):
             status = 1
             continue
         if "n" in on and base in sh.arrays and not (local and base not in sh.locals[-1]):
-            _err(io_, prog, f"{base}: reference variable cannot be an array")
+            _err(sh, io_, prog, f"{base}: reference variable cannot be an array")
             status = 1
             continue
         if "r" in sh.attrs.get(base, ()) and (eq or on - {"r"}) and "n" not in on | off:
-            _err(io_, prog, f"{base}: readonly variable")
+            _err(sh, io_, prog, f"{base}: readonly variable")
             status = 1
             continue
         if local and base not in sh.locals[-1]:
@@ -208,15 +209,15 @@ def b_declare(sh: "Shell", argv: list[str], io_: "IO") -> int:
             base, sub = state.split_name(target)
             name = target
             if "r" in sh.attrs.get(base, ()) and (eq or on - {"r"}):
-                _err(io_, prog, f"{base}: readonly variable")
+                _err(sh, io_, prog, f"{base}: readonly variable")
                 status = 1
                 continue
         if "a" in on and base in sh.assoc:
-            _err(io_, prog, f"{base}: cannot convert associative to indexed array")
+            _err(sh, io_, prog, f"{base}: cannot convert associative to indexed array")
             status = 1
             continue
         if "A" in on and base in sh.arrays and base not in sh.assoc and sh.arrays[base]:
-            _err(io_, prog, f"{base}: cannot convert indexed to associative array")
+            _err(sh, io_, prog, f"{base}: cannot convert indexed to associative array")
             status = 1
             continue
         fresh = base not in sh.arrays and base not in sh.vars
@@ -258,10 +259,10 @@ def b_declare(sh: "Shell", argv: list[str], io_: "IO") -> int:
                     value = (sh.get_var(name) or "") + value
                 sh.set_var(name, value)
         except state.SubscriptError as exc:
-            _err(io_, prog, str(exc))
+            _err(sh, io_, prog, str(exc))
             status = 1
         except ExpansionError as exc:
-            _err(io_, prog, str(exc))
+            _err(sh, io_, prog, str(exc))
             status = 1
         if "r" in on:
             attrs.add("r")
@@ -287,7 +288,7 @@ def _print(sh: "Shell", names: list[str], on: set[str], io_: "IO", prog: str) ->
     for n in names:  # each line or message in turn, as bash prints them
         line = print_var(sh, n)
         if line is None:
-            _err(io_, prog, f"{n}: not found")
+            _err(sh, io_, prog, f"{n}: not found")
             status = 1
         else:
             io_.stdout.write((line + "\n").encode("utf-8", "surrogateescape"))

@@ -13,6 +13,7 @@ from sandbox.interpreter.arith import ArithError, ArithUnbound, evaluate, subscr
 from sandbox.parse.ast import (
     DQ, ArithSub, Assign, CmdSub, DeclAssign, Lit, Param, Part, ProcSub, Quoted, Tilde, Word,
 )
+from sandbox.interpreter import callstack
 
 if TYPE_CHECKING:
     from sandbox.interpreter.core import Shell
@@ -565,7 +566,7 @@ class Expander:
         arr = sh.arrays.get(base)
         top = (max(arr) + 1) if arr else (1 if base in sh.vars else 0)
         if int(sub) + top < 0:
-            sh._current_stderr.write(f"bash: {base}: bad array subscript\n".encode(
+            sh._current_stderr.write(f"{callstack.error_prefix(sh)}{base}: bad array subscript\n".encode(
                 "utf-8", "surrogateescape"))
 
     def _decl_arg(self, a: "Assign") -> str:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from sandbox.interpreter import callstack
+
 if TYPE_CHECKING:
     from sandbox.interpreter.core import IO, Shell
 
@@ -16,7 +18,7 @@ _USAGE = b"getopts: usage: getopts optstring name [arg ...]\n"
 def b_getopts(sh: "Shell", argv: list[str], io_: "IO") -> int:
     """One option per call; status 1 at the end of the options."""
     if len(argv) > 1 and argv[1].startswith("-") and len(argv[1]) > 1 and argv[1] != "--":
-        io_.stderr.write(f"bash: getopts: {argv[1][:2]}: invalid option\n"
+        io_.stderr.write(f"{callstack.error_prefix(sh)}getopts: {argv[1][:2]}: invalid option\n"
                          .encode("utf-8", "surrogateescape"))
         io_.stderr.write(_USAGE)
         return 2
@@ -27,7 +29,7 @@ def b_getopts(sh: "Shell", argv: list[str], io_: "IO") -> int:
         return 2
     spec, name = argv[1], argv[2]
     if not _NAME_RE.match(name):
-        io_.stderr.write(f"bash: getopts: `{name}': not a valid identifier\n"
+        io_.stderr.write(f"{callstack.error_prefix(sh)}getopts: `{name}': not a valid identifier\n"
                          .encode("utf-8", "surrogateescape"))
         return 1
     args = argv[3:] if len(argv) > 3 else list(sh.positional)

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from sandbox.interpreter import callstack
+
 if TYPE_CHECKING:
     from sandbox.interpreter.core import Shell
 
@@ -77,7 +79,8 @@ def for_read(sh: "Shell", name: str) -> str | None:
     try:
         return resolve(sh, name)
     except CircularRef as exc:
-        sh._current_stderr.write(f"bash: {warning(str(exc))}\n".encode("utf-8", "surrogateescape"))
+        sh._current_stderr.write(f"{callstack.error_prefix(sh)}{warning(str(exc))}\n".encode(
+            "utf-8", "surrogateescape"))
         return None
 
 

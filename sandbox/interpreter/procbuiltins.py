@@ -14,6 +14,8 @@ import re
 import time
 from typing import TYPE_CHECKING
 
+from sandbox.interpreter import callstack
+
 if TYPE_CHECKING:
     from sandbox.interpreter.core import IO, Shell
 
@@ -27,8 +29,8 @@ def _say(io_: "IO", text: str) -> None:
     io_.stdout.write(text.encode("utf-8", "surrogateescape"))
 
 
-def _err(io_: "IO", text: str) -> None:
-    io_.stderr.write(f"bash: {text}\n".encode("utf-8", "surrogateescape"))
+def _err(sh: "Shell", io_: "IO", text: str) -> None:
+    io_.stderr.write(f"{callstack.error_prefix(sh)}{text}\n".encode("utf-8", "surrogateescape"))
 
 
 def b_wait(sh: "Shell", argv: list[str], io_: "IO") -> int:
@@ -47,14 +49,14 @@ def b_wait(sh: "Shell", argv: list[str], io_: "IO") -> int:
             elif c == "p":
                 rest = a[i + 2:]
                 if not rest and not args:
-                    _err(io_, "wait: -p: option requires an argument")
+                    _err(sh, io_, "wait: -p: option requires an argument")
                     io_.stderr.write(b"wait: usage: wait [-fn] [-p var] [id ...]\n")
                     return 2
                 if not rest:
                     args.pop(0)
                 break
             else:
-                _err(io_, f"wait: -{c}: invalid option")
+                _err(sh, io_, f"wait: -{c}: invalid option")
                 io_.stderr.write(b"wait: usage: wait [-fn] [-p var] [id ...]\n")
                 return 2
     if not args:
@@ -62,13 +64,13 @@ def b_wait(sh: "Shell", argv: list[str], io_: "IO") -> int:
     status = 0
     for a in args:
         if a.startswith("%"):
-            _err(io_, f"wait: {a}: no such job")
+            _err(sh, io_, f"wait: {a}: no such job")
             status = 127
         elif a.isdigit():
-            _err(io_, f"wait: pid {int(a)} is not a child of this shell")
+            _err(sh, io_, f"wait: pid {int(a)} is not a child of this shell")
             status = 127
         else:
-            _err(io_, f"wait: `{a}': not a pid or valid job spec")
+            _err(sh, io_, f"wait: `{a}': not a pid or valid job spec")
             status = 1
     return status
 
@@ -148,7 +150,7 @@ def b_umask(sh: "Shell", argv: list[str], io_: "IO") -> int:
             elif c == "p":
                 portable = True
             else:
-                _err(io_, f"umask: -{c}: invalid option")
+                _err(sh, io_, f"umask: -{c}: invalid option")
                 io_.stderr.write(b"umask: usage: umask [-p] [-S] [mode]\n")
                 return 2
     mask = getattr(sh, "umask", DEFAULT_UMASK)
@@ -160,14 +162,14 @@ def b_umask(sh: "Shell", argv: list[str], io_: "IO") -> int:
     mode = args[0]
     if mode[:1].isdigit():
         if not re.fullmatch(r"[0-7]+", mode) or int(mode, 8) > 0o7777:
-            _err(io_, f"umask: {mode}: octal number out of range")
+            _err(sh, io_, f"umask: {mode}: octal number out of range")
             return 1
         mask = int(mode, 8) & 0o777
     else:
         try:
             mask = _apply_symbolic(mask, mode)
         except _ModeError as exc:
-            _err(io_, f"umask: {exc}")
+            _err(sh, io_, f"umask: {exc}")
             return 1
     sh.umask = mask  # type: ignore[attr-defined]
     if symbolic:

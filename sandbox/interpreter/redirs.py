@@ -608,12 +608,12 @@ def run_exec(sh: "Shell", argv: list[str], assigns: list, redirects: list[Redire
     raise ExitShell(status)
 
 
-def write_failed(io_: "IO", name: str, builtin: bool, exc: OSError) -> int:
-    """A command wrote to a closed descriptor: bash's message (on stderr, if that is open)
-    and status 1."""
+def write_failed(io_: "IO", name: str, prefix: str, exc: OSError) -> int:
+    """A command wrote to a closed descriptor: bash's message (on stderr, if that is open),
+    after ``prefix`` (``bash: line N: `` for a builtin, nothing for a program), and status 1."""
     reason = "Bad file descriptor" if exc.errno == errno.EBADF else (exc.strerror or "I/O error")
     try:
-        io_.stderr.write(f"{'bash: ' if builtin else ''}{name}: write error: {reason}\n".encode())
+        io_.stderr.write(f"{prefix}{name}: write error: {reason}\n".encode())
     except OSError:
         pass
     return 1

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sandbox.interpreter import callstack
+
 if TYPE_CHECKING:
     from sandbox.interpreter.core import IO, Shell
 
@@ -39,21 +41,22 @@ def b_shopt(sh: "Shell", argv: list[str], io_: "IO") -> int:
             break
         for c in argv[i][1:]:
             if c not in "pqsuo":
-                io_.stderr.write(f"bash: shopt: -{c}: invalid option\n".encode("utf-8", "surrogateescape"))
+                io_.stderr.write(f"{callstack.error_prefix(sh)}shopt: -{c}: invalid option\n".encode("utf-8", "surrogateescape"))
                 io_.stderr.write(b"shopt: usage: shopt [-pqsu] [-o] [optname ...]\n")
                 return 2
         flags += argv[i][1:]
         i += 1
     names = argv[i:]
     if "s" in flags and "u" in flags:
-        io_.stderr.write(b"bash: shopt: cannot set and unset shell options simultaneously\n")
+        io_.stderr.write(f"{callstack.error_prefix(sh)}shopt: cannot set and unset shell options "
+                         "simultaneously\n".encode())
         return 1
     if "o" in flags:
         return _set_o(sh, flags, names, io_)
     status = 0
     for name in names:
         if name not in OPTIONS:
-            io_.stderr.write(f"bash: shopt: {name}: invalid shell option name\n"
+            io_.stderr.write(f"{callstack.error_prefix(sh)}shopt: {name}: invalid shell option name\n"
                              .encode("utf-8", "surrogateescape"))
             status = 1
     if status:
@@ -90,7 +93,7 @@ def _set_o(sh: "Shell", flags: str, names: list[str], io_: "IO") -> int:
     status = 0
     for name in names:
         if name not in table:
-            io_.stderr.write(f"bash: shopt: {name}: invalid option name\n".encode("utf-8", "surrogateescape"))
+            io_.stderr.write(f"{callstack.error_prefix(sh)}shopt: {name}: invalid option name\n".encode("utf-8", "surrogateescape"))
             status = 1
         elif "s" in flags or "u" in flags:
             setattr(sh, table[name], "s" in flags)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sandbox.errors import LimitExceeded
+from sandbox.interpreter import callstack
 
 if TYPE_CHECKING:
     from sandbox.interpreter.core import Shell
@@ -199,7 +200,8 @@ def assign(sh: "Shell", base: str, items: list[tuple[str | None, str]], append: 
         if key is None:
             if assoc:  # after a [k]=v element: bash warns and skips the word
                 sh._current_stderr.write(
-                    f"bash: {base}: '{value}': must use subscript when assigning associative "
+                    f"{callstack.error_prefix(sh)}{base}: '{value}': must use subscript when "
+                    "assigning associative "
                     "array\n".encode("utf-8", "surrogateescape"))
                 continue
             k: int | str = nxt

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sandbox import commands as registry
+from sandbox.interpreter import callstack
 
 if TYPE_CHECKING:
     from sandbox.interpreter.core import IO, Shell
@@ -78,7 +79,7 @@ def b_type(sh: "Shell", argv: list[str], io_: "IO") -> int:
             break
         bad = [c for c in a[1:] if c not in "afptP"]
         if bad:
-            io_.stderr.write(f"bash: type: -{bad[0]}: invalid option\n".encode("utf-8", "surrogateescape"))
+            io_.stderr.write(f"{callstack.error_prefix(sh)}type: -{bad[0]}: invalid option\n".encode("utf-8", "surrogateescape"))
             io_.stderr.write(b"type: usage: type [-afptP] name [name ...]\n")
             return 2
         flags += a[1:]
@@ -97,7 +98,7 @@ def b_type(sh: "Shell", argv: list[str], io_: "IO") -> int:
         if not found:
             status = 1
             if "t" not in flags and "p" not in flags:
-                io_.stderr.write(f"bash: type: {name}: not found\n"
+                io_.stderr.write(f"{callstack.error_prefix(sh)}type: {name}: not found\n"
                                  .encode("utf-8", "surrogateescape"))
             continue
         shown = found if every else found[:1]
@@ -141,7 +142,7 @@ def b_hash(sh: "Shell", argv: list[str], io_: "IO") -> int:
     never runs anything; ``-p PATH`` (which would make a name run another program) is
     refused."""
     def err(text: str) -> None:
-        io_.stderr.write(f"bash: hash: {text}\n".encode("utf-8", "surrogateescape"))
+        io_.stderr.write(f"{callstack.error_prefix(sh)}hash: {text}\n".encode("utf-8", "surrogateescape"))
 
     args = argv[1:]
     flags = set()
@@ -219,13 +220,13 @@ def b_command(sh: "Shell", argv: list[str], io_: "IO") -> int:
             if c == "V":
                 verbose = True
             elif c not in "vp":
-                io_.stderr.write(f"bash: command: -{c}: invalid option\n".encode("utf-8", "surrogateescape"))
+                io_.stderr.write(f"{callstack.error_prefix(sh)}command: -{c}: invalid option\n".encode("utf-8", "surrogateescape"))
                 io_.stderr.write(b"command: usage: command [-pVv] command [arg ...]\n")
                 return 2
         args = args[1:]
     if not any(a.startswith("-") and ("v" in a or "V" in a) for a in argv[1:2]):
-        io_.stderr.write(b"bash: command: only `command -v' and `command -V' run in the "
-                         b"sandbox; call the command directly\n")
+        io_.stderr.write(f"{callstack.error_prefix(sh)}command: only `command -v' and `command -V' "
+                         "run in the sandbox; call the command directly\n".encode())
         return 2
     status = 0
     out: list[str] = []
@@ -234,7 +235,7 @@ def b_command(sh: "Shell", argv: list[str], io_: "IO") -> int:
         if k is None:
             status = 1
             if verbose:
-                io_.stderr.write(f"bash: command: {name}: not found\n"
+                io_.stderr.write(f"{callstack.error_prefix(sh)}command: {name}: not found\n"
                                  .encode("utf-8", "surrogateescape"))
             continue
         if verbose:

@@ -227,9 +227,12 @@ class Parser:
             while True:
                 if self.i >= self.n:
                     at = p.redirect.pos - self.offset
+                    # bash's prefix is the line it read the end of the text on
+                    eof_line = self.s.count("\n", 0, self.n) + (not self.s.endswith("\n"))
                     self.heredoc_warnings.append((p.redirect.pos, (
-                        f"warning: here-document at line {self.s.count(chr(10), 0, at) + 1} "
-                        f"delimited by end-of-file (wanted `{p.delim}')")))
+                        f"line {eof_line}: warning: here-document at line "
+                        f"{self.s.count(chr(10), 0, at) + 1} delimited by end-of-file "
+                        f"(wanted `{p.delim}')")))
                     break
                 j = self.s.find("\n", self.i)
                 line = self.s[self.i: self.n if j < 0 else j]

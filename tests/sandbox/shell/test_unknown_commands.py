@@ -83,5 +83,6 @@ def test_nothing_runs_and_nothing_is_written_for_a_missing_command() -> None:
     assert r.exit_code == 126 and b"read-only" in r.stderr
     r = sb.run("nosuch_zq -o /m/y; mytool | cat; echo $?")
     assert (r.stdout, r.exit_code) == (b"0\n", 0)
-    assert r.stderr == b"bash: nosuch_zq: command not found\nbash: mytool: command not found\n"
+    assert r.stderr == (b"bash: line 1: nosuch_zq: command not found\n"
+                        b"bash: line 1: mytool: command not found\n")
     assert fs.listdir("") == []
