@@ -116,14 +116,15 @@ class Sandbox:
         """(violations, whether they are all refused syntax) — cached without a callback."""
         if self.policy.approve is not None:
             messages, _, syntax = guard.check_full(script, tree, self.policy, self.cwd,
-                                                   self.commands)
+                                                   self.commands, env=self.env)
             return messages, syntax
         with self._cache_lock:
             hit = self._guard_cache.get(script)
             if hit is not None:
                 self._guard_cache.move_to_end(script)
                 return hit[0], hit[2]
-        result = guard.check_full(script, tree, self.policy, self.cwd, self.commands)
+        result = guard.check_full(script, tree, self.policy, self.cwd, self.commands,
+                                  env=self.env)
         with self._cache_lock:
             self._guard_cache[script] = result
             if len(self._guard_cache) > 1024:

@@ -6,15 +6,19 @@ a command the sandbox has but the allowlist does not allow, a shell, a path to a
 command name that is not a literal word, a forbidden builtin, a background job, a write under a
 read-only policy, a write to a protected path, and a refusal by the approval callback. A script
 with any violation runs nothing. A name that no command of the sandbox has is not a violation:
-it runs as bash runs a missing program (``NAME: command not found``, status 127).
+it runs as bash runs a missing program (``NAME: command not found``, status 127). A command name
+that is only ``$V`` / ``"$V"`` of a variable whose every value is a literal of the script is
+checked once per value instead of refused (``sandbox.guard_names``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sandbox import commands as registry
+from sandbox import guard_names
 from sandbox.fs.base import FSError
 from sandbox.fs.paths import normalize
 from sandbox.parse.ast import (
@@ -105,6 +109,10 @@ class _Walker:
         self.violations: list[Violation] = []
         self.writes: list[str] = []
         self.functions: set[str] = set()
+        #: (tree, env names, embedder commands) whose ``$V`` command names ``guard_names`` may
+        #: fold (None: fold none), and their analysis, made when a ``$V`` name is first met.
+        self.names_source: tuple[Script, Iterable[str] | None, Iterable[str]] | None = None
+        self.names: guard_names.Analysis | None = None
 
     def add(self, pos: int, message: str, syntax: bool = False) -> None:
         self.violations.append(Violation(pos, message, syntax))
@@ -215,6 +223,11 @@ class _Walker:
             self.word(w)
         for r in node.redirects:
             self.redirect(r)
+        self.head_check(node)
+
+    def head_check(self, node: SimpleCommand) -> None:
+        """The checks of a simple command's name (its words' substitutions and its
+        redirections were walked already): allowlist, forbidden builtins, writes, runs."""
         if not node.words:
             return
         head = node.words[0]
@@ -223,6 +236,8 @@ class _Walker:
                             and any(c in head.text for c in "*?[{") and not _all_quoted(head)):
             if self.policy.dynamic:
                 return  # Policy(dynamic=True): the name is checked when it is known, at run time
+            if name is None and guard_names.fold(self, node):
+                return  # `$C` / `"$C"` of a variable whose every value is known: each checked
             self.add(head.pos, f"command name `{head.text}` is not a literal word; write the "
                      "command name out (variables and substitutions can't name commands)")
             return
@@ -425,21 +440,28 @@ def _all_quoted(w: Word) -> bool:
     return not any(isinstance(p, Lit) for p in w.parts)
 
 
-def check(script_text: str, tree: Script, policy: Policy, cwd: str = "/") -> tuple[list[str], list[str]]:
+def check(script_text: str, tree: Script, policy: Policy, cwd: str = "/",
+          env: Iterable[str] | None = None) -> tuple[list[str], list[str]]:
     """Check a parsed script; return (violation messages with positions, files it may write).
 
     The approval callback (``policy.approve``) is asked only when there is no other violation.
     """
-    messages, writes, _ = check_full(script_text, tree, policy, cwd)
+    messages, writes, _ = check_full(script_text, tree, policy, cwd, env=env)
     return messages, writes
 
 
 def check_full(script_text: str, tree: Script, policy: Policy, cwd: str = "/",
-               commands: dict | None = None) -> tuple[list[str], list[str], bool]:
+               commands: dict | None = None,
+               env: Iterable[str] | None = None) -> tuple[list[str], list[str], bool]:
     """``check`` plus whether every violation is refused *syntax* (exit 2 rather than 126).
-    ``commands``: the embedder's commands (``Sandbox(commands=...)``), name -> Command."""
+    ``commands``: the embedder's commands (``Sandbox(commands=...)``), name -> Command.
+    ``env``: the names of the variables the script starts with (``Sandbox(env=...)``): a
+    command name ``$V`` of one of them is never folded (``guard_names``); None: only the
+    shell's own."""
     walker = _Walker(policy, cwd, commands)
     walker.collect_functions(tree)
+    if not policy.dynamic:
+        walker.names_source = (tree, env, commands or ())
     walker.script(tree)
     messages = [format_violation(script_text, v) for v in walker.violations]
     writes = list(dict.fromkeys(walker.writes))

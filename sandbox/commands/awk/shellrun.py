@@ -42,7 +42,7 @@ def _guarded_tree(rt, cmd: bytes):
         raise AwkFatal(f"cannot run `{text}' in the sandbox: {exc}", rt.cur_line) from None
     except RecursionError:
         raise AwkFatal(f"cannot run `{text}': nested too deeply", rt.cur_line) from None
-    messages, _, _ = guard.check_full(text, tree, rt.ctx.policy, rt.ctx.cwd)
+    messages, _, _ = guard.check_full(text, tree, rt.ctx.policy, rt.ctx.cwd, env=rt.ctx.env)
     if messages:
         raise AwkFatal(f"refused to run `{text}': {messages[0]}", rt.cur_line)
     return tree

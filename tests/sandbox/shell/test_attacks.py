@@ -86,14 +86,14 @@ ATTACKS: list[Attack] = [
     Attack("heredoc to etc", "cat <<EOF > /etc/x\nhi\nEOF", (1,), None),
     Attack("dev sda", "echo x > /dev/sda", (1,), None),
     # -- command names that are not literal --------------------------------------------------------
-    Attack("var command", "CMD=cat; $CMD a.txt", (126,), "not a literal word"),
+    Attack("var command", "CMD=$(echo cat); $CMD a.txt", (126,), "not a literal word"),
     Attack("cmdsub command", "$(echo rm) x", (126,), "not a literal word"),
     Attack("backtick command", "`echo rm` x", (126,), "not a literal word"),
     Attack("default command", "${X:-cat} a.txt", (126,), "not a literal word"),
     Attack("glob command", "c?t a.txt", (126,), "not a literal word"),
     Attack("brace command", "{cat,a.txt}", (126,), "not a literal word"),
     Attack("ifs command", "IFS=/; x=c/a/t; $x a.txt", (126,), "not a literal word"),
-    Attack("cmd in cmdsub in arg", "echo $(CMD=cat; $CMD a.txt)", (126,), "not a literal word"),
+    Attack("cmd in cmdsub in arg", "echo $(read CMD; $CMD a.txt)", (126,), "not a literal word"),
     # -- forbidden builtins and commands ----------------------------------------------------------
     Attack("eval", "eval 'cat a.txt'", (126,), "eval"),
     Attack("source", "source a.txt", (126,), "source"),
@@ -280,10 +280,10 @@ def test_approval_sees_script_and_writes(world) -> None:
 def test_violations_all_reported_and_nothing_runs(world) -> None:
     outer, jail = world
     sb = Sandbox({"/": LocalDir(jail)}, policy=Policy(allow=frozenset({"cat"})))
-    r = sb.run("echo x > ran.txt\neval y\n$CMD z\nrm -rf /\nsleep 1 &")
+    r = sb.run("echo x > ran.txt\neval y\n$1 z\nrm -rf /\nsleep 1 &")
     assert r.exit_code == 126
     lines = r.stderr.decode().splitlines()
-    assert len(lines) == 5, lines  # eval, $CMD, rm, background, sleep
+    assert len(lines) == 5, lines  # eval, $1, rm, background, sleep
     assert "line 2, col 1" in lines[0] and "eval" in lines[0]
     assert "line 3, col 1" in lines[1]
     assert not (jail / "ran.txt").exists()
