@@ -29,7 +29,7 @@ from sandbox.interpreter.core import IO, ExitShell, Shell
 from sandbox.interpreter import toplevel
 from sandbox.interpreter.pipes import Capture, OutputAccount, RunBudget
 from sandbox.limits import Limits
-from sandbox.parse import parse, watch_time
+from sandbox.parse import parse, syntax_error_text, watch_time
 from sandbox.parse.ast import Script
 from sandbox.policy import Policy
 
@@ -153,7 +153,9 @@ class Sandbox:
             tree = parse(script)
             violations, syntax_only = self._guard(script, tree)
         except UnsupportedSyntax as exc:
-            return Result(EXIT_SYNTAX, b"", f"sandbox: {exc}\n".encode("utf-8", "replace"))
+            text = (syntax_error_text(str(exc), exc.echo_line) if exc.bash_syntax
+                    else f"sandbox: {exc}\n")  # bash's own error as bash -c prints it
+            return Result(EXIT_SYNTAX, b"", text.encode("utf-8", "replace"))
         except RecursionError:
             return Result(EXIT_SYNTAX, b"", b"sandbox: script is nested too deeply; flatten it\n")
         except LimitExceeded as exc:

@@ -12,7 +12,15 @@ class SandboxError(Exception):
 
 
 class UnsupportedSyntax(SandboxError):
-    """The script uses shell syntax the front end does not support (exit status 2)."""
+    """The script uses shell syntax the front end does not support (exit status 2).
+
+    For one of bash's own syntax errors the parser sets ``bash_syntax`` (the message is
+    ``line N: ...``, as bash words it) and, where bash prints a second line, ``echo_line``:
+    what follows its ``line N: `` (`` `LINE' `` after an unexpected token; see
+    ``sandbox.parse.syntax_error_text``)."""
+
+    bash_syntax: bool = False
+    echo_line: "str | None" = None
 
 
 class GuardViolation(SandboxError):

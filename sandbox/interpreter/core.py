@@ -32,6 +32,7 @@ from sandbox.interpreter import callstack, cmdpath
 from sandbox.interpreter import pipes, traps
 from sandbox.interpreter.pipes import FileWriter, NullWriter, Pipe, RunBudget, pipe_reader
 from sandbox.limits import Limits
+from sandbox.parse import syntax_error_text
 from sandbox.parse.ast import (
     AndOr, ArithCmd, ArithFor, Assign, BraceGroup, Case, Command, DBracket, For, FunctionDef, If,
     Lit, Pipeline, Redirect, Script, SimpleCommand, Subshell, SyntaxFailure, While, Word,
@@ -763,7 +764,8 @@ class Shell:
         """The line that does not parse, reached after the lines before it ran: print the
         error as a syntax error is printed and leave with bash's status."""
         try:
-            io_.stderr.write(f"sandbox: {cmd.message}\n".encode("utf-8", "replace"))
+            io_.stderr.write(syntax_error_text(cmd.message, cmd.echo_line).encode(
+                "utf-8", "replace"))
         except OSError:  # pragma: no cover - stderr closed
             pass
         if cmd.status_rule == "keep":

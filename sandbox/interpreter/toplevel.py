@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from sandbox.interpreter import callstack
 from sandbox.interpreter.expand import ExpansionError
+from sandbox.parse import syntax_error_text
 
 if TYPE_CHECKING:
     from sandbox.interpreter.core import IO, Shell
@@ -111,7 +112,8 @@ def _extglob_off(sh: "Shell", io_: "IO", source: str, at: int) -> int:
     """bash reads each line just before it runs it: an extglob group in a line read while
     ``extglob`` is off is its syntax error there (the lines before it ran); status 2."""
     line = source.count("\n", 0, at) + 1
-    io_.stderr.write(f"sandbox: line {line}: syntax error near unexpected token `(' (an "
-                     "extglob pattern needs `shopt -s extglob` on an earlier line)\n".encode())
+    text = syntax_error_text(f"line {line}: syntax error near unexpected token `('",
+                             source.split("\n")[line - 1])
+    io_.stderr.write(text.encode("utf-8", "surrogateescape"))
     sh.status = 2
     return 2

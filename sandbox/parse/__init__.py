@@ -23,9 +23,10 @@ from functools import lru_cache
 
 from sandbox.errors import UnsupportedSyntax
 from sandbox.parse.ast import Script
-from sandbox.parse.parser import parse_script, watch_time
+from sandbox.parse.parser import parse_script, syntax_error_text, watch_time
 
-__all__ = ["parse", "parse_strict", "parse_uncached", "Script", "UnsupportedSyntax", "watch_time"]
+__all__ = ["parse", "parse_strict", "parse_uncached", "Script", "UnsupportedSyntax",
+           "syntax_error_text", "watch_time"]
 
 
 def parse_uncached(text: str) -> Script:

@@ -340,6 +340,8 @@ class SyntaxFailure:
     status_rule: str = "2"
     pos: int = 0
     redirects: list[Redirect] = field(default_factory=list)
+    #: bash's second line after ``line N: `` (`` `LINE' `` after an unexpected token), or None.
+    echo_line: str | None = None
 
 
 Command = Union[SimpleCommand, BraceGroup, Subshell, If, For, While, ArithCmd, ArithFor,

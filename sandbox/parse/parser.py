@@ -664,13 +664,17 @@ class Parser:
 
     def parse_arith_for(self, pos: int) -> ArithFor:
         """``for (( init; cond; step )) ; do list done`` (cursor at the ``((``)."""
+        opener = self.i
         self.i += 2
         sections: list[Word] = []
         for k in range(3):
             expr = self.parse_arith_expr(for_section=k < 2)
             if expr is None or (k < 2 and not self.s.startswith(";", self.i)):
-                raise UnsupportedSyntax("syntax error: `for (( init; cond; step ))' needs "
-                                        "three expressions separated by `;'")
+                exc = UnsupportedSyntax("syntax error: arithmetic expression required")
+                close = self.s.find("))", opener + 2)
+                if close >= 0:  # bash quotes the (( )) on a second line
+                    exc.echo_line = f"syntax error: `{self.s[opener:close + 2]}'"
+                raise exc
             sections.append(expr)
             self.i += 1
         self.i += 1  # the second `)` of `))`
@@ -1089,8 +1093,8 @@ class Parser:
             self.i += 2
         nxt = s[self.i + 1] if self.i + 1 < n else ""
         if nxt == "(":
+            start = self.i
             if s.startswith("((", self.i + 1):
-                start = self.i
                 self.i += 3
                 expr = self.parse_arith_expr()
                 if expr is not None:
@@ -1100,7 +1104,10 @@ class Parser:
             self.i += 2
             body = self.parse_list(close_paren=True)
             if self.i >= n or s[self.i] != ")":
-                raise UnsupportedSyntax("unexpected EOF while looking for matching `)'")
+                exc = UnsupportedSyntax("unexpected EOF while looking for matching `)'")
+                if s.startswith("$((", start):  # read as arithmetic first: bash names the
+                    exc.pos = n  # type: ignore[attr-defined]  # last line, not the one after
+                raise exc
             self.i += 1
             return CmdSub(body, pos)
         if nxt == "[":  # `$[ expr ]`: bash's old spelling of `$(( expr ))`
@@ -1547,17 +1554,31 @@ def parse_script(src: str, offset: int = 0, lines_before_error: bool = False) ->
         line = _error_line(src, p.i, str(exc)) if pos is None else src.count("\n", 0, pos) + 1
         rule = getattr(exc, "status_rule", None) or _status_rule(src, p, str(exc))
         lines = p.complete is not None and p.complete[1] > 0
+        echo = exc.echo_line or (f"`{src.split(chr(10))[line - 1]}'"
+                                 if "near unexpected token" in str(exc) else None)
         if lines_before_error and (RUN_LINES_BEFORE_SYNTAX_ERROR and lines
                                    or rule in ("keep", "1") and not lines):
-            return _lines_then_failure(p, f"line {line}: {exc}", rule)
-        raise UnsupportedSyntax(f"line {line}: {exc}") from None
+            return _lines_then_failure(p, f"line {line}: {exc}", rule, echo)
+        err = UnsupportedSyntax(f"line {line}: {exc}")
+        err.bash_syntax, err.echo_line = True, echo
+        raise err from None
     return script
 
 
-def _lines_then_failure(p: Parser, message: str, rule: str) -> Script:
+def syntax_error_text(message: str, echo_line: str | None) -> str:
+    """What ``bash -c`` prints for its syntax error ``line N: ...``: ``bash: -c: line N:
+    ...`` and, where bash adds one, a second line ``bash: -c: line N: ECHO`` (after an
+    unexpected token ECHO is `` `LINE' ``, the line that holds it)."""
+    text = f"bash: -c: {message}\n"
+    if echo_line is not None:
+        text += f"bash: -c: {message.split(':', 1)[0]}: {echo_line}\n"
+    return text
+
+
+def _lines_then_failure(p: Parser, message: str, rule: str, echo: str | None = None) -> Script:
     """The complete lines ``p`` read before its syntax error, then the ``SyntaxFailure``."""
     items, count, end = p.complete if p.complete is not None else ([], 0, 0)
-    failure = SyntaxFailure(message, rule, end)
+    failure = SyntaxFailure(message, rule, end, echo_line=echo)
     script = Script(items[:count] + [AndOr(Pipeline([failure], pos=end), pos=end)], 0)
     groups = tuple(g for g in p.extglob_groups if g < end)
     if groups:

@@ -138,7 +138,7 @@ def test_array_element_limit() -> None:
 
 def test_declare_nameref_cycle_is_one_warning() -> None:
     r, _ = _run("declare -n a=b b=a; echo $a")
-    assert r.exit_code == 0 and r.stderr == b"bash: warning: a: circular name reference\n", r
+    assert r.exit_code == 0 and r.stderr == b"bash: line 1: warning: a: circular name reference\n", r
 
 
 def test_indirection_is_one_level() -> None:
