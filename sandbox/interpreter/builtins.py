@@ -122,6 +122,7 @@ def b_export(sh: "Shell", argv: list[str], io_: "IO") -> int:
             functions = True
         elif args[0] != "-p":
             _err(sh, io_, "export", f"{args[0][:2]}: invalid option")
+            io_.stderr.write(b"export: usage: export [-fn] [name[=value] ...] or export -p\n")
             return 2
         args = args[1:]
     if not args:
@@ -179,6 +180,7 @@ def b_unset(sh: "Shell", argv: list[str], io_: "IO") -> int:
             break
         elif args[0] != "-v":
             _err(sh, io_, "unset", f"{args[0][:2]}: invalid option")
+            io_.stderr.write(b"unset: usage: unset [-f] [-v] [-n] [name ...]\n")
             return 2
         args = args[1:]
     status = 0

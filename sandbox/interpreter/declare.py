@@ -54,6 +54,17 @@ def _print_functions(sh: "Shell", names: list[str], io_: "IO", prog: str) -> int
     return status
 
 
+#: bash 5.2's usage line of each declaration builtin (after an invalid option).
+_USAGE = {
+    "declare": "declare: usage: declare [-aAfFgiIlnrtux] [name[=value] ...] or declare -p "
+               "[-aAfFilnrtux] [name ...]\n",
+    "typeset": "typeset: usage: typeset [-aAfFgiIlnrtux] name[=value] ... or typeset -p "
+               "[-aAfFilnrtux] [name ...]\n",
+    "local": "local: usage: local [option] name[=value] ...\n",
+    "readonly": "readonly: usage: readonly [-aAf] [name[=value] ...] or readonly -p\n",
+}
+
+
 def _err(sh: "Shell", io_: "IO", prog: str, message: str) -> None:
     io_.stderr.write(f"{callstack.error_prefix(sh)}{prog}: {message}\n".encode("utf-8", "surrogateescape"))
 
@@ -145,9 +156,7 @@ def b_declare(sh: "Shell", argv: list[str], io_: "IO") -> int:
                 opts.add(c)
             else:
                 _err(sh, io_, prog, f"{a[0]}{c}: invalid option")
-                io_.stderr.write(f"{prog}: usage: {prog} [-aAfFgiIlnrtux] [name[=value] ...]"
-                                 f"{' or ' + prog + ' -p [-aAfFilnrtux] [name ...]' if prog != 'local' else ''}\n"
-                                 .encode("utf-8", "surrogateescape"))
+                io_.stderr.write(_USAGE.get(prog, _USAGE["declare"]).encode())
                 return 2
         i += 1
     names = argv[i:]
@@ -305,8 +314,19 @@ def b_readonly(sh: "Shell", argv: list[str], io_: "IO") -> int:
                 if line:
                     io_.stdout.write((line + "\n").encode("utf-8", "surrogateescape"))
         return 0
-    flags = [a for a in args if a.startswith("-") and "=" not in a]
-    rest = [a for a in args if a not in flags]
+    k = 0  # options end at the first other word (or after `--`), as bash's getopt ends them
+    while k < len(args) and args[k].startswith("-") and len(args[k]) > 1 and "=" not in args[k]:
+        k += 1
+        if args[k - 1] == "--":
+            break
+    flags = [a for a in args[:k] if a != "--"]
+    for f in flags:
+        bad = next((c for c in f[1:] if c not in "aAfp"), None)
+        if bad is not None:  # bash's readonly takes -a -A -f -p only
+            _err(sh, io_, "readonly", f"-{bad}: invalid option")
+            io_.stderr.write(_USAGE["readonly"].encode())
+            return 2
+    rest = args[k:]
     if not any("=" in a for a in rest):  # `readonly -a x`: only read-only, not an array
         flags = [f.replace("a", "").replace("A", "") for f in flags]
         flags = [f for f in flags if f != "-"]

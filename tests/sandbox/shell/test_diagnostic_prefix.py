@@ -36,6 +36,9 @@ CASES = [
     "out=$(cat < missing.txt 2>&1); echo \"got: $out\"",
     "g() { local v; v=$((1/0)); }; g; echo after",
     "for f in a b; do\n  cat < \"$f.none\"\ndone 2>&1",
+    "typeset -Z", "readonly -i x", "readonly -- x=1; echo $x", "export -Z", "unset -x",
+    "f() { local -Z; }; f", "echo \"${x/\"", "if true; then", "echo a; ;", "echo 1\n  fi  ",
+    "for ((i=0)); do :; done", "echo $(( (1 ))", "x=(1 2",
 ]
 
 
