@@ -177,6 +177,10 @@ class OverlayStore(FileSystem):
                     names.add(p.rpartition("/")[2])
         return sorted(n for n in names if self.exists(f"{path}/{n}" if path else n))
 
+    def readdir_order(self, path: str) -> list[str] | None:
+        """The base's readdir order (names only in the layer have none: they sort last)."""
+        return self.base.readdir_order(path)
+
     # -- changes in the layer -------------------------------------------------------------
 
     def _need_dir(self, path: str) -> None:

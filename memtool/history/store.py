@@ -131,6 +131,14 @@ class VersionedStore(FileSystem):
             names = [n for n in names if n != _RESERVED]
         return names
 
+    def readdir_order(self, path: str) -> list[str] | None:
+        """The inner store's readdir order (never the log's own entry)."""
+        self._hidden(path)
+        names = self.inner.readdir_order(path)
+        if names is not None and not path and not self.prefix and _RESERVED in names:
+            names = [n for n in names if n != _RESERVED]
+        return names
+
     def mkdir(self, path: str) -> None:
         """Create a directory (directories are not versioned)."""
         self._hidden(path, change=True)

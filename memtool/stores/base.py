@@ -104,6 +104,10 @@ class SubStore(FileSystem):
         """Names in a directory of the view."""
         return self._call(self.base.listdir, path)
 
+    def readdir_order(self, path: str) -> list[str] | None:
+        """The base store's readdir order of a directory of the view."""
+        return self._call(self.base.readdir_order, path)
+
     def mkdir(self, path: str) -> None:
         """Create one directory inside the view."""
         self._call(self.base.mkdir, path)

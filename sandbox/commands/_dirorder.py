@@ -2,9 +2,10 @@
 
 GNU ``find``, ``du``, ``grep -r`` and ``ls -U`` list a directory in the order the kernel's ``readdir``
 returns it (ext4: hash order; tmpfs: newest first), not sorted. ``VirtualFS.listdir`` sorts,
-but a ``LocalDir`` backend's own ``listdir`` is ``os.listdir``, which is that order: where a
-path resolves to a ``LocalDir``, these helpers put a sorted listing back into it, so the
-output matches GNU's on the same host filesystem. Names the backend does not list (mount
+but a backend over a host directory knows that order (``FileSystem.readdir_order``: a
+``LocalDir``'s ``os.listdir``, and the memtool stores layered over one): where a path resolves
+to such a backend, these helpers put a sorted listing back into it, so the output matches
+GNU's on the same host filesystem. Names the backend does not list (mount
 points above it) keep their sorted place after the others; other backends keep sorted order.
 """
 
@@ -13,7 +14,6 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable, TypeVar
 
 from sandbox.fs.base import FSError
-from sandbox.fs.local import LocalDir
 
 T = TypeVar("T")
 
@@ -25,13 +25,14 @@ def directory_rank(fs: Any, vpath: str) -> dict[str, int] | None:
     if resolve is None or vpath == "/dev":
         return None
     found = resolve(vpath)
-    if found is None or not isinstance(found[0], LocalDir):
+    if found is None:
         return None
+    order = getattr(found[0], "readdir_order", None)  # (a duck-typed backend may lack it)
     try:
-        raw = found[0].listdir(found[1])
+        raw = order(found[1]) if order is not None else None
     except FSError:
         return None
-    return {name: i for i, name in enumerate(raw)}
+    return None if raw is None else {name: i for i, name in enumerate(raw)}
 
 
 def in_directory_order(fs: Any, vpath: str, items: Iterable[T],

@@ -148,6 +148,12 @@ class FileSystem(ABC):
         """Set a file's modification time (``touch``). Backends may ignore it. A ``Timestamp``
         carries exact nanoseconds (``ns_of``)."""
 
+    def readdir_order(self, path: str) -> list[str] | None:
+        """The directory's names in the order the host's ``readdir`` returns them, where the
+        backend is (or wraps) a host directory: GNU ``find``, ``du``, ``grep -r`` and ``ls -U``
+        print that order. None where there is no such order (the default)."""
+        return None
+
     def read_bytes(self, path: str) -> bytes:
         """The whole content of a file."""
         with self.open_read(path) as f:

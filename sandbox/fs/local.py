@@ -279,6 +279,10 @@ class LocalDir(FileSystem):
         finally:
             os.close(fd)
 
+    def readdir_order(self, path: str) -> list[str] | None:
+        """``listdir``'s names: ``os.listdir`` keeps the kernel's readdir order."""
+        return self.listdir(path)
+
     def stat_many(self, path: str, names: list[str]) -> dict[str, FileStat]:
         """Stats of ``names`` in the directory ``path``, from one open of it: a name that is
         gone, a link or a special file is left out (``stat`` says why, if asked)."""

@@ -53,7 +53,7 @@ def test_the_command_line_runs_dynamic_code_with_dynamic(tmp_path: Path) -> None
         return subprocess.run([sys.executable, "-m", "sandbox", "--root", str(tmp_path), *args],
                               capture_output=True, cwd=ROOT, timeout=60)
 
-    script = 'C=echo; $C hi; eval "echo ev"'
+    script = 'C=$(echo echo); $C hi; eval "echo ev"'
     assert cli("--dynamic", "-c", script).stdout == b"hi\nev\n"
     refused = cli("-c", script)
     assert refused.returncode == 126 and b"not a literal word" in refused.stderr
