@@ -116,6 +116,16 @@ class LocalStore(LocalDir):
             self._fd = fd
         return self._fd
 
+    def lstat(self, path: str) -> FileStat:
+        """``LocalDir.lstat`` (the reserved entry does not exist)."""
+        _hide(path)
+        return super().lstat(path)
+
+    def readlink(self, path: str) -> str:
+        """``LocalDir.readlink`` (the reserved entry does not exist)."""
+        _hide(path)
+        return super().readlink(path)
+
     def stat(self, path: str) -> FileStat:
         """Stat ``path`` without following links (symlinks and special files refused)."""
         _hide(path)

@@ -1,9 +1,12 @@
 """gnulib ``canonicalize_filename_mode`` over the jail, for ``readlink`` and ``realpath``.
 
-The jail has no symbolic links, so canonicalising is resolving ``.`` and ``..`` against the
-working directory, plus the existence checks of the mode: ``e`` (every component must exist),
-``f`` (all but the last), ``m`` (none). ``nolinks`` (``realpath -s``) checks only what the
-kernel would for ``..`` and non-directories in the middle of the name.
+Canonicalising resolves ``.``, ``..`` and symbolic links against the working directory, with
+the existence checks of the mode: ``e`` (every component must exist), ``f`` (all but the
+last), ``m`` (none). A link is resolved by its text, as a name inside the jail (an absolute
+text starts again at the virtual root): nothing is opened through it, so a link can never
+lead out of the jail; more than ``MAX_LINKS`` links in one name is ``ELOOP``. ``nolinks``
+(``realpath -s``) resolves no link in the name; its existence checks follow links, as the
+kernel's ``stat`` does.
 """
 
 from __future__ import annotations
@@ -11,18 +14,64 @@ from __future__ import annotations
 import errno
 
 from sandbox.commands.base import CommandContext
-from sandbox.fs.base import FileStat, FSError
+from sandbox.fs.base import LINK, FileStat, FSError
+from sandbox.fs.paths import normalize
 
 EXISTING, ALL_BUT_LAST, MISSING = "e", "f", "m"
+#: Links one name may go through (the kernel's and gnulib's limit).
+MAX_LINKS = 40
 
 
-def _stat(ctx: CommandContext, parts: list[str]) -> FileStat | None:
+def _lstat(ctx: CommandContext, parts: list[str]) -> FileStat | None:
     try:
-        return ctx.fs.stat("/" + "/".join(parts))
+        return ctx.fs.lstat("/" + "/".join(parts))
     except FSError as e:
         if e.errno in (errno.ENOENT, errno.ENOTDIR):
             return None
         raise
+
+
+def _stat(ctx: CommandContext, parts: list[str]) -> FileStat | None:
+    """What ``stat`` (following links) says of ``parts``; None when it does not exist."""
+    try:
+        target = canonicalize(ctx, "/" + "/".join(parts), EXISTING)
+    except FSError as e:
+        if e.errno in (errno.ENOENT, errno.ENOTDIR):
+            return None
+        raise
+    return _lstat(ctx, [p for p in target.split("/") if p])
+
+
+def stat_through(ctx: CommandContext, name: str, follow: bool = True) -> tuple[FileStat, str]:
+    """(stat, virtual path) of ``name`` with the links in it resolved by name, as the
+    kernel's ``stat`` (``follow``) or ``lstat`` (the last component not followed) would;
+    raises ``FSError``. No link is opened."""
+    head, _, last = name.rstrip("/").rpartition("/")
+    if ".." in head.split("/"):  # `link/..` is the parent of what the link names
+        path = canonicalize(ctx, head, EXISTING).rstrip("/") + "/" + last
+        if last in ("", ".", ".."):
+            path = canonicalize(ctx, name, EXISTING)
+        st = ctx.fs.lstat(path)
+        if follow and st.kind == LINK:
+            path = canonicalize(ctx, path, EXISTING)
+            st = ctx.fs.lstat(path)
+        return st, path
+    path = normalize(name, ctx.cwd)
+    try:
+        st = ctx.fs.lstat(path)
+    except FSError as e:
+        if e.errno != errno.ELOOP:  # ELOOP: a link above the last component
+            raise
+        if not follow and last not in ("", ".", ".."):
+            path = canonicalize(ctx, head or ("/" if name.startswith("/") else "."), EXISTING)
+            path = path.rstrip("/") + "/" + last
+            return ctx.fs.lstat(path), path
+        path = canonicalize(ctx, name, EXISTING)
+        return ctx.fs.lstat(path), path
+    if follow and st.kind == LINK:
+        path = canonicalize(ctx, name, EXISTING)
+        st = ctx.fs.lstat(path)
+    return st, path
 
 
 def canonicalize(ctx: CommandContext, name: str, mode: str, nolinks: bool = False) -> str:
@@ -30,18 +79,18 @@ def canonicalize(ctx: CommandContext, name: str, mode: str, nolinks: bool = Fals
     if name == "":
         raise FSError(errno.ENOENT, "")
     resolved = [] if name.startswith("/") else [p for p in ctx.cwd.split("/") if p]
-    pieces = name.split("/")
-    n = len(pieces)
-    for i, comp in enumerate(pieces):
+    pending = name.split("/")
+    pending.reverse()  # popped from the end
+    links = 0
+    while pending:
         ctx.budget.check_time()
-        if comp == "":
+        comp = pending.pop()
+        if comp == "" or comp == ".":
             continue
-        more_text = i < n - 1
-        last = all(p == "" for p in pieces[i + 1 :])
-        if comp == ".":
-            continue
+        more_text = bool(pending)
+        last = all(p == "" for p in pending)
         if comp == "..":
-            if nolinks and resolved:
+            if nolinks and resolved and mode != MISSING:
                 st = _stat(ctx, resolved)
                 if st is None:
                     raise FSError(errno.ENOENT, name)
@@ -51,17 +100,32 @@ def canonicalize(ctx: CommandContext, name: str, mode: str, nolinks: bool = Fals
                 resolved.pop()
             continue
         resolved.append(comp)
+        if nolinks and mode == MISSING:  # -ms: the name as written, nothing looked at
+            continue
+        st = _stat(ctx, resolved) if nolinks else _lstat(ctx, resolved)
+        if st is not None and st.kind == LINK:
+            links += 1
+            if links > MAX_LINKS:
+                if mode == MISSING:  # -m: the name stays as it is, as gnulib leaves it
+                    continue
+                raise FSError(errno.ELOOP, name)
+            text = ctx.fs.readlink("/" + "/".join(resolved))
+            resolved.pop()
+            if text.startswith("/"):
+                resolved = []
+            pending.extend(reversed(text.split("/")))
+            continue
         if mode == MISSING:
             continue
-        st = _stat(ctx, resolved)
         if st is None:
-            if nolinks or (mode == ALL_BUT_LAST and last):
+            if (nolinks and mode != EXISTING) or (mode == ALL_BUT_LAST and last):
                 continue
-            parent = _stat(ctx, resolved[:-1])
-            raise FSError(errno.ENOTDIR if parent is not None and not parent.is_dir else errno.ENOENT, name)
+            parent = _stat(ctx, resolved[:-1]) if resolved[:-1] else None
+            raise FSError(errno.ENOTDIR if parent is not None and not parent.is_dir
+                          else errno.ENOENT, name)
         if not st.is_dir and more_text:
             raise FSError(errno.ENOTDIR, name)
-    if nolinks and mode != MISSING and resolved and [p for p in pieces if p][-1:] == ["."]:
+    if nolinks and mode != MISSING and resolved and [p for p in name.split("/") if p][-1:] == ["."]:
         st = _stat(ctx, resolved)
         if st is None:
             raise FSError(errno.ENOENT, name)

@@ -7,17 +7,22 @@ ext4 allocates, and what ``ls -s`` assumes), a directory its own size the same w
 contents; ``--apparent-size``/``-b`` sum the sizes themselves. With several operands every file and
 directory is counted once (``du . d`` shows ``d`` only inside ``.``), as GNU does. Entries of a directory are visited in the host's readdir order where it is a host
 directory (GNU's order on the same filesystem; ``_dirorder.py``), else in name order. ``-x`` is a no-op
-(the jail is one tree). The jail has no symbolic links, so ``-L``/``--dereference``,
-``-H``/``-D``/``--dereference-args`` and ``-P``/``--no-dereference`` change nothing;
+(the jail is one tree). A link (or special file) a host process put in a directory counts as
+no block (its text's length with ``--apparent-size``) under ``-P`` (the default); ``-L`` counts
+what each link names, ``-H``/``-D`` what the operands name, every link resolved by name inside
+the jail (never opened; a link back up the tree is not walked again, a file reached twice is
+counted once);
 ``-l``/``--count-links`` turns off the once-only counting of several operands, as in GNU (no
 file has more than one link).
 """
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 from dataclasses import dataclass, field
 
+from sandbox.commands._canonical import stat_through
 from sandbox.commands._quoting import quote, quoteaf, quotef
 from sandbox.commands._writing import stat_operand
 from sandbox.commands.base import CommandContext
@@ -114,6 +119,8 @@ class _Options:
     #: ``--time``: the strftime format of the time column (None: no column)
     time_format: str | None = None
     inodes: bool = False
+    #: ``-L``: every link counts as what it names; ``-H``/``-D``: only operands that are links
+    follow: str = "P"
 
 
 def excluded(patterns: list[str], name: str) -> bool:
@@ -131,6 +138,8 @@ def excluded(patterns: list[str], name: str) -> bool:
 def _size(st: FileStat, apparent: bool, inodes: bool = False) -> int:
     if inodes:
         return 1
+    if not (st.is_file or st.is_dir) and not apparent:
+        return 0  # a link's short text and a special file take no block
     return st.size if apparent else -(-st.size // BLOCK) * BLOCK
 
 
@@ -144,6 +153,10 @@ class _Walker:
     def __init__(self, ctx: CommandContext, o: _Options):
         self.ctx, self.o = ctx, o
         self.seen: set[str] = set()
+        #: Directories being walked (a link to one of them is not walked again) and, under
+        #: ``-L``, the files counted already.
+        self.open_dirs: set[str] = set()
+        self.counted: set[str] = set()
         #: With several operands GNU counts every file and directory once (``hash_all``).
         self.hash_all = False
         self.ok = True
@@ -165,6 +178,7 @@ class _Walker:
         total = _size(st, self.o.apparent, self.o.inodes)
         tmax = mtime_ns_of(st)  # --time: the newest modification in the subtree
         if st.is_dir:
+            self.open_dirs.add(vpath)
             try:
                 names = in_directory_order(self.ctx.fs, vpath, sorted(
                     self.ctx.fs.listdir(vpath), key=lambda s: s.encode("utf-8", "surrogateescape")))
@@ -180,17 +194,27 @@ class _Walker:
                 if self.o.exclude and excluded(self.o.exclude, prefix + name):
                     continue
                 try:
-                    cst = self.ctx.fs.stat(child)
+                    if self.o.follow == "L":  # what the link names, resolved inside the jail
+                        cst, child = stat_through(self.ctx, child)
+                    else:
+                        cst = self.ctx.fs.lstat(child)
                 except FSError as e:
                     self.ctx.error(f"cannot access {quoteaf(prefix + name)}: {e}")
                     self.ok = False
                     continue
+                if cst.is_dir and child in self.open_dirs:  # a link back up the tree
+                    continue
+                if self.o.follow == "L" and not cst.is_dir:
+                    if child in self.counted:  # GNU counts a file reached twice once
+                        continue
+                    self.counted.add(child)
                 if self.hash_all:
                     self.seen.add(child)
                 sub = self.walk(child, prefix + name, cst, depth + 1)
                 if not (self.o.separate and cst.is_dir):  # -S: a subdirectory's time stays its own too
                     total += sub
                     tmax = max(tmax, self.tmax)
+            self.open_dirs.discard(vpath)
         limit = self.o.max_depth
         if (st.is_dir or self.o.all or depth == 0) and (limit is None or depth <= limit):
             self.show(total, shown, tmax)
@@ -236,6 +260,8 @@ def _options(ctx: CommandContext, opts: list[tuple[str, str | None]]) -> _Option
             if not text.strip().isdigit() or int(text) > (1 << 63) - 1 or text.strip() != text.lstrip():
                 return ctx.usage_error(f"invalid maximum depth {quote(text)}")
             o.max_depth = int(text)
+        elif key in ("L", "D", "H", "P"):
+            o.follow = "D" if key == "H" else key
         elif key == "h":
             o.scale = Scale(1, True, True, 1024)
         elif key == "k":
@@ -319,8 +345,14 @@ def run(ctx: CommandContext) -> int:
             walker.ok = False
             continue
         try:
-            st = stat_operand(ctx, operand)
-            vpath = ctx.path(operand)
+            stat_operand(ctx, operand)  # the kernel's `name/` rule
+        except FSError as e:
+            if e.errno not in (errno.ELOOP, errno.EACCES):  # ELOOP, EACCES: a link, a FIFO
+                ctx.error(f"cannot access {quoteaf(operand)}: {e}")
+                walker.ok = False
+                continue
+        try:
+            st, vpath = stat_through(ctx, operand, o.follow in ("L", "D"))
         except FSError as e:
             ctx.error(f"cannot access {quoteaf(operand)}: {e}")
             walker.ok = False

@@ -1,14 +1,17 @@
 """``readlink``: print resolved symbolic links or canonical file names (GNU coreutils 9.1):
 ``-f -e -m -n -z -v -q -s``.
 
-The jail has no symbolic links: without ``-f``/``-e``/``-m`` every operand is "not a link", so
-nothing is printed and the status is 1 (``-v`` says ``Invalid argument``), as GNU does for a
-regular file. ``-f -e -m`` canonicalise inside the jail (see ``_canonical``).
+Without ``-f``/``-e``/``-m`` it prints a link's text (a link a host process put in the
+directory: the sandbox makes none); anything else is "not a link": nothing is printed and the
+status is 1 (``-v`` says ``Invalid argument``). ``-f -e -m`` canonicalise inside the jail,
+resolving links by name without following them (see ``_canonical``).
 """
 
 from __future__ import annotations
 
-from sandbox.commands._canonical import ALL_BUT_LAST, EXISTING, MISSING, canonicalize
+from sandbox.commands._canonical import (
+    ALL_BUT_LAST, EXISTING, MISSING, canonicalize, stat_through,
+)
 from sandbox.commands._quoting import quotef
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, OptionSpec, parse_command_line
@@ -79,10 +82,10 @@ def run(ctx: CommandContext) -> int:
     status = 0
     for operand in operands:
         try:
-            if not mode:
-                ctx.stat(operand)  # exists: it is not a link
-                raise FSError(22, operand)
-            value = canonicalize(ctx, operand, mode)
+            if not mode:  # the link's own text (EINVAL: not a link); links above it resolved
+                value = ctx.fs.readlink(stat_through(ctx, operand, follow=False)[1])
+            else:
+                value = canonicalize(ctx, operand, mode)
         except FSError as e:
             status = 1
             if verbose:

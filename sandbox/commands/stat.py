@@ -1,6 +1,6 @@
 """``stat``: display file status (GNU coreutils 9.1): the default output, ``-t``/``--terse``,
 ``-c``/``--format`` (a newline after each file), ``--printf`` (backslash escapes, no newline),
-``-L`` (a no-op: the jail has no links). Directives ``%n %N %s %b %B %o %f %F %a %A %h %i %u %U
+``-L`` (follow a link, by name inside the jail). Directives ``%n %N %s %b %B %o %f %F %a %A %h %i %u %U
 %g %G %d %D %t %T %r %R %H[dr] %L[dr] %m %x %X %y %Y %z %Z %w %W %%`` with printf flags, width and
 precision (``%.3Y`` gives fractional seconds); unknown directives print ``?`` as GNU does.
 
@@ -18,8 +18,10 @@ Values the jail does not have are virtual and fixed, never the host's:
 
 from __future__ import annotations
 
+import errno
 import time
 
+from sandbox.commands._canonical import stat_through
 from sandbox.commands._quoting import quote, quoteaf
 from sandbox.commands._writing import stat_operand
 from sandbox.commands.base import CommandContext
@@ -27,7 +29,9 @@ from sandbox.commands.ls import _blocks as allocated_blocks  # ls's block rule, 
 from sandbox.commands.ls import _inode as jail_inode  # the same number ls -i shows
 from sandbox.commands.ls import _mode_string as mode_string
 from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command_line
-from sandbox.fs.base import FileStat, FSError, mtime_ns_of
+from sandbox.fs.base import (
+    BLOCKDEV, CHARDEV, DIR, FIFO, FILE, LINK, SOCKET, FileStat, FSError, mtime_ns_of,
+)
 
 SPEC = OptionSpec(
     "c:fLt",
@@ -62,7 +66,13 @@ UID = GID = 1000
 OWNER = GROUP = "user"
 IO_BLOCK = 4096
 
-DEFAULT = ("  File: %n\n  Size: %-10s\tBlocks: %-10b IO Block: %-6o %F\n"
+#: ``%f``'s file-type bits and ``%F``'s words for what is neither a file nor a directory.
+_KIND_BITS = {DIR: 0o040000, FILE: 0o100000, LINK: 0o120000, FIFO: 0o010000, SOCKET: 0o140000,
+              CHARDEV: 0o020000, BLOCKDEV: 0o060000}
+_KIND_NAMES = {LINK: "symbolic link", FIFO: "fifo", SOCKET: "socket",
+               CHARDEV: "character special file", BLOCKDEV: "block special file"}
+
+DEFAULT = ("  File: %N\n  Size: %-10s\tBlocks: %-10b IO Block: %-6o %F\n"
            "Device: %Hd,%Ld\tInode: %-11i Links: %h\n"
            "Access: (%04a/%10.10A)  Uid: (%5u/%8U)   Gid: (%5g/%8G)\n"
            "Access: %x\nModify: %y\nChange: %z\n Birth: %w\n")
@@ -98,6 +108,8 @@ class _File:
 
     def __init__(self, name: str, vpath: str, st: FileStat, quote_n: bool):
         self.name, self.vpath, self.st = name, vpath, st
+        #: A link's text (``%N``).
+        self.link_text = ""
         #: GNU sets the quoting style for %N only when the format holds the text "%N".
         self.quote_n = quote_n
         #: The mount point holding the file (``%m``), and errors met while rendering (``%C``).
@@ -107,11 +119,15 @@ class _File:
     def value(self, conv: str, precision: int | None) -> tuple[str, object]:
         """('s'|'u'|'o'|'x'|'e', value) of a directive; 'e' is an already formatted epoch."""
         st = self.st
-        kind_bits = 0o040000 if st.is_dir else 0o100000
+        kind_bits = _KIND_BITS.get(st.kind, 0o100000)
         if conv == "n":
             return "s", self.name
         if conv == "N":
-            return "s", quoteaf(self.name) if self.quote_n else self.name
+            name = quoteaf(self.name) if self.quote_n else self.name
+            if st.kind == LINK:
+                text = self.link_text
+                return "s", f"{name} -> {quoteaf(text) if self.quote_n else text}"
+            return "s", name
         if conv == "s":
             return "d", st.size
         if conv == "b":
@@ -125,6 +141,8 @@ class _File:
         if conv == "F":
             if st.is_dir:
                 return "s", "directory"
+            if not st.is_file:
+                return "s", _KIND_NAMES.get(st.kind, "weird file")
             return "s", "regular empty file" if st.size == 0 else "regular file"
         if conv == "a":
             return "o", st.mode & 0o7777
@@ -329,17 +347,26 @@ def run(ctx: CommandContext) -> int:
     quote_n = fmt is not None and "%N" in fmt
     if fmt is None:
         fmt = TERSE if terse else DEFAULT
+    follow = any(k == "L" for k, _ in opts)
     status = 0
     for operand in operands:
         ctx.budget.check_time()
         try:
-            st = stat_operand(ctx, operand)
-            vpath = ctx.path(operand)
+            st = stat_operand(ctx, operand)  # (the kernel's `name/` rule)
+        except FSError as e:
+            if e.errno not in (errno.ELOOP, errno.EACCES):  # EACCES, ELOOP: a link, a FIFO
+                ctx.error(f"cannot statx {quoteaf(operand)}: {e}")
+                status = 1
+                continue
+        try:  # what the name is (-L: what it names), its links resolved inside the jail
+            st, vpath = stat_through(ctx, operand, follow)
         except FSError as e:
             ctx.error(f"cannot statx {quoteaf(operand)}: {e}")
             status = 1
             continue
         f = _File(operand, vpath, st, quote_n)
+        if st.kind == LINK:
+            f.link_text = ctx.fs.readlink(vpath)
         f.mount = next((p for p in sorted(ctx.fs.mounts, key=len, reverse=True)
                         if p == "/" or vpath == p or vpath.startswith(p + "/")), "/")
         try:

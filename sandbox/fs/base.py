@@ -23,6 +23,16 @@ from typing import BinaryIO, Iterator
 
 FILE = "file"
 DIR = "dir"
+#: Kinds only ``lstat`` reports, of what a host directory may hold besides files and
+#: directories: seen (``find -type l``, ``ls -l``, ``test -h``), never followed or opened.
+LINK = "link"
+FIFO = "fifo"
+SOCKET = "socket"
+CHARDEV = "chardev"
+BLOCKDEV = "blockdev"
+#: Each kind's letter as ``find -type`` and ``ls -l`` (``-`` for a file there) spell it.
+TYPE_LETTER = {FILE: "f", DIR: "d", LINK: "l", FIFO: "p", SOCKET: "s", CHARDEV: "c",
+               BLOCKDEV: "b"}
 
 
 @dataclass(frozen=True)
@@ -147,6 +157,18 @@ class FileSystem(ABC):
     def set_mtime(self, path: str, mtime: float) -> None:
         """Set a file's modification time (``touch``). Backends may ignore it. A ``Timestamp``
         carries exact nanoseconds (``ns_of``)."""
+
+    def lstat(self, path: str) -> FileStat:
+        """``stat``, except that a symbolic link or a special file the backend holds is
+        reported as what it is (kind ``LINK``, ``FIFO``, ``SOCKET``, ``CHARDEV``,
+        ``BLOCKDEV``) instead of refused. Nothing is followed or opened. Backends that hold
+        none keep this default: ``stat``."""
+        return self.stat(path)
+
+    def readlink(self, path: str) -> str:
+        """The text of the symbolic link ``path`` (``EINVAL`` when it is not one)."""
+        self.stat(path)
+        raise FSError(_errno.EINVAL, path)
 
     def readdir_order(self, path: str) -> list[str] | None:
         """The directory's names in the order the host's ``readdir`` returns them, where the

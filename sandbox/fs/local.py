@@ -47,7 +47,9 @@ import threading
 from contextlib import contextmanager
 from typing import BinaryIO, Iterator
 
-from sandbox.fs.base import DIR, FILE, FileStat, FileSystem, FSError, ns_of
+from sandbox.fs.base import (
+    BLOCKDEV, CHARDEV, DIR, FIFO, FILE, LINK, SOCKET, FileStat, FileSystem, FSError, ns_of,
+)
 
 SYMLINK_MESSAGE = "Symbolic link refused (the sandbox never follows links)"
 SPECIAL_MESSAGE = "Special file refused (only regular files and directories are allowed)"
@@ -278,6 +280,37 @@ class LocalDir(FileSystem):
             raise FSError(e.errno or errno.EIO, path) from None
         finally:
             os.close(fd)
+
+    def lstat(self, path: str) -> FileStat:
+        """Stat ``path`` without following a link, reporting links and special files as
+        such (``FileStat.kind``); the directories above it are walked as everywhere."""
+        parts = self._parts(path)
+        if not parts:
+            return self.stat(path)
+        fd = self._open_dir(parts[:-1], path)
+        try:
+            st = self._lstat(fd, parts[-1], path)
+        finally:
+            os.close(fd)
+        if st is None:
+            raise FSError(errno.ENOENT, path)
+        m = st.st_mode
+        kind = (FILE if stat_mod.S_ISREG(m) else DIR if stat_mod.S_ISDIR(m) else
+                LINK if stat_mod.S_ISLNK(m) else FIFO if stat_mod.S_ISFIFO(m) else
+                SOCKET if stat_mod.S_ISSOCK(m) else CHARDEV if stat_mod.S_ISCHR(m) else
+                BLOCKDEV)
+        return FileStat(kind, st.st_size, st.st_mtime, stat_mod.S_IMODE(m), st.st_nlink,
+                        (st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns), st.st_mtime_ns)
+
+    def readlink(self, path: str) -> str:
+        """The link's text, read relative to its directory's descriptor (never followed)."""
+        dir_fd, name = self._parent(path)
+        try:
+            return os.readlink(name, dir_fd=dir_fd)
+        except OSError as e:
+            raise FSError(e.errno or errno.EIO, path) from None
+        finally:
+            os.close(dir_fd)
 
     def readdir_order(self, path: str) -> list[str] | None:
         """``listdir``'s names: ``os.listdir`` keeps the kernel's readdir order."""

@@ -158,6 +158,26 @@ class VirtualFS:
             return FileStat(DIR, 4096, 0.0, 0o755, 2)
         raise enoent(path)
 
+    def lstat(self, path: str) -> FileStat:
+        """``stat``, but a link or special file a backend holds is reported as such
+        (``FileSystem.lstat``)."""
+        found = None if path in DEVICES or path == "/dev" else self.resolve(path)
+        if found is not None:
+            try:
+                return found[0].lstat(found[1])
+            except FSError as e:
+                if e.errno != errno.ENOENT or not self._virtual_children(path):
+                    raise
+        return self.stat(path)
+
+    def readlink(self, path: str) -> str:
+        """The text of the symbolic link ``path`` (``EINVAL``: not a link)."""
+        found = None if path in DEVICES or path == "/dev" else self.resolve(path)
+        if found is None or found[1] == "":  # a mount point is a directory
+            self.stat(path)
+            raise FSError(errno.EINVAL, path)
+        return found[0].readlink(found[1])
+
     def exists(self, path: str) -> bool:
         """True if the virtual path names something."""
         try:

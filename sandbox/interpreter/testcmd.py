@@ -7,8 +7,9 @@ status 2 (``unary operator expected``, ``integer expression expected``, ``too ma
 arguments``, ``missing `]'``...).
 
 File tests see the jail: a regular file or directory, ``/dev/null`` and ``/dev/std*`` as
-character devices; there are no links, sockets, FIFOs or set-id bits, so ``-h -L -S -p -b
--u -g -k`` are false; ``-r -w -x`` read the owner's permission bits (``-w`` is false under a
+character devices, and the links and special files a host process put in a directory
+(``-h``/``-L`` a link, ``-p`` a FIFO, ``-S`` a socket; the other tests follow a link by name
+inside the jail, never opening it); there are no set-id bits, so ``-u -g -k`` are false; ``-r -w -x`` read the owner's permission bits (``-w`` is false under a
 read-only policy); ``-O -G`` hold for every existing file (the sandbox user owns them all);
 ``-ef`` is the same existing path (no hard links). ``-t FD`` is false: there is no terminal.
 """
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sandbox.fs.base import FSError
+from sandbox.fs.base import BLOCKDEV, CHARDEV, FIFO, LINK, SOCKET, FSError
 from sandbox.fs.vfs import DEVICES
 from sandbox.interpreter.read import legal_number
 
@@ -49,23 +50,36 @@ def option_on(sh: "Shell", name: str) -> bool:
     return name in _ALWAYS_ON
 
 
-def _stat(sh: "Shell", operand: str):  # type: ignore[no-untyped-def]
-    from sandbox.fs.paths import normalize
+def _stat(sh: "Shell", operand: str, follow: bool = True):  # type: ignore[no-untyped-def]
+    """(stat, virtual path) of ``operand`` (following a link by name: ``stat``), or
+    (None, "")."""
+    from types import SimpleNamespace
+
+    from sandbox.commands._canonical import stat_through
     if operand == "":
         return None, ""
     try:
-        path = normalize(operand, sh.cwd)
-        return sh.fs.stat(path), path
+        where = SimpleNamespace(fs=sh.fs, cwd=sh.cwd, budget=sh.budget)
+        return stat_through(where, operand, follow)  # type: ignore[arg-type]
     except (FSError, OSError, ValueError):
         return None, ""
 
 
 def file_test(sh: "Shell", op: str, operand: str) -> bool:
     """A unary file test (``-e -f -d -s -r -w -x -c ...``) of ``operand``."""
+    if op in ("-h", "-L"):
+        st, _ = _stat(sh, operand, follow=False)
+        return st is not None and st.kind == LINK
     st, path = _stat(sh, operand)
     if st is None:
         return False
-    device = path in DEVICES
+    if op == "-p":
+        return st.kind == FIFO
+    if op == "-S":
+        return st.kind == SOCKET
+    if op == "-b":
+        return st.kind == BLOCKDEV
+    device = path in DEVICES or st.kind == CHARDEV
     if op in ("-e", "-a", "-O", "-G"):
         return True
     if op == "-f":
@@ -75,7 +89,7 @@ def file_test(sh: "Shell", op: str, operand: str) -> bool:
     if op == "-c":
         return device
     if op == "-s":
-        return st.size > 0
+        return st.size > 0 and (st.is_file or st.is_dir or st.kind == LINK)
     if op == "-r":
         return bool(st.mode & 0o400) or device
     if op == "-w":

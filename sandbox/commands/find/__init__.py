@@ -9,8 +9,11 @@ options ``-maxdepth -mindepth -depth -regextype -daystart -warn -nowarn`` (and t
 -exec -execdir -prune -quit``, operators ``! -not -a -and -o -or ( ) ,``. Messages and exit
 statuses are GNU's (warnings only under ``-warn``: GNU warns only when stdin is a terminal).
 
-Sandbox rules: symbolic links are never followed (the jail has none: a leading ``-L``/``-H``/``-P``
-changes nothing; ``-follow`` is refused in one line); ``-ok``/``-okdir`` are refused (no terminal to ask); ``-delete`` goes through the jail's
+Sandbox rules: nothing is opened through a symbolic link. Links and special files a host
+process left are listed as what they are (``-type l``/``p``, ``-lname``, ``%y %l``, ``-ls``);
+``-xtype``/``%Y``, ``-H``/``-L`` start points and ``-L``'s tests resolve a link by name inside
+the jail, but ``-L`` never walks into a directory through a link; ``-follow`` is refused in one
+line; ``-ok``/``-okdir`` are refused (no terminal to ask); ``-delete`` goes through the jail's
 write policy; ``-exec``/``-execdir`` run through ``ctx.run_command`` (the guard checks the
 command names first, see ``runs``). The backends know no access or change times: ``-atime``,
 ``-ctime`` and their ``%A``/``%C`` directives use the modification time. The virtual owner is
@@ -158,6 +161,9 @@ def run(ctx: CommandContext) -> int:
             ctx.stdout.write(VERSION.encode())
             return 0
     options = P.Options()
+    for word in lead:
+        if word in ("-H", "-L", "-P"):
+            options.follow = word[1]
     walker = Walker(ctx, options)
     try:
         parser = P.Parser(words, options, walker.make)

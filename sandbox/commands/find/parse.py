@@ -43,6 +43,9 @@ class Options:
     delete: bool = False
     prune: bool = False
     warn: bool = False
+    #: The last of the leading ``-P``/``-H``/``-L``: which links count as what they name
+    #: (resolved by name inside the jail; nothing is opened through a link).
+    follow: str = "P"
 
 
 REGEX_TYPES = ["findutils-default", "ed", "emacs", "gnu-awk", "grep", "posix-awk", "awk",

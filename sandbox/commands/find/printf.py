@@ -11,7 +11,7 @@ import time
 from sandbox.commands import _identity
 from sandbox.commands.base import CommandContext
 from sandbox.commands.find.parse import FindError
-from sandbox.fs.base import FileStat, mtime_ns_of
+from sandbox.fs.base import TYPE_LETTER, FileStat, mtime_ns_of
 
 _ESCAPES = {"a": b"\a", "b": b"\b", "f": b"\f", "n": b"\n", "r": b"\r", "t": b"\t",
             "v": b"\v", "\\": b"\\"}
@@ -112,7 +112,7 @@ def compile_format(ctx: CommandContext, fmt: str) -> list:
 def mode_string(st: FileStat) -> str:
     """``drwxr-xr-x`` as ``ls -l`` shows it."""
     m = st.mode & 0o7777
-    out = ["d" if st.is_dir else "-"]
+    out = ["-" if st.is_file else TYPE_LETTER[st.kind]]
     for shift in (6, 3, 0):
         bits = (m >> shift) & 7
         out.append("r" if bits & 4 else "-")
@@ -230,10 +230,12 @@ def render(walker, pieces: list, e) -> bytes:  # type: ignore[no-untyped-def]
             text = _identity.USER
         elif d == "g":
             text = _identity.GROUP
-        elif d in "yY":
-            text = "d" if e.is_dir(fs) else "f"
+        elif d == "y":
+            text = e.letter(fs)
+        elif d == "Y":
+            text = walker._followed_letter(e, printf=True)
         elif d == "l":
-            text = ""
+            text = walker.link_text(e) if e.letter(fs) == "l" else ""
         elif d == "M":
             text = mode_string(e.stat(fs))
         elif d == "F":

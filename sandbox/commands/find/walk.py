@@ -21,8 +21,9 @@ from sandbox.commands._subcommand import spawn
 from sandbox.commands.base import CommandContext
 from sandbox.commands.find import parse as P
 from sandbox.commands.find.printf import compile_format, compile_render
+from sandbox.commands._canonical import EXISTING, canonicalize, stat_through
 from sandbox.commands._dirorder import in_directory_order
-from sandbox.fs.base import DIR, FileStat, FSError
+from sandbox.fs.base import DIR, LINK, TYPE_LETTER, FileStat, FSError
 
 #: Directories held open at once during a walk (deeper ones are opened from the root).
 HANDLE_DEPTH = 64
@@ -52,11 +53,16 @@ class Entry:
         self.kind = st.kind if st is not None else kind
 
     def stat(self, fs) -> FileStat:  # type: ignore[no-untyped-def]
-        """The entry's stat (one ``fs.stat`` the first time; raises ``FSError``)."""
+        """The entry's own stat, never following a link (one ``fs.lstat`` the first time;
+        a link or special file is reported as such; raises ``FSError``)."""
         if self._stat is None:
-            self._stat = fs.stat(self.vpath)
+            self._stat = fs.lstat(self.vpath)
             self.kind = self._stat.kind
         return self._stat
+
+    def letter(self, fs) -> str:  # type: ignore[no-untyped-def]
+        """The entry's ``-type`` letter (f d l p s c b)."""
+        return TYPE_LETTER[self.kind if self.kind is not None else self.stat(fs).kind]
 
     def is_dir(self, fs) -> bool:  # type: ignore[no-untyped-def]
         """True for a directory (from the listing's kind when it told one)."""
@@ -185,13 +191,9 @@ class Walker:
             return self._regex(args[0], name == "-iregex")
         if name in ("-type", "-xtype"):
             kinds = P.parse_types(args[0], name)
-            if kinds >= {"d", "f"}:
-                return lambda e: True
-            if "d" in kinds:
-                return lambda e: e.is_dir(fs)
-            if "f" in kinds:
-                return lambda e: not e.is_dir(fs)
-            return lambda e: False
+            if name == "-xtype":  # the type of what a link names (a dangling one: l)
+                return lambda e: self._followed_letter(e) in kinds
+            return lambda e: e.letter(fs) in kinds
         if name == "-size":
             cmp, n, unit = P.parse_size(args[0])
             return lambda e: _compare(cmp, -(-e.stat(fs).size // unit), n)
@@ -200,7 +202,7 @@ class Walker:
                 st = e.stat(fs)
                 if st.is_dir:
                     return not fs.listdir(e.vpath)
-                return st.size == 0
+                return st.is_file and st.size == 0
             return empty
         if name in ("-newer", "-anewer", "-cnewer") or name.startswith("-newer"):
             if name.startswith("-newer") and len(name) == 8:
@@ -251,10 +253,13 @@ class Walker:
             what = ("is not the name of a known user" if name == "-user"
                     else "is not the name of an existing group")
             raise P.FindError(f"{quote(value)} {what}")
-        if name in ("-nouser", "-nogroup", "-lname", "-ilname", "-used"):
+        if name in ("-lname", "-ilname"):
+            rx = P.glob(args[0], name == "-ilname")
+            return lambda e: e.letter(fs) == "l" and rx.match(self.link_text(e)) is not None
+        if name in ("-nouser", "-nogroup", "-used"):
             if name == "-used":
                 P.parse_number(args[0], name)
-            return lambda e: False  # virtual owners always exist; no symbolic links
+            return lambda e: False  # virtual owners always exist
         if name == "-readable":
             return lambda e: True
         if name == "-writable":
@@ -345,17 +350,53 @@ class Walker:
             return (n - 1) * unit < age <= n * unit  # -mmin N: (N-1, N] minutes
         return test
 
+    def link_text(self, e: Entry) -> str:
+        """The text of the link ``e`` ("" if it can't be read)."""
+        try:
+            return self.fs.readlink(e.vpath)
+        except FSError:
+            return ""
+
+    def _as_named(self, e: Entry) -> None:
+        """``-L``: a link below a start point is tested as what it names (a dangling one stays
+        a link). A directory it names is not walked through it (a name can loop)."""
+        try:
+            st, _ = stat_through(self.ctx, e.vpath)
+        except FSError:
+            return
+        if not st.is_dir:
+            e._stat, e.kind = st, st.kind
+
+    def _followed_letter(self, e: Entry, printf: bool = False) -> str:
+        """``-xtype`` (``printf``: ``%Y``): the type of what ``e`` names when it is a link
+        (resolved by name inside the jail, never opened). A dangling link is ``l`` (``%Y``:
+        ``N``); a loop is GNU's error and no type (``%Y``: ``L``)."""
+        letter = e.letter(self.fs)
+        if letter != "l":
+            return letter
+        try:
+            target = canonicalize(self.ctx, e.vpath, EXISTING)
+            return TYPE_LETTER[self.fs.lstat(target).kind]
+        except FSError as exc:
+            if exc.errno == errno.ELOOP:
+                if printf:
+                    return "L"
+                self.error(f"{quote(e.path)}: {exc}")
+                return ""
+            return "N" if printf else "l"
+
     def _ls(self, e: Entry) -> bool:
         st = e.stat(self.fs)
         from sandbox.commands.find.printf import mode_string
-        blocks = -(-st.size // 4096) * 4
+        blocks = -(-st.size // 4096) * 4 if st.is_file or st.is_dir else 0
         mtime = st.mtime
         if self.now - 6 * 30.436875 * 86400 < mtime <= self.now + 3600:
             date = time.strftime("%b %e %H:%M", time.gmtime(mtime))
         else:
             date = time.strftime("%b %e  %Y", time.gmtime(mtime))
         line = (f"{0:9d} {blocks:6d} {mode_string(st)} {st.nlink:3d} {_identity.USER:<8s} "
-                f"{_identity.GROUP:<8s} {st.size:8d} {date} {e.path}\n")
+                f"{_identity.GROUP:<8s} {st.size:8d} {date} {e.path}"
+                f"{' -> ' + self.link_text(e) if st.kind == LINK else ''}\n")
         self.emit(line.encode("utf-8", "surrogateescape"))
         return True
 
@@ -533,7 +574,12 @@ class Walker:
         fs = self.fs
         try:
             vpath = self.ctx.path(start)
-            st = fs.stat(vpath)
+            st = fs.lstat(vpath)  # -P: a start point that is a link is listed, not followed
+            if st.kind == LINK and o.follow in ("H", "L"):
+                try:  # -H/-L: a start point that is a link counts as what it names
+                    st, vpath = stat_through(self.ctx, start)
+                except FSError:
+                    pass  # dangling: the link itself, as GNU's
         except FSError as exc:
             self.error(f"{quote(start)}: {exc}")
             return
@@ -578,6 +624,8 @@ class Walker:
                         except FSError as exc:
                             self.error(f"{quote(e.path)}: {exc}")
                             continue
+                    if e.kind == LINK and o.follow == "L":
+                        self._as_named(e)
                     if not depth_first and depth >= mindepth:
                         test(e)
                     if e.kind == DIR and depth < maxdepth and (depth_first or not e.pruned):

@@ -46,9 +46,10 @@ from sandbox.commands.find.glob import compile_glob
 from sandbox.commands.ls import layout, names
 from sandbox.commands.ls.layout import Cell, Scale
 from sandbox.commands._dirorder import in_directory_order
+from sandbox.commands._canonical import EXISTING, canonicalize
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, UsageError, parse
 from sandbox.commands.sort import filevercmp
-from sandbox.fs.base import FileStat, FSError
+from sandbox.fs.base import LINK, TYPE_LETTER, FileStat, FSError
 from sandbox.fs.paths import normalize
 
 __all__ = ["run", "human_size"]
@@ -437,7 +438,7 @@ class _Entry:
 
 def _mode_string(st: FileStat) -> str:
     mode = st.mode
-    chars = ["d" if st.is_dir else "-"]
+    chars = ["-" if st.is_file else TYPE_LETTER[st.kind]]
     for shift, special, special_char in ((6, 0o4000, "s"), (3, 0o2000, "s"), (0, 0o1000, "t")):
         bits = (mode >> shift) & 7
         chars.append("r" if bits & 4 else "-")
@@ -451,7 +452,10 @@ def _mode_string(st: FileStat) -> str:
 
 
 def _blocks(st: FileStat) -> int:
-    """Allocated 512-byte blocks (see the module docstring)."""
+    """Allocated 512-byte blocks (see the module docstring); a link's short text and a
+    special file take none."""
+    if not (st.is_file or st.is_dir):
+        return 0
     return -(-st.size // 4096) * 8
 
 
@@ -604,14 +608,23 @@ class _Lister:
             if o.context:
                 line += "? "
             date = layout.format_date(st.mtime, self.now, o.time_formats, st.mtime_ns)
-            self.write(f"{line}{self._size_text(st):>{size_w}} {date} {cell.text}{o.eol}")
+            text = cell.text
+            if st.kind == LINK:  # `name -> target`, the target quoted as a name is
+                try:
+                    target = self.ctx.fs.readlink(e.vpath)
+                except FSError:
+                    target = ""
+                text += " -> " + names.quote_name(target.encode("utf-8", "surrogateescape"),
+                                                  o.style, o.qmark)
+            self.write(f"{line}{self._size_text(st):>{size_w}} {date} {text}{o.eol}")
 
     # -- directories ---------------------------------------------------------------------------
 
     def stat_child(self, child: str, parent: str) -> FileStat:
-        """The stat of a listed entry; a virtual directory above the mounts (``..`` of a mount
-        point) gets the listed directory's own."""
-        st = self.ctx.fs.stat(child)
+        """The stat of a listed entry, never following a link (a link or special file is
+        shown as what it is); a virtual directory above the mounts (``..`` of a mount point)
+        gets the listed directory's own."""
+        st = self.ctx.fs.lstat(child)
         if st.is_dir and st.mtime == 0.0 and self.ctx.fs.resolve(child) is None:
             own = self.ctx.fs.stat(parent)
             return FileStat(st.kind, own.size, own.mtime, own.mode, own.nlink)
@@ -716,6 +729,16 @@ def run(ctx: CommandContext) -> int:
             ctx.error(f"cannot access {quoteaf(operand)}: {e}")
             lister.status = 2
             continue
+        if st.kind == LINK and not (options.directory or options.long
+                                    or options.indicator == "classify"):
+            # a link named on the command line to a directory is listed as that directory
+            # (GNU's default); the link is resolved by name inside the jail, never opened
+            try:
+                target = canonicalize(ctx, operand, EXISTING)
+                if ctx.fs.lstat(target).is_dir:
+                    vpath, st = target, ctx.fs.lstat(target)
+            except FSError:
+                pass
         entry = _Entry(operand, vpath, st)
         if st.is_dir and not options.directory:
             dirs.append(entry)

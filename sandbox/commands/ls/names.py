@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sandbox.commands import _wcwidth
 from sandbox.commands._quoting import _needs_quotes, _shell_always, quote
-from sandbox.fs.base import FileStat
+from sandbox.fs.base import FIFO, LINK, SOCKET, FileStat
 
 STYLES = ["literal", "shell", "shell-always", "shell-escape", "shell-escape-always", "c", "c-maybe",
           "escape", "locale", "clocale"]
@@ -122,6 +122,8 @@ def indicator(st: FileStat | None, style: str) -> str:
         return ""
     if st.is_dir:
         return "/"
+    if style in ("classify", "file-type") and not st.is_file:
+        return {LINK: "@", FIFO: "|", SOCKET: "="}.get(st.kind, "")
     if style == "classify" and st.is_file and st.mode & 0o111:
         return "*"
     return ""

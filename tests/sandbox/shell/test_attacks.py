@@ -61,7 +61,15 @@ ATTACKS: list[Attack] = [
     Attack("symlink redirect read", "cat < link", (1,), "Symbolic link refused"),
     Attack("hard link read", "cat hl", (1,), "hard links"),
     Attack("cd into symlinked dir", "cd ldir && cat secret.txt", (1,), "Symbolic link refused"),
-    Attack("ls symlinked dir", "ls ldir", (2,), "Symbolic link refused", needs=("ls",)),
+    # a link named on the command line is listed as the link: its text names a directory
+    # that does not exist inside the jail (nothing outside it is ever listed)
+    Attack("ls symlinked dir", "ls ldir ldir/", (2,), None, needs=("ls",)),
+    Attack("readlink -f out of the jail", "readlink -f ldir/secret.txt; realpath ldir/..",
+           (1,), None, needs=("readlink", "realpath")),
+    Attack("find -H symlinked dir", "find -H ldir -type f", (0,), None, needs=("find",)),
+    Attack("test through symlinked dir", "test -e ldir/secret.txt", (1,), None),
+    Attack("du -L symlinked dir", "du -L ldir; du -sL .", (1,), None, needs=("du",)),
+    Attack("stat -L symlinked dir", "stat -L ldir/secret.txt", (1,), None, needs=("stat",)),
     Attack("glob through symlinked dir", "cat ldir/*", (1,), "Symbolic link refused"),
     Attack("cp symlink", "cp link copy; cat copy", (1,), "Symbolic link refused", needs=("cp",)),
     Attack("tail symlink", "tail -n 1 link", (1,), "Symbolic link refused", needs=("tail",)),
