@@ -13,7 +13,6 @@ the call is refused and nothing is applied.
 from __future__ import annotations
 
 import errno
-import io
 import itertools
 import random
 import time
@@ -21,7 +20,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Callable, Iterator, Union
 
-from sandbox.fs.base import DIR, FILE, FileStat, FileSystem, FSError
+from sandbox.fs.base import DIR, FILE, FileContent, FileStat, FileSystem, FSError
 
 from memtool.history.api import unified
 from memtool.history.store import lock_order
@@ -145,7 +144,7 @@ class OverlayStore(FileSystem):
     def open_read(self, path: str) -> BinaryIO:
         """Open through the layer."""
         if path in self.files and self.files[path] is not None:
-            return io.BytesIO(self.files[path])  # type: ignore[arg-type]
+            return FileContent(self.files[path])  # type: ignore[arg-type]
         if self.dirs.get(path) is True:
             raise FSError(errno.EISDIR, path)
         if self._gone(path):
@@ -154,7 +153,7 @@ class OverlayStore(FileSystem):
         st = self.base.stat(path)
         if not st.is_dir and st.size <= WHOLE_READ:
             # whole: a store retries a read that a concurrent replace interrupted (ESTALE)
-            return io.BytesIO(self.base.read_bytes(path))
+            return FileContent(self.base.read_bytes(path))
         return self.base.open_read(path)
 
     def read_bytes(self, path: str) -> bytes:

@@ -25,7 +25,7 @@ from sandbox.commands._textutil import CHUNK, file_error
 from sandbox._native import linescan
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, OptionSpec, parse_command_line
-from sandbox.fs.base import FSError
+from sandbox.fs.base import FileContent, FSError
 
 #: What ``--version`` prints (GNU's text).
 VERSION = """wc (GNU coreutils) 9.1
@@ -246,7 +246,8 @@ def _count_lines_bytes(ctx: CommandContext, stream: BinaryIO, counts: Counts, li
     is read into one reused buffer and its newlines counted there."""
     if not lines:
         try:
-            if stream.seekable() and not isinstance(stream, io.BytesIO):
+            if stream.seekable() and (isinstance(stream, FileContent)
+                                      or not isinstance(stream, io.BytesIO)):
                 here = stream.tell()
                 end = stream.seek(0, 2)
                 counts.nbytes = max(0, end - here)
@@ -281,7 +282,8 @@ def _stdin_size(ctx: CommandContext) -> int | None:
     """
     stream = ctx.stdin
     try:
-        if isinstance(stream, io.BytesIO) or not stream.seekable():
+        if isinstance(stream, io.BytesIO) and not isinstance(stream, FileContent) or \
+                not stream.seekable():
             return None
         here = stream.tell()
         end = stream.seek(0, 2)

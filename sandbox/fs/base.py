@@ -14,6 +14,7 @@ appear in an ``FSError``.
 from __future__ import annotations
 
 import errno as _errno
+import io
 import os
 import threading
 from abc import ABC, abstractmethod
@@ -33,6 +34,12 @@ BLOCKDEV = "blockdev"
 #: Each kind's letter as ``find -type`` and ``ls -l`` (``-`` for a file there) spell it.
 TYPE_LETTER = {FILE: "f", DIR: "d", LINK: "l", FIFO: "p", SOCKET: "s", CHARDEV: "c",
                BLOCKDEV: "b"}
+
+
+class FileContent(io.BytesIO):
+    """What a backend's ``open_read`` returns when it reads a regular file whole into memory
+    (``MemoryFS``, memtool's stores): seekable like the file, and told apart from captured input
+    (a script's stdin, a here-string), which is a plain ``BytesIO`` and counts as a pipe."""
 
 
 @dataclass(frozen=True)

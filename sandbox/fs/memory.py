@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import errno
-import io
 import threading
 import time
 from typing import BinaryIO
 
-from sandbox.fs.base import DIR, FILE, FileStat, FileSystem, FSError, Timestamp, enoent
+from sandbox.fs.base import DIR, FILE, FileContent, FileStat, FileSystem, FSError, Timestamp, enoent
 
 
 class _Node:
@@ -70,7 +69,7 @@ class MemoryFS(FileSystem):
             n = self._find(path)
             if n.kind == DIR:
                 raise FSError(errno.EISDIR, path)
-            return io.BytesIO(bytes(n.data))
+            return FileContent(bytes(n.data))
 
     def write_bytes(self, path: str, data: bytes) -> None:
         with self._mutex:

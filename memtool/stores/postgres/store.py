@@ -10,7 +10,7 @@ import time
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, BinaryIO, Callable, Iterator
 
-from sandbox.fs.base import DIR, FILE, FileStat, FileSystem, FSError
+from sandbox.fs.base import DIR, FILE, FileContent, FileStat, FileSystem, FSError
 
 from memtool.stores.postgres import common as _tune
 from memtool.stores.postgres import pool as _pool
@@ -286,7 +286,7 @@ class PostgresStore(FileSystem):
             data = bytes(inline or b"")
             if len(data) != size:  # replaced between the two reads of one statement: never
                 raise FSError(errno.ESTALE, path, STALE)
-            return io.BytesIO(data + tail)
+            return FileContent(data + tail)
         return io.BufferedReader(_ChunkReader(self, path, cid, size, tail), buffer_size=READ_WINDOW)
 
     def read_bytes(self, path: str) -> bytes:
