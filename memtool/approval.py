@@ -17,10 +17,10 @@ import itertools
 import random
 import time
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, BinaryIO, Callable, Iterator, Union
 
-from sandbox.fs.base import DIR, FILE, FileContent, FileStat, FileSystem, FSError
+from sandbox.fs.base import DIR, FILE, FileContent, FileStat, FileSystem, FSError, ns_of
 
 from memtool.history.api import unified
 from memtool.history.store import lock_order
@@ -101,6 +101,9 @@ class OverlayStore(FileSystem):
         self.read_only = base.read_only
         self.files: dict[str, bytes | None] = {}  # None: removed
         self.dirs: dict[str, bool] = {}  # True: created here, False: removed
+        #: path -> the modification time the layer set (``touch -d``, ``cp -p``): applied
+        #: after the content changes, never asked for approval
+        self.mtimes: dict[str, float] = {}
         self._versions: dict[str, int] = {}
         self._order: list[str] = []
         #: path -> the base's ``stat().version`` when the layer first read or wrote it
@@ -131,10 +134,19 @@ class OverlayStore(FileSystem):
         return False
 
     def stat(self, path: str) -> FileStat:
-        """Stat through the layer."""
+        """Stat through the layer (a time the layer set shows as the file's)."""
+        st = self._stat(path)
+        when = self.mtimes.get(path)
+        return st if when is None else replace(st, mtime=float(when), mtime_ns=ns_of(when))
+
+    def _stat(self, path: str) -> FileStat:
         if path in self.files and self.files[path] is not None:
             data = self.files[path]
-            return FileStat(FILE, len(data), time.time(), 0o600, 1, ("overlay", self._versions[path]))
+            try:  # a file changed in the layer keeps its permission bits, as write_bytes does
+                mode = self.base.stat(path).mode
+            except FSError:
+                mode = 0o600
+            return FileStat(FILE, len(data), time.time(), mode, 1, ("overlay", self._versions[path]))
         if self.dirs.get(path) is True:
             return FileStat(DIR, 0, time.time(), 0o700, 2, None)
         if self._gone(path):
@@ -285,8 +297,10 @@ class OverlayStore(FileSystem):
             self.dirs[d] = False
 
     def set_mtime(self, path: str, mtime: float) -> None:
-        """Times are not part of a change (nothing to approve)."""
+        """Kept in the layer and applied with it (``apply_times``); times are not part of a
+        change (nothing to approve)."""
         self.stat(path)
+        self.mtimes[path] = mtime
 
     # -- the result -----------------------------------------------------------------------
 
@@ -376,6 +390,17 @@ def apply(overlay: OverlayStore, target: FileSystem, changes: list[FileChange]) 
                 target.rmdir(d)
             except FSError:
                 pass
+    apply_times(overlay, target)
+
+
+def apply_times(overlay: OverlayStore, target: FileSystem) -> None:
+    """Set on ``target`` the modification times the layer set (``touch``, ``cp -p``), on the
+    files and directories that still exist."""
+    for path, when in overlay.mtimes.items():
+        try:
+            target.set_mtime(path, when)
+        except FSError:
+            pass
 
 
 #: How many times ``run_atomically`` runs a call whose files keep changing under it.
@@ -400,8 +425,9 @@ def run_atomically(dry_run: Callable[[], tuple[OverlayStore, Any, "ApprovalReque
     for attempt in range(ATTEMPTS):
         with locked_paths(target, paths if attempt >= OPTIMISTIC else []):
             overlay, result, request = dry_run()
-            if request is None:
-                return result  # a read, or a refused write: nothing to apply
+            if request is None:  # a read, a refused write, or only times (`touch -d`)
+                apply_times(overlay, target)
+                return result
             try:
                 apply(overlay, target, request.changes)
                 return result

@@ -5,6 +5,7 @@ bash + GNU in the memory directory and through ``Memory.shell``; stdout and stat
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -32,3 +33,33 @@ def test_whole_file_reads_are_files(tmp_path: Path, script: str) -> None:
     files = {"core.md": (mem / "core.md").read_bytes(), "notes.md": (mem / "notes.md").read_bytes()}
     r = Sandbox({"/m": MemoryFS(files)}, cwd="/m").run(script)
     assert (r.exit_code, r.stdout) == (ref.returncode, ref.stdout)
+
+
+TIME_SCRIPTS = [
+    "touch -d '2026-01-01 00:00' core.md && ls -l --time-style=long-iso core.md | cut -d' ' -f6-",
+    "touch -t 202601011200 notes.md && stat -c %y notes.md",
+    "touch -d @1700000000 core.md; touch -r core.md notes.md && stat -c '%Y %n' core.md notes.md",
+    "cp -p core.md c2 && stat -c %Y core.md c2 | uniq | wc -l",
+    "touch -d '2025-06-01' core.md && find . -newer core.md -name '*.md' | sort",
+    "touch -m -d '2026-09-30 10:00' notes.md && ls -t *.md | head -1",
+]
+
+
+@pytest.mark.parametrize("script", TIME_SCRIPTS)
+def test_times_set_by_the_tool_are_kept(tmp_path: Path, script: str) -> None:
+    """``touch -d``, ``touch -r``, ``cp -p`` through the bash tool set the time as GNU does,
+    and the time is on the file afterwards (it was dropped by the dry-run layer)."""
+    mem = tmp_path / "mem"
+    ref_dir = tmp_path / "ref"
+    for d in (mem, ref_dir):
+        d.mkdir()
+        (d / "core.md").write_text("# Core\n- likes tea\n")
+        (d / "notes.md").write_text("- a note\n")
+        for name in ("core.md", "notes.md"):
+            os.utime(d / name, (1780000000, 1780000000))
+    ref = subprocess.run(["bash", "-c", script], cwd=ref_dir, capture_output=True,
+                         env={"LC_ALL": "C.UTF-8", "TZ": "UTC", "PATH": "/usr/bin:/bin"})
+    out, err, status = Memory(mem).shell(script)
+    assert (status, out) == (ref.returncode, ref.stdout.decode()), err
+    for name in ("core.md", "notes.md"):
+        assert os.stat(mem / name).st_mtime_ns == os.stat(ref_dir / name).st_mtime_ns, name
