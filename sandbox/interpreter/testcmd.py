@@ -9,7 +9,8 @@ arguments``, ``missing `]'``...).
 File tests see the jail: a regular file or directory, ``/dev/null`` and ``/dev/std*`` as
 character devices, and the links and special files a host process put in a directory
 (``-h``/``-L`` a link, ``-p`` a FIFO, ``-S`` a socket; the other tests follow a link by name
-inside the jail, never opening it); there are no set-id bits, so ``-u -g -k`` are false; ``-r -w -x`` read the owner's permission bits (``-w`` is false under a
+inside the jail, never opening it); ``-u -g -k`` read the set-id and sticky bits (only a host
+process can set them: ``chmod`` is refused); ``-r -w -x`` read the owner's permission bits (``-w`` is false under a
 read-only policy); ``-O -G`` hold for every existing file (the sandbox user owns them all);
 ``-ef`` is the same existing path (no hard links). ``-t FD`` is false: there is no terminal.
 """
@@ -96,7 +97,9 @@ def file_test(sh: "Shell", op: str, operand: str) -> bool:
         return (bool(st.mode & 0o200) or device) and not sh.policy.read_only
     if op == "-x":
         return bool(st.mode & 0o100)
-    return False  # -b -p -S -h -L -u -g -k -N: nothing of the kind in the jail
+    if op in ("-u", "-g", "-k"):  # set-id and sticky bits a host process set (chmod is refused)
+        return bool(st.mode & {"-u": 0o4000, "-g": 0o2000, "-k": 0o1000}[op])
+    return False  # -N: no access times in the jail
 
 
 def unary_test(sh: "Shell", op: str, operand: str) -> bool:

@@ -270,10 +270,14 @@ class Walker:
         if name == "-samefile":
             try:
                 target = self.ctx.path(args[0])
-                self.fs.stat(target)
+                ident = self.fs.lstat(target).version
             except FSError as exc:
                 raise P.FindError(f"{quote(args[0])}: {exc}") from None
-            return lambda e: e.vpath == target
+            # a host directory's version holds the inode: two names of one file (a hard link
+            # a host process made) have the same; other backends: the same path only
+            inode = ident if isinstance(ident, tuple) and len(ident) == 4 else None
+            return lambda e: e.vpath == target or (
+                inode is not None and e.stat(fs).version == inode)
         if name in ("-print", "-print0"):
             end = b"\n" if name == "-print" else b"\0"
             def print_(e: Entry) -> bool:

@@ -129,3 +129,18 @@ def test_a_link_out_of_the_jail_resolves_inside_it(tmp_path: Path) -> None:
     # out names a host path: inside the jail that name does not exist (readlink -f fails)
     assert r.stdout.decode().splitlines() == ["/etc", "gone", "2"], r
     assert str(tmp_path) not in r.stderr.decode()
+
+
+@pytest.mark.parametrize("script", [
+    "find . -samefile dir/file | sort", "find . -samefile other", "find . -samefile perm",
+    "for f in su sg st other; do for o in u g k; do test -$o $f && echo \"$o $f\"; done; done",
+    "[[ -u su && -g sg && -k st && ! -u other ]] && echo bits",
+])
+def test_hard_links_and_mode_bits_a_host_set(tmp_path: Path, script: str) -> None:
+    """Two names of one file (a hard link made on the host) are ``-samefile``; set-id and
+    sticky bits set on the host answer ``test -u -g -k`` (the sandbox can set neither)."""
+    subprocess.run(["bash", "-c", "mkdir dir perm && echo x > dir/file && ln dir/file perm/hardlink"
+                    " && echo y > other && touch su sg && chmod 4755 su && chmod 2755 sg"
+                    " && mkdir st && chmod 1777 st"], cwd=tmp_path, check=True)
+    ref, ours = _both(tmp_path, script)
+    assert ours == ref, script
