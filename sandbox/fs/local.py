@@ -568,8 +568,9 @@ class ScanHandle:
         self.fd = fd
         self.path = path
 
-    def scan(self) -> list[tuple[str, str | None]]:
-        """Sorted (name, kind or None) pairs of the directory's entries."""
+    def scan(self, sort: bool = True) -> list[tuple[str, str | None]]:
+        """Sorted (name, kind or None) pairs of the directory's entries (``sort=False``: in
+        the kernel's readdir order, as GNU's walks list them)."""
         out: list[tuple[str, str | None]] = []
         try:
             with os.scandir(self.fd) as it:
@@ -582,12 +583,14 @@ class ScanHandle:
                     out.append((entry.name, kind))
         except OSError as e:
             raise FSError(e.errno or errno.EIO, self.path) from None
-        out.sort()
+        if sort:
+            out.sort()
         return out
 
-    def scan_stats(self) -> list[tuple[str, FileStat | None]]:
+    def scan_stats(self, sort: bool = True) -> list[tuple[str, FileStat | None]]:
         """Sorted (name, FileStat or None) pairs: one no-follow stat per entry relative to
-        this directory; None for a link, a special file or a name gone meanwhile."""
+        this directory; None for a link, a special file or a name gone meanwhile
+        (``sort=False``: in the kernel's readdir order)."""
         out: list[tuple[str, FileStat | None]] = []
         to_stat = LocalDir._to_stat
         try:
@@ -603,7 +606,8 @@ class ScanHandle:
                     out.append((entry.name, to_stat(st) if ok else None))
         except OSError as e:
             raise FSError(e.errno or errno.EIO, self.path) from None
-        out.sort(key=lambda pair: pair[0])
+        if sort:
+            out.sort(key=lambda pair: pair[0])
         return out
 
     def child(self, name: str) -> "ScanHandle":

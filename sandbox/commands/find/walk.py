@@ -538,7 +538,7 @@ class Walker:
         is a host directory (as GNU's), else sorted: entries are (name, stat or None, kind or
         None); empty after an error (reported)."""
         found, handle = self._sorted_listing(e, parent)
-        if len(found) > 1:
+        if len(found) > 1 and handle is None:  # (a held-open host directory lists in order)
             found = in_directory_order(self.fs, e.vpath, found, key=lambda item: item[0])
         return found, handle
 
@@ -555,9 +555,9 @@ class Walker:
                 handle = self._open_scan(e.vpath, parent, e.name)
                 if handle is not None:
                     try:
-                        if self.needs_stat:
-                            return [(n, st, None) for n, st in handle.scan_stats()], handle
-                        return [(n, None, k) for n, k in handle.scan()], handle
+                        if self.needs_stat:  # in readdir order: GNU's (see _listing)
+                            return [(n, st, None) for n, st in handle.scan_stats(False)], handle
+                        return [(n, None, k) for n, k in handle.scan(False)], handle
                     except BaseException:
                         handle.close()
                         raise
