@@ -504,14 +504,23 @@ class LocalVersionLog(VersionLog):
         self._pack_inode: tuple[int, int] | None = None
 
     def _make_dirs(self) -> None:
-        """Create ``.memtool/versions`` (0700) on first use."""
-        for d in (os.path.join(self.root, HIDDEN_DIR), self.dir):
+        """Create ``.memtool/versions`` (0700) on first use. Making ``.memtool`` leaves the
+        memory directory's modification time as it was (the tools never show the entry, so
+        ``ls -l`` of the directory must not change because of it)."""
+        hidden = os.path.join(self.root, HIDDEN_DIR)
+        before = None if os.path.isdir(hidden) else os.stat(self.root)
+        for d in (hidden, self.dir):
             try:
                 os.mkdir(d, 0o700)
             except FileExistsError:
                 pass
             if os.path.islink(d) or not os.path.isdir(d):
                 raise VersionLogError(errno.ENOTDIR, "the version directory is not a directory")
+        if before is not None:
+            try:
+                os.utime(self.root, ns=(before.st_atime_ns, before.st_mtime_ns))
+            except OSError:
+                pass
 
     def _lock_descriptor(self) -> int:
         if self._lock_fd < 0 or self._lock_pid != os.getpid():

@@ -27,6 +27,7 @@ import os
 import stat as stat_mod
 import weakref
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import BinaryIO, Iterator
 
 from sandbox.fs.base import FileStat, FSError
@@ -127,8 +128,16 @@ class LocalStore(LocalDir):
         return super().readlink(path)
 
     def stat(self, path: str) -> FileStat:
-        """Stat ``path`` without following links (symlinks and special files refused)."""
+        """Stat ``path`` without following links (symlinks and special files refused). The
+        root's link count leaves out the reserved directory, which the tools never list."""
         _hide(path)
+        if path == "":
+            st = super().stat(path)
+            try:
+                hidden = os.stat(RESERVED, dir_fd=self._store_root_fd(), follow_symlinks=False)
+            except OSError:
+                return st
+            return replace(st, nlink=st.nlink - 1) if stat_mod.S_ISDIR(hidden.st_mode) else st
         if not _top_level(path):
             return super().stat(path)
         try:

@@ -63,3 +63,24 @@ def test_times_set_by_the_tool_are_kept(tmp_path: Path, script: str) -> None:
     assert (status, out) == (ref.returncode, ref.stdout.decode()), err
     for name in ("core.md", "notes.md"):
         assert os.stat(mem / name).st_mtime_ns == os.stat(ref_dir / name).st_mtime_ns, name
+
+
+def test_the_hidden_version_directory_leaves_no_trace(tmp_path: Path) -> None:
+    """memtool's own ``.memtool`` entry (made on the first change) changes neither the memory
+    directory's time nor its link count as the tools show them."""
+    mem, ref_dir = tmp_path / "mem", tmp_path / "ref"
+    for d in (mem, ref_dir):
+        d.mkdir()
+        (d / "core.md").write_text("# Core\n")
+        (d / "notes.md").write_text("- a\n")
+        (d / "conversations.jsonl").write_text("")
+    script = "echo '- b' >> notes.md; stat -c '%h %Y %n' . core.md"
+    for d in (mem, ref_dir):
+        os.utime(d, (1780000000, 1780000000))
+    ref = subprocess.run(["bash", "-c", script], cwd=ref_dir, capture_output=True,
+                         env={"LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"})
+    for d in (mem, ref_dir):  # notes.md was appended to, not created: . keeps its time
+        os.utime(d, (1780000000, 1780000000))
+    out, err, status = Memory(mem).shell(script)
+    assert (status, out) == (ref.returncode, ref.stdout.decode()), err
+    assert (mem / ".memtool").is_dir() and os.stat(mem).st_mtime == 1780000000
