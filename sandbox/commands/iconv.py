@@ -25,6 +25,7 @@ from __future__ import annotations
 import errno
 from typing import Callable, Iterator
 
+from sandbox.commands._argp import argp_error, argp_info
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, UsageError, parse
 from sandbox.fs.base import FSError
@@ -480,31 +481,18 @@ def writes(args: list[str]) -> list[str]:
     return [value for key, value in opts if key == "o" and value not in (None, "-")]
 
 
-def _argp_error(ctx: CommandContext, message: str) -> int:
-    ctx.error(message)
-    ctx.stderr.write(b"Try `iconv --help' or `iconv --usage' for more information.\n")
-    return 64
-
-
 def run(ctx: CommandContext) -> int:
     """Run ``iconv``."""
     try:
         opts, operands = parse(SPEC, ctx.args)
     except UsageError as err:
-        return _argp_error(ctx, str(err))
+        return argp_error(ctx, str(err))
     from_code = to_code = ""
     output: str | None = None
     omit = verbose = listing = False
+    if argp_info(ctx, [k for k, _ in opts], HELP, USAGE, VERSION):
+        return 0
     for key, value in opts:
-        if key == "?":
-            ctx.stdout.write(HELP.encode())
-            return 0
-        if key == "usage":
-            ctx.stdout.write(USAGE.encode())
-            return 0
-        if key == "V":
-            ctx.stdout.write(VERSION.encode())
-            return 0
         if key == "f":
             from_code = value or ""
         elif key == "t":

@@ -13,6 +13,7 @@ unknown locale named in the environment is not warned about.
 
 from __future__ import annotations
 
+from sandbox.commands._argp import argp_error, argp_info
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, OptionSpec, UsageError, parse
 
@@ -86,20 +87,10 @@ def run(ctx: CommandContext) -> int:
     try:
         opts, names = parse(SPEC, ctx.args)
     except UsageError as err:
-        ctx.error(str(err))
-        ctx.stderr.write(b"Try `locale --help' or `locale --usage' for more information.\n")
-        return 64
+        return argp_error(ctx, str(err))
     keys = [k for k, _ in opts]
-    for key in keys:
-        if key == "?":
-            ctx.stdout.write(HELP.encode())
-            return 0
-        if key == "usage":
-            ctx.stdout.write(USAGE.encode())
-            return 0
-        if key == "V":
-            ctx.stdout.write(VERSION.encode())
-            return 0
+    if argp_info(ctx, keys, HELP, USAGE, VERSION):
+        return 0
     if "a" in keys:
         ctx.stdout.write(("\n".join(LOCALES) + "\n").encode())
         return 0

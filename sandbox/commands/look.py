@@ -139,18 +139,12 @@ class Looker:
         return self.data[start:front]
 
 
-def _try_help(ctx: CommandContext, message: str) -> int:
-    ctx.error(message)
-    ctx.stderr.write(b"Try 'look --help' for more information.\n")
-    return 1
-
-
 def run(ctx: CommandContext) -> int:
     """Run ``look``."""
     try:
         opts, operands = parse(SPEC, ctx.args)
     except UsageError as err:
-        return _try_help(ctx, str(err))
+        return ctx.usage_error(str(err))
     wordlist = ctx.env.get("WORDLIST")
     file = WORDS
     if wordlist:
@@ -182,7 +176,7 @@ def run(ctx: CommandContext) -> int:
         dflag = fflag = True
         string = operands[0]
     else:
-        return _try_help(ctx, "bad usage")
+        return ctx.usage_error("bad usage")
     raw = string.encode("utf-8", "surrogateescape")
     if termchar and termchar != b"\0" and termchar in raw:
         raw = raw[: raw.index(termchar) + 1]
