@@ -202,7 +202,11 @@ class LocalDir(FileSystem):
 
     @staticmethod
     def _to_stat(st: os.stat_result) -> FileStat:
-        kind = DIR if stat_mod.S_ISDIR(st.st_mode) else FILE
+        m = st.st_mode
+        kind = (FILE if stat_mod.S_ISREG(m) else DIR if stat_mod.S_ISDIR(m) else
+                LINK if stat_mod.S_ISLNK(m) else FIFO if stat_mod.S_ISFIFO(m) else
+                SOCKET if stat_mod.S_ISSOCK(m) else CHARDEV if stat_mod.S_ISCHR(m) else
+                BLOCKDEV)
         return FileStat(
             kind,
             st.st_size,
@@ -215,15 +219,9 @@ class LocalDir(FileSystem):
 
     # -- reading ----------------------------------------------------------------------------
 
-    def stat(self, path: str) -> FileStat:
-        """Stat ``path`` without following links; symlinks and special files are refused."""
+    def _entry_stat(self, path: str) -> os.stat_result:
+        """The no-follow stat of ``path`` (not the root) from its directory's descriptor."""
         parts = self._parts(path)
-        if not parts:
-            fd = self._open_root()
-            try:
-                return self._to_stat(os.fstat(fd))
-            finally:
-                os.close(fd)
         fd = self._open_dir(parts[:-1], path)
         try:
             st = self._lstat(fd, parts[-1], path)
@@ -231,6 +229,17 @@ class LocalDir(FileSystem):
             os.close(fd)
         if st is None:
             raise FSError(errno.ENOENT, path)
+        return st
+
+    def stat(self, path: str) -> FileStat:
+        """Stat ``path`` without following links; symlinks and special files are refused."""
+        if path == "":
+            fd = self._open_root()
+            try:
+                return self._to_stat(os.fstat(fd))
+            finally:
+                os.close(fd)
+        st = self._entry_stat(path)
         self._check_kind(st, path)
         return self._to_stat(st)
 
@@ -284,23 +293,9 @@ class LocalDir(FileSystem):
     def lstat(self, path: str) -> FileStat:
         """Stat ``path`` without following a link, reporting links and special files as
         such (``FileStat.kind``); the directories above it are walked as everywhere."""
-        parts = self._parts(path)
-        if not parts:
+        if path == "":
             return self.stat(path)
-        fd = self._open_dir(parts[:-1], path)
-        try:
-            st = self._lstat(fd, parts[-1], path)
-        finally:
-            os.close(fd)
-        if st is None:
-            raise FSError(errno.ENOENT, path)
-        m = st.st_mode
-        kind = (FILE if stat_mod.S_ISREG(m) else DIR if stat_mod.S_ISDIR(m) else
-                LINK if stat_mod.S_ISLNK(m) else FIFO if stat_mod.S_ISFIFO(m) else
-                SOCKET if stat_mod.S_ISSOCK(m) else CHARDEV if stat_mod.S_ISCHR(m) else
-                BLOCKDEV)
-        return FileStat(kind, st.st_size, st.st_mtime, stat_mod.S_IMODE(m), st.st_nlink,
-                        (st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns), st.st_mtime_ns)
+        return self._to_stat(self._entry_stat(path))
 
     def readlink(self, path: str) -> str:
         """The link's text, read relative to its directory's descriptor (never followed)."""

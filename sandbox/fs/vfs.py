@@ -143,6 +143,14 @@ class VirtualFS:
 
     def stat(self, path: str) -> FileStat:
         """Stat a virtual path (mount points' ancestors and ``/dev`` are directories)."""
+        return self._stat(path, False)
+
+    def lstat(self, path: str) -> FileStat:
+        """``stat``, but a link or special file a backend holds is reported as such
+        (``FileSystem.lstat``)."""
+        return self._stat(path, True)
+
+    def _stat(self, path: str, own: bool) -> FileStat:
         if path == DEV_NULL or path in DEVICES:
             return FileStat(FILE, 0, 0.0, 0o666)
         if path == "/dev":
@@ -150,25 +158,13 @@ class VirtualFS:
         found = self.resolve(path)
         if found is not None:
             try:
-                return found[0].stat(found[1])
+                return found[0].lstat(found[1]) if own else found[0].stat(found[1])
             except FSError as e:
                 if e.errno != errno.ENOENT or not self._virtual_children(path):
                     raise
-        if self._virtual_children(path) or path == "/dev":
+        if self._virtual_children(path):
             return FileStat(DIR, 4096, 0.0, 0o755, 2)
         raise enoent(path)
-
-    def lstat(self, path: str) -> FileStat:
-        """``stat``, but a link or special file a backend holds is reported as such
-        (``FileSystem.lstat``)."""
-        found = None if path in DEVICES or path == "/dev" else self.resolve(path)
-        if found is not None:
-            try:
-                return found[0].lstat(found[1])
-            except FSError as e:
-                if e.errno != errno.ENOENT or not self._virtual_children(path):
-                    raise
-        return self.stat(path)
 
     def readlink(self, path: str) -> str:
         """The text of the symbolic link ``path`` (``EINVAL``: not a link)."""
