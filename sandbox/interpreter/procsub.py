@@ -148,12 +148,19 @@ class FdView:
 
     def stat(self, path: str) -> FileStat:
         """A pipe's stat: a file of the output's size."""
+        return self._pipe_stat(path) or self._fs.stat(path)  # type: ignore[attr-defined]
+
+    def lstat(self, path: str) -> FileStat:
+        """``stat`` for a substitution's descriptor, else the mount table's ``lstat``."""
+        return self._pipe_stat(path) or self._fs.lstat(path)  # type: ignore[attr-defined]
+
+    def _pipe_stat(self, path: str) -> FileStat | None:
         data = self._fds.get(path)
         if isinstance(data, OutSub):
             return FileStat("file", 0, time.time(), 0o600)
         if data is not None:
             return FileStat("file", len(data), time.time(), 0o600)
-        return self._fs.stat(path)  # type: ignore[attr-defined,no-any-return]
+        return None
 
     def exists(self, path: str) -> bool:
         """True for the substitutions' descriptors too."""

@@ -518,3 +518,11 @@ def test_output_procsub_is_no_write_in_read_only_mode(tmp_path: Path) -> None:
         r = box.run(script)
         assert r.exit_code == 126 and b"read-only" in r.stderr, script
     assert list(tmp_path.iterdir()) == []
+
+
+def test_commands_that_look_at_a_process_substitution_see_a_file() -> None:
+    """``<(cmd)`` is a file of its output for every command that stats it, through ``stat``
+    and ``lstat`` alike (ls, stat, find and du take the no-follow one)."""
+    r = dt.run_ours("ls <(echo) >/dev/null && echo ls; stat -c %F <(echo); "
+                    "du -b <(echo abc) | cut -f1; find <(echo) -maxdepth 0 -type f | wc -l")
+    assert (r.stdout, r.status) == (b"ls\nregular file\n4\n1\n", 0), r.stderr
