@@ -45,32 +45,33 @@ def _stat(ctx: CommandContext, parts: list[str]) -> FileStat | None:
 def stat_through(ctx: CommandContext, name: str, follow: bool = True) -> tuple[FileStat, str]:
     """(stat, virtual path) of ``name`` with the links in it resolved by name, as the
     kernel's ``stat`` (``follow``) or ``lstat`` (the last component not followed) would;
-    raises ``FSError``. No link is opened."""
+    ``name/`` follows the last link too and must be a directory (``ENOTDIR``). Raises
+    ``FSError``. No link is opened."""
+    slash = name.endswith("/") and name.strip("/") != ""
+    follow = follow or slash
     head, _, last = name.rstrip("/").rpartition("/")
-    if ".." in head.split("/"):  # `link/..` is the parent of what the link names
-        path = canonicalize(ctx, head, EXISTING).rstrip("/") + "/" + last
-        if last in ("", ".", ".."):
-            path = canonicalize(ctx, name, EXISTING)
-        st = ctx.fs.lstat(path)
-        if follow and st.kind == LINK:
-            path = canonicalize(ctx, path, EXISTING)
-            st = ctx.fs.lstat(path)
-        return st, path
-    path = normalize(name, ctx.cwd)
+    whole = last in ("", ".", "..")  # no last name to keep unresolved
+
+    def above() -> str:  # the directories above the last name, their links resolved
+        if whole:
+            return canonicalize(ctx, name, EXISTING)
+        where = canonicalize(ctx, head or ("/" if name.startswith("/") else "."), EXISTING)
+        return where.rstrip("/") + "/" + last
+
+    # `link/..` is the parent of what the link names: resolved, not cut lexically
+    path = above() if ".." in head.split("/") else normalize(name, ctx.cwd)
     try:
         st = ctx.fs.lstat(path)
     except FSError as e:
         if e.errno != errno.ELOOP:  # ELOOP: a link above the last component
             raise
-        if not follow and last not in ("", ".", ".."):
-            path = canonicalize(ctx, head or ("/" if name.startswith("/") else "."), EXISTING)
-            path = path.rstrip("/") + "/" + last
-            return ctx.fs.lstat(path), path
-        path = canonicalize(ctx, name, EXISTING)
-        return ctx.fs.lstat(path), path
-    if follow and st.kind == LINK:
-        path = canonicalize(ctx, name, EXISTING)
+        path = above()
         st = ctx.fs.lstat(path)
+    if follow and st.kind == LINK:
+        path = canonicalize(ctx, path, EXISTING)
+        st = ctx.fs.lstat(path)
+    if slash and not st.is_dir:
+        raise FSError(errno.ENOTDIR, name)
     return st, path
 
 

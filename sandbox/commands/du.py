@@ -18,13 +18,11 @@ file has more than one link).
 
 from __future__ import annotations
 
-import errno
 import fnmatch
 from dataclasses import dataclass, field
 
 from sandbox.commands._canonical import stat_through
 from sandbox.commands._quoting import quote, quoteaf, quotef
-from sandbox.commands._writing import stat_operand
 from sandbox.commands.base import CommandContext
 from sandbox.commands.ls.layout import Scale, human, parse_block_size
 from sandbox.commands._dirorder import in_directory_order
@@ -344,14 +342,7 @@ def run(ctx: CommandContext) -> int:
             ctx.error("invalid zero-length file name")
             walker.ok = False
             continue
-        try:
-            stat_operand(ctx, operand)  # the kernel's `name/` rule
-        except FSError as e:
-            if e.errno not in (errno.ELOOP, errno.EACCES):  # ELOOP, EACCES: a link, a FIFO
-                ctx.error(f"cannot access {quoteaf(operand)}: {e}")
-                walker.ok = False
-                continue
-        try:
+        try:  # (the kernel's `name/` rule too)
             st, vpath = stat_through(ctx, operand, o.follow in ("L", "D"))
         except FSError as e:
             ctx.error(f"cannot access {quoteaf(operand)}: {e}")

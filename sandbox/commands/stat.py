@@ -18,12 +18,10 @@ Values the jail does not have are virtual and fixed, never the host's:
 
 from __future__ import annotations
 
-import errno
 import time
 
 from sandbox.commands._canonical import stat_through
 from sandbox.commands._quoting import quote, quoteaf
-from sandbox.commands._writing import stat_operand
 from sandbox.commands.base import CommandContext
 from sandbox.commands.ls import _blocks as allocated_blocks  # ls's block rule, shared
 from sandbox.commands.ls import _inode as jail_inode  # the same number ls -i shows
@@ -351,13 +349,6 @@ def run(ctx: CommandContext) -> int:
     status = 0
     for operand in operands:
         ctx.budget.check_time()
-        try:
-            st = stat_operand(ctx, operand)  # (the kernel's `name/` rule)
-        except FSError as e:
-            if e.errno not in (errno.ELOOP, errno.EACCES):  # EACCES, ELOOP: a link, a FIFO
-                ctx.error(f"cannot statx {quoteaf(operand)}: {e}")
-                status = 1
-                continue
         try:  # what the name is (-L: what it names), its links resolved inside the jail
             st, vpath = stat_through(ctx, operand, follow)
         except FSError as e:
