@@ -105,6 +105,8 @@ class OverlayStore(FileSystem):
         #: after the content changes, never asked for approval
         self.mtimes: dict[str, float] = {}
         self._versions: dict[str, int] = {}
+        #: path -> the permission bits a file the layer changed shows (the base file's)
+        self._modes: dict[str, int] = {}
         self._order: list[str] = []
         #: path -> the base's ``stat().version`` when the layer first read or wrote it
         #: (``ABSENT``: it did not exist), so ``apply`` can tell a change made meanwhile.
@@ -142,11 +144,8 @@ class OverlayStore(FileSystem):
     def _stat(self, path: str) -> FileStat:
         if path in self.files and self.files[path] is not None:
             data = self.files[path]
-            try:  # a file changed in the layer keeps its permission bits, as write_bytes does
-                mode = self.base.stat(path).mode
-            except FSError:
-                mode = 0o600
-            return FileStat(FILE, len(data), time.time(), mode, 1, ("overlay", self._versions[path]))
+            return FileStat(FILE, len(data), time.time(), self._modes[path], 1,
+                            ("overlay", self._versions[path]))
         if self.dirs.get(path) is True:
             return FileStat(DIR, 0, time.time(), 0o700, 2, None)
         if self._gone(path):
@@ -204,6 +203,10 @@ class OverlayStore(FileSystem):
         self._note(path)
         if path not in self._order:
             self._order.append(path)
+            try:  # a file changed in the layer keeps its permission bits, as write_bytes does
+                self._modes[path] = self.base.stat(path).mode
+            except FSError:
+                self._modes[path] = 0o600
         self.files[path] = data
         self._versions[path] = next(_clock)
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sandbox.commands._canonical import stat_through
 from sandbox.fs.base import BLOCKDEV, CHARDEV, FIFO, LINK, SOCKET, FSError
 from sandbox.fs.vfs import DEVICES
 from sandbox.interpreter.read import legal_number
@@ -53,15 +54,11 @@ def option_on(sh: "Shell", name: str) -> bool:
 
 def _stat(sh: "Shell", operand: str, follow: bool = True):  # type: ignore[no-untyped-def]
     """(stat, virtual path) of ``operand`` (following a link by name: ``stat``), or
-    (None, "")."""
-    from types import SimpleNamespace
-
-    from sandbox.commands._canonical import stat_through
+    (None, ""). The shell has the ``fs``, ``cwd`` and ``budget`` the resolution reads."""
     if operand == "":
         return None, ""
     try:
-        where = SimpleNamespace(fs=sh.fs, cwd=sh.cwd, budget=sh.budget)
-        return stat_through(where, operand, follow)  # type: ignore[arg-type]
+        return stat_through(sh, operand, follow)  # type: ignore[arg-type]
     except (FSError, OSError, ValueError):
         return None, ""
 

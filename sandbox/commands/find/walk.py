@@ -21,7 +21,7 @@ from sandbox.commands._subcommand import spawn
 from sandbox.commands.base import CommandContext
 from sandbox.commands.find import parse as P
 from sandbox.commands.find.printf import compile_format, compile_render
-from sandbox.commands._canonical import EXISTING, canonicalize, stat_through
+from sandbox.commands._canonical import stat_through
 from sandbox.commands._dirorder import in_directory_order
 from sandbox.fs.base import DIR, LINK, TYPE_LETTER, FileStat, FSError
 
@@ -379,8 +379,7 @@ class Walker:
         if letter != "l":
             return letter
         try:
-            target = canonicalize(self.ctx, e.vpath, EXISTING)
-            return TYPE_LETTER[self.fs.lstat(target).kind]
+            return TYPE_LETTER[stat_through(self.ctx, e.vpath)[0].kind]
         except FSError as exc:
             if exc.errno == errno.ELOOP:
                 if printf:
