@@ -670,7 +670,7 @@ class MemoryShell:
                               f"memory must not hold secrets. Nothing was run.\n").encode()
         before = self.tool._core_state()
         result = self.sandbox.run(script, stdin)
-        note = self.tool._after_core_change(*before).strip()
+        note = self.tool._after_core_change(*before, quiet=True).strip()
         err = result.stderr
         code = result.exit_code
         if note:

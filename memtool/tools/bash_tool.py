@@ -7,7 +7,10 @@ status is not zero, cut at ``max_output_chars`` with a marker saying how much wa
 
 Memory rules hold here too: a script containing a secret is refused before it runs, and a run
 that takes ``core.md`` over its budget is undone (the old core.md is written back) and reported.
-Every run that changes core.md reports ``[core.md: N/B chars]``.
+Every run that changes core.md reports ``[core.md: N/B chars]`` in the tool's string result.
+The separate-stream form (``run_parts``, for native shell tools and ``memtool sh``) keeps stderr
+as bash prints it: it adds that line only when core.md is near its budget
+(``NEAR_BUDGET``) or a change was undone.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from memtool.secrets import SecretScanner
 
 MOUNT = "/.memory"
 GUARD_EXIT = 126
+#: Share of the core budget from which the separate-stream form reports core.md's size.
+NEAR_BUDGET = 0.9
 
 
 @dataclass
@@ -115,7 +120,7 @@ class BashTool:
     def run_parts(self, command: str) -> tuple[str, str, int]:
         """Run one script with the same rules as ``run``; (stdout, stderr, exit status) apart,
         for native shell tools that report them separately (refusals: stderr and 126; a core
-        budget undo or report: on stderr)."""
+        budget undo, or the size line once core.md is near its budget: on stderr)."""
         if not isinstance(command, str) or not command.strip():
             return "", "Error: `command` is empty; give a shell command such as: cat /.memory/core.md\n", 2
         found = self.scanner.find(command)
@@ -134,7 +139,7 @@ class BashTool:
         except Exception as e:  # the sandbox promises no exceptions; never let one reach the model
             return "", f"Error: the command could not run ({type(e).__name__}).\n", 1
         err = result.stderr.decode("utf-8", "replace")
-        note = self._after_core_change(before_version, before_text).strip()
+        note = self._after_core_change(before_version, before_text, quiet=True).strip()
         if note:
             err += note + "\n"
         return result.stdout.decode("utf-8", "replace"), err, result.exit_code
@@ -163,7 +168,11 @@ class BashTool:
             text += f"\nAllowed commands: {self.allowed_list()}. No other programs exist here."
         return text + self._after_core_change(before_version, before_text)
 
-    def _after_core_change(self, before_version: object, before_text: str | None) -> str:
+    def _after_core_change(self, before_version: object, before_text: str | None,
+                           quiet: bool = False) -> str:
+        """What to add after a run that may have changed core.md: "" when it did not, else the
+        size line (with ``quiet``, only once core.md is near its budget), or the error and the
+        size line when the change took it over budget and was undone."""
         try:
             after_version = self.store.stat(CORE).version
         except FSError:
@@ -173,13 +182,14 @@ class BashTool:
         if after_version is None and before_version is None:
             return ""
         after_text = self.core.text()
-        if after_version is None or after_text == before_text:
-            return "\n" + self.core.report(len(after_text))
-        try:
-            self.core.check_budget(after_text, before_text or "")
-        except CoreBudgetExceeded as e:
-            if before_text is not None:
-                with self.store.lock(CORE):
-                    self.store.write_bytes(CORE, before_text.encode("utf-8"))
-            return f"\nError: {e}. The change to core.md was undone.\n" + self.core.report(len(before_text or ""))
+        if after_version is not None and after_text != before_text:
+            try:
+                self.core.check_budget(after_text, before_text or "")
+            except CoreBudgetExceeded as e:
+                if before_text is not None:
+                    with self.store.lock(CORE):
+                        self.store.write_bytes(CORE, before_text.encode("utf-8"))
+                return f"\nError: {e}. The change to core.md was undone.\n" + self.core.report(len(before_text or ""))
+        if quiet and len(after_text) < NEAR_BUDGET * self.core.budget:
+            return ""
         return "\n" + self.core.report(len(after_text))

@@ -60,6 +60,18 @@ def test_echo_append_reports_core_size(mem):
 
 
 @needs("echo")
+def test_shell_stderr_is_bash_stderr_until_core_is_near_its_budget(store):
+    mem = Memory(store, core_budget=100)
+    mem.store.write_bytes("core.md", b"# Core\n")
+    assert mem.shell("echo '- tea' >> core.md") == ("", "", 0)
+    assert mem.shell("echo " + "x" * 81 + " >> core.md") == ("", "[core.md: 95/100 chars]\n", 0)
+    out, err, status = mem.shell("echo " + "y" * 10 + " >> core.md")
+    assert out == "" and status == 0 and err.startswith("Error: core.md would grow to 106 ")
+    assert err.endswith("The change to core.md was undone.\n[core.md: 95/100 chars]\n")
+    assert len(mem.core.text()) == 95
+
+
+@needs("echo")
 def test_core_budget_enforced_and_undone(store):
     mem = Memory(store, core_budget=250)
     before = mem.store.read_bytes("core.md")

@@ -160,7 +160,13 @@ def test_sh_command(memdir, capsys):
     code, out, err = cli(capsys, "sh", "--path", str(memdir), "-c", "echo x >> conversations.jsonl")
     assert code != 0 and (memdir / "conversations.jsonl").read_text().count("\nx\n") == 0
     code, _, err = cli(capsys, "sh", "--path", str(memdir), "-c", "echo '- likes tea' >> core.md")
-    assert code == 0 and "[core.md: " in err
+    assert code == 0 and err == ""  # stderr as bash prints it: far from the budget, no size line
+    fill = "x" * (3700 - len((memdir / "core.md").read_text()))
+    code, _, err = cli(capsys, "sh", "--path", str(memdir), "-c", f"echo {fill} >> core.md")
+    assert code == 0 and err == "[core.md: 3701/4000 chars]\n"
+    code, _, err = cli(capsys, "sh", "--path", str(memdir), "-c", f"echo {'y' * 400} >> core.md")
+    assert code == 1 and err.startswith("Error: core.md would grow to ")
+    assert err.endswith("The change to core.md was undone.\n[core.md: 3701/4000 chars]\n")
     code, _, err = cli(capsys, "sh", "--path", str(memdir), "--read-only", "-c", "touch new.md")
     assert code != 0 and not (memdir / "new.md").exists()
     code, _, err = cli(capsys, "sh", "--path", str(memdir), "-c", "echo AKIAIOSFODNN7EXAMPLE >> notes.md")
