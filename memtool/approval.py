@@ -108,6 +108,8 @@ class OverlayStore(FileSystem):
         #: path -> the permission bits a file the layer changed shows (the base file's)
         self._modes: dict[str, int] = {}
         self._order: list[str] = []
+        #: directory -> when the layer last added or removed an entry in it (its mtime then)
+        self._entries_changed: dict[str, float] = {}
         #: path -> the base's ``stat().version`` when the layer first read or wrote it
         #: (``ABSENT``: it did not exist), so ``apply`` can tell a change made meanwhile.
         self.seen: dict[str, object] = {}
@@ -147,10 +149,29 @@ class OverlayStore(FileSystem):
             return FileStat(FILE, len(data), time.time(), self._modes[path], 1,
                             ("overlay", self._versions[path]))
         if self.dirs.get(path) is True:
-            return FileStat(DIR, 0, time.time(), 0o700, 2, None)
+            return self._dir_stat(path, FileStat(DIR, 4096, time.time(), 0o700, 2, None), False)
         if self._gone(path):
             raise FSError(errno.ENOENT, path)
-        return self.base.stat(path)
+        st = self.base.stat(path)
+        return self._dir_stat(path, st, True) if st.is_dir else st
+
+    def _dir_stat(self, path: str, st: FileStat, in_base: bool) -> FileStat:
+        """A directory's stat with the layer's subdirectories counted in its links (each
+        ``..`` is one) and the time the layer last added or removed an entry in it."""
+        nlink = st.nlink
+        for d, made in self.dirs.items():
+            if d and _parent(d) == path:
+                there = in_base and self.base.exists(d)
+                if made and not there:
+                    nlink += 1
+                elif not made and there:
+                    nlink -= 1
+        changed = self._entries_changed.get(path)
+        if nlink == st.nlink and changed is None:
+            return st
+        if changed is None:
+            return replace(st, nlink=nlink)
+        return replace(st, nlink=nlink, mtime=changed, mtime_ns=ns_of(changed))
 
     def open_read(self, path: str) -> BinaryIO:
         """Open through the layer."""
@@ -199,7 +220,13 @@ class OverlayStore(FileSystem):
         if not st.is_dir:
             raise FSError(errno.ENOTDIR, path)
 
+    def _entry_changed(self, path: str) -> None:
+        """``path`` was added or removed: its directory's modification time is now."""
+        self._entries_changed[_parent(path)] = time.time()
+
     def _set(self, path: str, data: bytes | None) -> None:
+        if data is None or not self.exists(path):
+            self._entry_changed(path)
         self._note(path)
         if path not in self._order:
             self._order.append(path)
@@ -245,6 +272,7 @@ class OverlayStore(FileSystem):
             raise FSError(errno.EEXIST, path)
         self._need_dir(path)
         self.dirs[path] = True
+        self._entry_changed(path)
 
     def remove(self, path: str) -> None:
         """Remove a file in the layer."""
@@ -263,6 +291,7 @@ class OverlayStore(FileSystem):
         if self.listdir(path):
             raise FSError(errno.ENOTEMPTY, path)
         self.dirs[path] = False
+        self._entry_changed(path)
 
     def rename(self, src: str, dst: str) -> None:
         """Move a file or a directory tree in the layer."""
@@ -291,6 +320,8 @@ class OverlayStore(FileSystem):
                     stack.append(child)
                 else:
                     moves.append((child, self.read_bytes(child)))
+        self._entry_changed(src)
+        self._entry_changed(dst)
         for d in subdirs:
             self.dirs[dst + d[len(src):]] = True
         for child, data in moves:

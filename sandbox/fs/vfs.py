@@ -162,8 +162,11 @@ class VirtualFS:
             except FSError as e:
                 if e.errno != errno.ENOENT or not self._virtual_children(path):
                     raise
-        if self._virtual_children(path):
-            return FileStat(DIR, 4096, 0.0, 0o755, 2)
+        children = self._virtual_children(path)
+        if children:
+            # every child is a directory (a mount point or an ancestor of one): each ``..``
+            # links back here, as a kernel counts a directory's links
+            return FileStat(DIR, 4096, 0.0, 0o755, 2 + len(children))
         raise enoent(path)
 
     def readlink(self, path: str) -> str:

@@ -84,3 +84,51 @@ def test_the_hidden_version_directory_leaves_no_trace(tmp_path: Path) -> None:
     out, err, status = Memory(mem).shell(script)
     assert (status, out) == (ref.returncode, ref.stdout.decode()), err
     assert (mem / ".memtool").is_dir() and os.stat(mem).st_mtime == 1780000000
+
+
+DIR_SCRIPTS = [
+    "mkdir -p archive/2026; stat -c '%h %n' . archive archive/2026",
+    "mkdir a b; rmdir a; stat -c '%h %s' . b; ls -la | head -2 | cut -c1-12",
+    "mkdir -p x/y; mv x z; stat -c '%h %n' . z z/y",
+    "mkdir t && echo hi > t/f && rm -r t; stat -c %h .",
+    "echo new > n.md; find . -maxdepth 0 -newer core.md | wc -l",
+    "rm notes.md; find . -maxdepth 0 -newer core.md | wc -l",
+    "echo more >> notes.md; find . -maxdepth 0 -newer core.md | wc -l",
+]
+
+
+@pytest.mark.parametrize("script", DIR_SCRIPTS)
+def test_directories_count_links_and_change_times_as_the_kernel(tmp_path: Path, script: str) -> None:
+    """A directory made or removed through the tool counts in its parent's links (each ``..``
+    is one), and adding or removing an entry makes the directory's time now, in the dry-run
+    layer as on disk; appending to a file does not."""
+    mem, ref_dir = tmp_path / "mem", tmp_path / "ref"
+    for d in (mem, ref_dir):
+        d.mkdir()
+        (d / "core.md").write_text("# Core\n")
+        (d / "notes.md").write_text("- a\n")
+        (d / "conversations.jsonl").write_text("")  # else memtool bootstraps it: . changes
+        os.utime(d / "core.md", (1780000000, 1780000000))
+        os.utime(d, (1770000000, 1770000000))
+    ref = subprocess.run(["bash", "-c", script], cwd=ref_dir, capture_output=True,
+                         env={"LC_ALL": "C.UTF-8", "TZ": "UTC", "PATH": "/usr/bin:/bin"})
+    out, err, status = Memory(mem).shell(script)
+    assert (status, out) == (ref.returncode, ref.stdout.decode()), err
+
+
+def test_the_parent_of_the_memory_directory_lists_as_a_directory_holding_just_it(tmp_path: Path) -> None:
+    """``ls -la`` in /.memory shows ``..`` as bash shows the parent of a memory directory that
+    is alone in its parent (links 3); ``ls -la /`` counts the jail root's own subdirectories."""
+    mem, ref_dir = tmp_path / "a" / "mem", tmp_path / "b" / "ref"
+    for d in (mem, ref_dir):
+        d.mkdir(parents=True)
+        (d / "core.md").write_text("# Core\n")
+        (d / "conversations.jsonl").write_text("")
+    script = "ls -la | sed -n 3p | cut -c1-12"
+    ref = subprocess.run(["bash", "-c", script], cwd=ref_dir, capture_output=True,
+                         env={"LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"})
+    out, err, status = Memory(mem).shell(script)
+    assert (status, out) == (ref.returncode, ref.stdout.decode()) == (0, "drwxr-xr-x 3\n"), err
+    out, err, status = Memory(mem).shell("ls -a / | grep -vcxE '[.]|[.][.]'; stat -c %h /")
+    count = int(out.split()[0])
+    assert out == f"{count}\n{count + 2}\n" and status == 0, err

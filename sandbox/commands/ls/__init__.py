@@ -623,11 +623,13 @@ class _Lister:
     def stat_child(self, child: str, parent: str) -> FileStat:
         """The stat of a listed entry, never following a link (a link or special file is
         shown as what it is); a virtual directory above the mounts (``..`` of a mount point)
-        gets the listed directory's own."""
+        gets the listed directory's own time and mode, and the links of a directory that
+        holds just it (3), as the directory a memory store is usually kept in."""
         st = self.ctx.fs.lstat(child)
-        if st.is_dir and st.mtime == 0.0 and self.ctx.fs.resolve(child) is None:
+        if (st.is_dir and st.mtime == 0.0 and child != parent and parent.startswith(child.rstrip("/") + "/")
+                and self.ctx.fs.resolve(child) is None):
             own = self.ctx.fs.stat(parent)
-            return FileStat(st.kind, own.size, own.mtime, own.mode, own.nlink)
+            return FileStat(st.kind, own.size, own.mtime, own.mode, 3)
         return st
 
     def read_dir(self, vpath: str, shown: str, top: bool) -> list[_Entry] | None:
