@@ -110,6 +110,8 @@ class OverlayStore(FileSystem):
         self._order: list[str] = []
         #: directory -> when the layer last added or removed an entry in it (its mtime then)
         self._entries_changed: dict[str, float] = {}
+        #: path -> when the layer last wrote the file or made the directory (its mtime)
+        self._written: dict[str, float] = {}
         #: path -> the base's ``stat().version`` when the layer first read or wrote it
         #: (``ABSENT``: it did not exist), so ``apply`` can tell a change made meanwhile.
         self.seen: dict[str, object] = {}
@@ -146,10 +148,12 @@ class OverlayStore(FileSystem):
     def _stat(self, path: str) -> FileStat:
         if path in self.files and self.files[path] is not None:
             data = self.files[path]
-            return FileStat(FILE, len(data), time.time(), self._modes[path], 1,
-                            ("overlay", self._versions[path]))
+            when = self._written[path]
+            return FileStat(FILE, len(data), when, self._modes[path], 1,
+                            ("overlay", self._versions[path]), ns_of(when))
         if self.dirs.get(path) is True:
-            return self._dir_stat(path, FileStat(DIR, 4096, time.time(), 0o700, 2, None), False)
+            when = self._written.get(path, 0.0)
+            return self._dir_stat(path, FileStat(DIR, 4096, when, 0o700, 2, None, ns_of(when)), False)
         if self._gone(path):
             raise FSError(errno.ENOENT, path)
         st = self.base.stat(path)
@@ -222,7 +226,9 @@ class OverlayStore(FileSystem):
 
     def _entry_changed(self, path: str) -> None:
         """``path`` was added or removed: its directory's modification time is now."""
-        self._entries_changed[_parent(path)] = time.time()
+        parent = _parent(path)
+        self._entries_changed[parent] = time.time()
+        self.mtimes.pop(parent, None)  # a time set before is gone, as on disk
 
     def _set(self, path: str, data: bytes | None) -> None:
         if data is None or not self.exists(path):
@@ -236,6 +242,8 @@ class OverlayStore(FileSystem):
                 self._modes[path] = 0o600
         self.files[path] = data
         self._versions[path] = next(_clock)
+        self._written[path] = time.time()
+        self.mtimes.pop(path, None)  # written now: a time set before is gone
 
     def write_bytes(self, path: str, data: bytes) -> None:
         """Replace a file in the layer."""
@@ -272,6 +280,7 @@ class OverlayStore(FileSystem):
             raise FSError(errno.EEXIST, path)
         self._need_dir(path)
         self.dirs[path] = True
+        self._written[path] = time.time()
         self._entry_changed(path)
 
     def remove(self, path: str) -> None:
@@ -298,10 +307,12 @@ class OverlayStore(FileSystem):
         self.base_writable(dst)
         st = self.stat(src)
         self._need_dir(dst)
-        if not st.is_dir:
+        if not st.is_dir:  # a moved file keeps its time, as rename(2) keeps it
             data = self.read_bytes(src)
             self._set(src, None)
             self._set(dst, data)
+            self.mtimes[dst] = st.mtime
+            self.mtimes.pop(src, None)
             return
         if dst == src or dst.startswith(src + "/"):
             raise FSError(errno.EINVAL, src)
@@ -324,9 +335,13 @@ class OverlayStore(FileSystem):
         self._entry_changed(dst)
         for d in subdirs:
             self.dirs[dst + d[len(src):]] = True
+            self._written[dst + d[len(src):]] = self.stat(d).mtime
         for child, data in moves:
+            when = self.stat(child).mtime
             self._set(child, None)
             self._set(dst + child[len(src):], data)
+            self.mtimes[dst + child[len(src):]] = when
+            self.mtimes.pop(child, None)
         for d in sorted(subdirs, key=len, reverse=True):
             self.dirs[d] = False
 

@@ -132,3 +132,33 @@ def test_the_parent_of_the_memory_directory_lists_as_a_directory_holding_just_it
     out, err, status = Memory(mem).shell("ls -a / | grep -vcxE '[.]|[.][.]'; stat -c %h /")
     count = int(out.split()[0])
     assert out == f"{count}\n{count + 2}\n" and status == 0, err
+
+
+MOVE_SCRIPTS = [
+    "mkdir -p a/b && echo x > a/b/f && mv a c && stat -c '%Y %n' c/b/f core.md",
+    "mv core.md c2.md && stat -c '%Y %n' c2.md",
+    "touch -d @1700000000 notes.md && echo more >> notes.md && find . -name notes.md -newer core.md",
+    "touch -d @1700000000 . && echo x > new.md && find . -maxdepth 0 -newer core.md",
+    "mkdir z && ls -ld --time-style=+%Y z | cut -c1-11",
+]
+
+
+@pytest.mark.parametrize("script", MOVE_SCRIPTS)
+def test_times_through_moves_and_writes_as_the_kernel(tmp_path: Path, script: str) -> None:
+    """``mv`` keeps a file's time; a write or a new entry makes it now, also after ``touch -d``."""
+    mem, ref_dir = tmp_path / "mem", tmp_path / "ref"
+    for d in (mem, ref_dir):
+        d.mkdir()
+        (d / "core.md").write_text("# Core\n")
+        (d / "notes.md").write_text("- a\n")
+        (d / "conversations.jsonl").write_text("")
+        os.utime(d / "core.md", (1780000000, 1780000000))
+    ref = subprocess.run(["bash", "-c", script], cwd=ref_dir, capture_output=True,
+                         env={"LC_ALL": "C.UTF-8", "TZ": "UTC", "PATH": "/usr/bin:/bin", "BASH_ENV": ""},
+                         input=b"")
+    ref_out = ref.stdout.decode().replace("drwxr-xr-x", "drwx------")  # new directories are 0700
+    out, err, status = Memory(mem).shell(script)
+    assert (status, out) == (ref.returncode, ref_out), err
+    assert not (mem / "core.md").exists() or os.stat(mem / "core.md").st_mtime == 1780000000
+    if "c2.md" in script:  # the moved file keeps its time on disk too
+        assert os.stat(mem / "c2.md").st_mtime_ns == os.stat(ref_dir / "c2.md").st_mtime_ns
