@@ -140,6 +140,7 @@ MOVE_SCRIPTS = [
     "touch -d @1700000000 notes.md && echo more >> notes.md && find . -name notes.md -newer core.md",
     "touch -d @1700000000 . && echo x > new.md && find . -maxdepth 0 -newer core.md",
     "mkdir z && ls -ld --time-style=+%Y z | cut -c1-11",
+    "echo > f; mkdir d; a=$(stat -c %y f d); sleep 0.02; b=$(stat -c %y f d); [ \"$a\" = \"$b\" ] && echo same",
 ]
 
 
