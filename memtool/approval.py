@@ -15,13 +15,12 @@ from __future__ import annotations
 import errno
 import itertools
 import random
-import sys
 import time
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, BinaryIO, Callable, Iterator, Union
 
-from sandbox.fs.base import DIR, FILE, FileContent, FileStat, FileSystem, FSError, ns_of
+from sandbox.fs.base import DIR, FILE, FileContent, FileStat, FileSystem, FSError, file_time_ns, ns_of
 
 from memtool.history.api import unified
 from memtool.history.store import lock_order
@@ -90,19 +89,9 @@ WHOLE_READ = 1 << 20
 ABSENT = object()
 
 
-#: Linux's CLOCK_REALTIME_COARSE (the clock file times come from; Python names it nowhere)
-_COARSE = 5 if sys.platform.startswith("linux") else None
-
-
 def file_time() -> float:
-    """Now, as the kernel dates a file it writes: its coarse clock (one tick, a few ms, so
-    files written together share a time and ``ls -t`` orders them by name, as on disk)."""
-    if _COARSE is not None:
-        try:
-            return time.clock_gettime(_COARSE)
-        except OSError:
-            pass
-    return time.time()
+    """Now, as the kernel dates a file it writes (``sandbox.fs.base.file_time_ns``)."""
+    return file_time_ns() / 1e9
 
 
 def _parent(path: str) -> str:

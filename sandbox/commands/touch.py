@@ -22,7 +22,7 @@ from sandbox.commands._quoting import quote, quoteaf
 from sandbox.commands._writing import operands_of
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command_line
-from sandbox.fs.base import FSError, Timestamp, mtime_ns_of
+from sandbox.fs.base import FSError, Timestamp, file_time_ns, mtime_ns_of
 
 SPEC = OptionSpec(
     "acd:fmr:t:h",
@@ -151,7 +151,7 @@ def run(ctx: CommandContext) -> int:
         return parsed
     opts, operands = parsed
     keys = {key for key, _ in opts}
-    now = Timestamp(time.time_ns())
+    now = Timestamp(file_time_ns())  # the kernel's clock for file times, as UTIME_NOW
     when: float = now
     try:
         for key, value in opts:

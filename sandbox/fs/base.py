@@ -16,7 +16,9 @@ from __future__ import annotations
 import errno as _errno
 import io
 import os
+import sys as _sys
 import threading
+import time
 from abc import ABC, abstractmethod
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -98,6 +100,21 @@ def mtime_ns_of(st: FileStat) -> int:
     """A file's modification time in nanoseconds: exact where the backend keeps it, else from
     the float."""
     return st.mtime_ns if st.mtime_ns is not None else int(round(st.mtime * 1e9))
+
+
+#: Linux's CLOCK_REALTIME_COARSE, the clock the kernel dates files from (Python names it nowhere).
+_COARSE_CLOCK = 5 if _sys.platform.startswith("linux") else None
+
+
+def file_time_ns() -> int:
+    """Now in nanoseconds, as the kernel dates a file it writes or ``touch`` sets: its coarse
+    clock (one tick, a few ms), so files written together share a time, as on disk."""
+    if _COARSE_CLOCK is not None:
+        try:
+            return time.clock_gettime_ns(_COARSE_CLOCK)
+        except OSError:
+            pass
+    return time.time_ns()
 
 
 def ns_of(mtime: float) -> int:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import errno
 import threading
-import time
 from typing import BinaryIO
 
-from sandbox.fs.base import DIR, FILE, FileContent, FileStat, FileSystem, FSError, Timestamp, enoent
+from sandbox.fs.base import (DIR, FILE, FileContent, FileStat, FileSystem, FSError, Timestamp, enoent,
+                              file_time_ns)
 
 
 class _Node:
@@ -17,7 +17,7 @@ class _Node:
         self.kind = kind
         self.data = bytearray()
         self.children: dict[str, _Node] = {}
-        self.mtime_ns: int | None = time.time_ns()
+        self.mtime_ns: int | None = file_time_ns()
         self.mtime = self.mtime_ns / 1e9
         self.mode = mode
 
@@ -90,7 +90,7 @@ class MemoryFS(FileSystem):
             elif node.kind == DIR:
                 raise FSError(errno.EISDIR, path)
             node.data += data
-            node.mtime_ns = time.time_ns()
+            node.mtime_ns = file_time_ns()
             node.mtime = node.mtime_ns / 1e9
 
     def listdir(self, path: str) -> list[str]:
