@@ -12,6 +12,7 @@ is bash's message without the ``bash: line N:`` prefix.
 
 from __future__ import annotations
 
+import re
 from typing import Callable, Protocol
 
 #: Deepest recursion of expressions (variables whose value is an expression), as bash.
@@ -38,6 +39,10 @@ _MULTIOPS = frozenset({"==", "!=", "<=", ">=", "&&", "||", "<<", ">>", "OP=", "*
 _BINARY_PREC = {"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, ">": 7,
                 "<=": 7, ">=": 7, "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10}
 NUM, STR, EOF = "NUM", "STR", ""
+
+
+#: An assignment or an increment in an array subscript (``a[i++]``, ``a[n=1]``).
+_SIDE_EFFECT_RE = re.compile(r"\+\+|--|(?<![=!<>])=(?!=)")
 
 
 def wrap(value: int) -> int:
@@ -309,6 +314,7 @@ class _Evaluator:
             self._restore(saved)
             self.noeval = saved_noeval
             if self.lasttok in ("PREINC", "PREDEC") or peektok != "=":
+                name = self.tokstr = self.element_once(name)
                 self.tokval = self.streval(name)
             else:
                 self.tokval = 0
@@ -417,6 +423,20 @@ class _Evaluator:
             if base in getattr(self.vars, "assoc", ()):
                 return f"{base}[{remove_quotes(sub)}]"
         return name
+
+    def element_once(self, name: str) -> str:
+        """``a[i++]`` read for ``a[i++] += 5`` or ``a[i++]++``: bash evaluates the subscript
+        once and assigns to the element it read, so a subscript with a side effect becomes
+        the index it evaluates to (``a[0]``) before the element is read."""
+        if self.noeval or not name.endswith("]") or not _SIDE_EFFECT_RE.search(name):
+            return name
+        base, _, sub = name[:-1].partition("[")
+        if base in getattr(self.vars, "assoc", ()):
+            return name
+        try:
+            return f"{base}[{self.subexpr(sub)}]"
+        except ArithError as exc:
+            raise _subscript_failed(exc) from None
 
     def streval(self, name: str) -> int:
         """A variable's value as a number (its text evaluated as an expression)."""

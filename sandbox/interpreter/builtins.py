@@ -383,9 +383,9 @@ def _loop(kind: str) -> Callable[["Shell", list[str], "IO"], int]:
             m = _int_arg(sh, io_, kind, argv[1])
             if m is None:  # `numeric argument required` is fatal, as in bash
                 raise ExitShell(128)
-            if m < 1:
+            if m < 1:  # bash leaves every enclosing loop, with status 1
                 _err(sh, io_, kind, f"{argv[1]}: loop count out of range")
-                return 1
+                raise LoopControl("break", sh.loop_depth, 1)
             n = m
         raise LoopControl(kind, min(n, sh.loop_depth))
     run.__doc__ = f"``{kind} [n]``."

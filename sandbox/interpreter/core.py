@@ -101,11 +101,13 @@ class ExitShell(Exception):
 
 
 class LoopControl(Exception):
-    """``break N`` / ``continue N``."""
+    """``break N`` / ``continue N``; ``status`` is the status of the loops it ends (1 after
+    ``break 0``, which leaves every enclosing loop, as bash's ``breaking = loop_level``)."""
 
-    def __init__(self, kind: str, levels: int):
+    def __init__(self, kind: str, levels: int, status: int = 0):
         self.kind = kind
         self.levels = levels
+        self.status = status
 
 
 class ReturnFromFunction(Exception):
@@ -194,6 +196,10 @@ class Shell:
     source_lines: list[int] | None = None
     line_base = 0
     cur_pos = 0
+    #: ``$BASH_COMMAND``: the simple command, ``(( ))`` or ``[[ ]]`` running (the one that
+    #: was running when a trap's action runs); a ``[[ ]]`` comes with the text it is in.
+    cur_command: object = None
+    break_status = 0  # the status of a loop ``break`` ended (``LoopControl.status``)
     loop_depth = 0
     call_depth = 0
     nesting = 0
@@ -726,6 +732,8 @@ class Shell:
             new_io, closers = redirected
             if isinstance(cmd, (For, ArithCmd, ArithFor, DBracket, Case)):
                 self.cur_pos = cmd.pos  # bash's line for $LINENO and this command's messages
+                if isinstance(cmd, (ArithCmd, DBracket)) and not self.trap_busy:
+                    self.cur_command = (cmd, self.source)
             try:
                 if isinstance(cmd, BraceGroup):
                     status = self.run_script(cmd.body, new_io)
@@ -828,7 +836,7 @@ class Shell:
                     return 1
                 body_status = self._loop_body(node.body, io_)
                 if body_status is None:
-                    status = 0
+                    status = self.break_status
                     break
                 status = body_status
         finally:
@@ -845,6 +853,7 @@ class Shell:
             if lc.levels > 1:
                 lc.levels -= 1
                 raise
+            self.break_status = lc.status
             return None if lc.kind == "break" else 0
 
     def run_while(self, node: While, io_: IO) -> int:
@@ -861,7 +870,7 @@ class Shell:
                         break
                     status = self.run_script(node.body, io_)
                 except LoopControl as lc:
-                    status = 0
+                    status = lc.status
                     if lc.levels > 1:
                         lc.levels -= 1
                         raise
@@ -922,7 +931,7 @@ class Shell:
                         break
                 body_status = self._loop_body(node.body, io_)
                 if body_status is None:
-                    status = 0
+                    status = self.break_status
                     break
                 status = body_status
                 if self.arith_value(node.step, io_) is None:
@@ -975,6 +984,8 @@ class Shell:
         self.status_before = self.status
         self._sub_status = None
         self.cur_pos = cmd.pos
+        if not self.trap_busy:
+            self.cur_command = cmd
         self._current_stdin = io_.stdin
         self._current_stderr = io_.stderr
         if cmd.words and cmd.words[0] is _CAT_WORD:  # $(< file): the file to stdout
@@ -1066,10 +1077,24 @@ class Shell:
         if a.index is not None:
             sub = self.expander.word(a.index)
             value = self.expander.word(a.value, assign=True)
-            state.set_element(self, a.name, sub, value, a.append)
+            try:
+                state.set_element(self, a.name, sub, value, a.append)
+            except state.SubscriptError as exc:
+                # bash names the subscript as written: `m[$k]: bad array subscript`
+                if str(exc) != f"{a.name}[{sub}]: bad array subscript" or a.index.text == sub:
+                    raise
+                raise state.SubscriptError(f"{a.name}[{a.index.text}]: bad array subscript") \
+                    from None
             return
         items: list[tuple[str | None, str]] = []
+        # `m=([k]=v word)`: bash names the word as written, and skips it
+        keyed = a.name in self.assoc and bool(a.array) and a.array[0][0] is not None
         for key, w in a.array or ():
+            if key is None and keyed:
+                self._current_stderr.write(
+                    f"{callstack.error_prefix(self)}{a.name}: {w.text}: must use subscript when "
+                    "assigning associative array\n".encode("utf-8", "surrogateescape"))
+                continue
             if key is None:
                 items.extend((None, v) for v in self.expander.words([w], eq=False))
             else:

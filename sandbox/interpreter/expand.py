@@ -61,8 +61,11 @@ class ExpansionError(Exception):
 
 
 class ArithExpansionError(ExpansionError):
-    """An error in ``$(( ))`` or a ``${v:off:len}`` bound: bash's message, and the rest of
-    the line is abandoned (status 1), as bash's ``jump_to_top_level (DISCARD)`` does."""
+    """An expansion error after which bash abandons the rest of the line (status 1), as its
+    ``jump_to_top_level (DISCARD)`` does: an error in ``$(( ))``, a ``${v:off:len}`` whose
+    length ends before the offset (``substring expression < 0``), ``${!x}`` naming nothing
+    or no variable, ``${1:=x}``, a bad substitution. Only ``set -u``'s unbound variable and
+    ``${v:?msg}`` end a non-interactive shell."""
 
 
 # -- brace expansion --------------------------------------------------------------------------
@@ -453,7 +456,10 @@ class Expander:
     def _param(self, p: Param, fb: _Fields, split: bool, in_dq: bool) -> None:
         sh = self.sh
         if p.op == "bad":  # found by the parser; bash reports it when it runs
-            raise ArithExpansionError(f"${{{p.arg.text if p.arg else ''}}}: bad substitution")
+            text = p.arg.text if p.arg else ""
+            if p.name != '"':  # (in "...", the text is the whole quoted string)
+                text = f"${{{text}}}"
+            raise ArithExpansionError(f"{text}: bad substitution")
         indirect = p.indirect
         if sh.attrs and not p.indirect and namerefs.is_ref(sh, p.name):
             p = dataclasses.replace(p, name=namerefs.for_read(sh, p.name) or "")
@@ -518,9 +524,9 @@ class Expander:
                         try:
                             state.set_element(sh, base_name, sub, new)
                         except state.SubscriptError as exc:
-                            raise ExpansionError(str(exc)) from None
+                            raise ArithExpansionError(str(exc)) from None
                     elif not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
-                        raise ExpansionError(f"${name}: cannot assign in this way")
+                        raise ArithExpansionError(f"${name}: cannot assign in this way")
                     else:
                         sh.set_var(name, new)
                     self._emit(new, fb, split, in_dq)
@@ -556,18 +562,30 @@ class Expander:
         self._emit(value, fb, split, in_dq)
 
     def _warn_negative_index(self, name: str) -> None:
-        """``${a[-3]}`` before the first element of an indexed array: bash says ``a: bad array
-        subscript`` and the expansion is empty (only a literal ``-N`` is checked here: the
-        subscript is not evaluated twice)."""
+        """``${a[-3]}`` (or ``${a[i]}``, ``i=-3``) before the first element of an indexed
+        array, or ``${m[$k]}`` with ``$k`` empty in an associative one: bash says ``a: bad
+        array subscript`` and the expansion is empty. A subscript with a side effect (``i++``,
+        ``n=1``) is not evaluated a second time here."""
         sh = self.sh
         base, sub = state.split_name(name)
-        if sub is None or base in sh.assoc or not re.fullmatch(r"\s*-\d+\s*", sub):
+        if sub is None:
             return
-        arr = sh.arrays.get(base)
-        top = (max(arr) + 1) if arr else (1 if base in sh.vars else 0)
-        if int(sub) + top < 0:
-            sh._current_stderr.write(f"{callstack.error_prefix(sh)}{base}: bad array subscript\n".encode(
-                "utf-8", "surrogateescape"))
+        if base in sh.assoc:
+            bad = sub == ""
+        elif not sub.strip() or re.search(r"\+\+|--|(?<![=!<>])=(?!=)", sub):
+            return
+        else:
+            from sandbox.interpreter.arith import evaluate
+            try:
+                k = evaluate(sub, sh, False, sh.budget.check_time)
+            except Exception:  # the expansion itself reports it
+                return
+            arr = sh.arrays.get(base)
+            top = (max(arr) + 1) if arr else (1 if base in sh.vars else 0)
+            bad = k + top < 0
+        if bad:
+            sh._current_stderr.write(f"{callstack.error_prefix(sh)}{base}: bad array subscript\n"
+                                     .encode("utf-8", "surrogateescape"))
 
     def _decl_arg(self, a: "Assign") -> str:
         """``declare`` argument ``name=value`` (unsplit), ``name[sub]=value``, or for an array
@@ -646,8 +664,8 @@ class Expander:
             target = sh.get_var(ref)  # `${!a[1]}`: the element names the variable
             if target is None or not _INDIRECT_RE.fullmatch(target):
                 if target is None:
-                    raise ExpansionError(f"{ref}: invalid indirect expansion")
-                raise ExpansionError(f"{target}: invalid variable name")
+                    raise ArithExpansionError(f"{ref}: invalid indirect expansion")
+                raise ArithExpansionError(f"{target}: invalid variable name")
             p = Param(state.text_subscript(sh, target), p.op, p.arg, p.repl, p.pos)
             if p.op == "":
                 return p
@@ -692,7 +710,7 @@ class Expander:
                         values = strops.slice_list(values, offset, length,
                                                    p.repl.text if p.repl else "")
                     except strops.SubstringError as exc:
-                        raise ExpansionError(str(exc)) from None
+                        raise ArithExpansionError(str(exc)) from None
                 elif values:  # an empty array's bounds are not evaluated
                     values = self._array_slice(name[:-3], p)
             elif op == "@" and p.arg is not None and p.arg.text in ("A", "K", "a"):
@@ -718,7 +736,7 @@ class Expander:
             try:
                 text = strops.substring(value, offset, length, self._bounds_text(p))
             except strops.SubstringError as exc:
-                raise ExpansionError(str(exc)) from None
+                raise ArithExpansionError(str(exc)) from None
         elif op == "@" and p.arg is not None and p.arg.text in ("A", "a", "K"):
             text = " ".join(self._transform_array(name, p)) if value is not None or \
                 p.arg.text == "a" or (p.arg.text == "A" and name in sh.arrays) else ""
@@ -750,14 +768,14 @@ class Expander:
             try:
                 return strops.slice_list(vals, offset, length, self._bounds_text(p))
             except strops.SubstringError as exc:
-                raise ExpansionError(str(exc)) from None
+                raise ArithExpansionError(str(exc)) from None
         keys = sorted(arr)
         if offset < 0:
             offset += (keys[-1] + 1) if keys else 0
             if offset < 0:
                 return []
         if length is not None and length < 0:
-            raise ExpansionError(f"{self._bounds_text(p)}: substring expression < 0")
+            raise ArithExpansionError(f"{self._bounds_text(p)}: substring expression < 0")
         chosen = [arr[k] for k in keys if k >= offset]
         return chosen if length is None else chosen[:length]
 

@@ -10,8 +10,10 @@ refuses it in one line rather than print it differently from bash.
 
 from __future__ import annotations
 
+import re
+
 from sandbox.parse.ast import (
-    AndOr, Assign, BraceGroup, Case, For, FunctionDef, If, Pipeline, Redirect, Script,
+    AndOr, ArithCmd, Assign, BraceGroup, Case, For, FunctionDef, If, Pipeline, Redirect, Script,
     SimpleCommand, While,
 )
 
@@ -32,6 +34,40 @@ def render(func: FunctionDef) -> str | None:
     except _Unprintable:
         return None
     return f"{func.name} () \n{{ \n{inner}\n}}"
+
+
+def command_text(current: object) -> str:
+    """``$BASH_COMMAND``: the running simple command as bash prints it (words as written,
+    ``2> /dev/null``), ``(( expr ))``, or a ``[[ ]]`` (given with the text it is in)."""
+    if current is None:
+        return ""
+    if isinstance(current, SimpleCommand):
+        try:
+            return _command(current, 0)
+        except _Unprintable:
+            pieces = [f"{a.name}{'+' if a.append else ''}=" + (a.value.text if a.array is None
+                                                              else "(...)")
+                      for a in current.assigns]
+            pieces += [w.text for w in current.words]
+            pieces += [f"{'' if r.fd is None else r.fd}{r.op} {r.target.text if r.target else ''}"
+                       .rstrip() for r in current.redirects]
+            return " ".join(p for p in pieces if p)
+    cmd, source = current  # type: ignore[misc]
+    if isinstance(cmd, ArithCmd):
+        return f"(({cmd.expr.text}))"
+    text = source[cmd.pos:] if isinstance(source, str) else ""
+    m = _DBRACKET_END.search(text)
+    if not text.startswith("[[") or m is None:
+        return "[[ ]]"
+    # the words one space apart (bash prints the parsed condition; quotes stay as written)
+    words = [w.group(0) for w in _COND_WORD.finditer(text[2:m.start()])]
+    return "[[ " + " ".join(words) + " ]]"
+
+
+#: The ``]]`` that ends a ``[[ ]]`` command.
+_DBRACKET_END = re.compile(r"\s\]\](?=[\s;&|)]|$)")
+#: One word of a ``[[ ]]`` condition as written (its quotes and escapes kept).
+_COND_WORD = re.compile(r"""(?:[^\s'"\\]|\\.|'[^']*'|"(?:[^"\\]|\\.)*")+""", re.S)
 
 
 def _list(script: Script, level: int, last_semicolon: bool) -> str:

@@ -234,7 +234,7 @@ def unset_element(sh: "Shell", base: str, sub: str) -> None:
 #: Variables the shell computes (unless the script assigned them: then they are plain).
 SPECIALS = frozenset({"RANDOM", "SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "BASH_VERSION",
                       "BASHPID", "PPID", "UID", "EUID", "HOSTNAME", "FUNCNAME",
-                      "BASH_VERSINFO", "LINENO", "BASH_LINENO", "BASH_SOURCE"})
+                      "BASH_VERSINFO", "LINENO", "BASH_LINENO", "BASH_SOURCE", "BASH_COMMAND"})
 BASH_VERSION = "5.2.15(1)-release"
 BASH_VERSINFO = ["5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"]
 
@@ -302,6 +302,9 @@ def special(sh: "Shell", name: str) -> str | None:
     if name in ("BASH_LINENO", "BASH_SOURCE"):
         values = special_list(sh, name)
         return values[0] if values else None
+    if name == "BASH_COMMAND":
+        from sandbox.interpreter import funcprint
+        return funcprint.command_text(sh.cur_command)
     return None
 
 

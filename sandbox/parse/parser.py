@@ -1052,6 +1052,7 @@ class Parser:
     def parse_dq(self) -> DQ:
         """Parse ``"..."`` starting at the opening quote."""
         s, n = self.s, self.n
+        start = self.i
         self.i += 1
         parts: list[Part] = []
         buf: list[str] = []
@@ -1063,6 +1064,12 @@ class Parser:
                 break
             self._dq_piece(buf, parts)
         _flush_quoted(buf, parts)
+        for k, part in enumerate(parts):
+            if isinstance(part, Param) and part.op == "bad" and part.arg is not None:
+                # bash names the whole quoted string in the message
+                # (only ``\"`` loses its backslash); the name ``"`` marks the text as whole
+                text = s[start + 1:self.i - 1].replace('\\"', '"')
+                parts[k] = Param('"', "bad", Word([Quoted(text)], part.arg.pos, text), pos=part.pos)
         return DQ(parts)
 
     def _dq_piece(self, buf: list[str], parts: list[Part], escapable: str = '$`"\\\n') -> None:
@@ -1236,6 +1243,8 @@ class Parser:
                 if end < 0:
                     raise UnsupportedSyntax("unexpected EOF while looking for matching `]'")
                 sub = s[self.i + 1: end]
+                if sub == "":  # ${a[]}: bash's bad substitution when it runs
+                    raise UnsupportedSyntax(f"${{{m.group(0)}[]}}: bad substitution")
                 if sub in ("@", "*"):
                     self.i = end + 1
                     return f"{m.group(0)}[{sub}]", None

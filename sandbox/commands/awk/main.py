@@ -102,6 +102,18 @@ class Options:
         self.help = False
         self.version = False
         self.inplace = False  #: ``-i inplace``: gawk's in-place editing of each file operand
+        self.warnings: list[str] = []  #: gawk's ``-W NAME`` warnings (NAME no long option)
+
+
+#: gawk's long options and the short letter each stands for.
+_LONGS = {"field-separator": "F", "assign": "v", "file": "f", "source": "e",
+          "characters-as-bytes": "b", "help": "h", "version": "V",
+          "traditional": "c", "posix": "P", "re-interval": "r", "sandbox": "S",
+          "optimize": "O", "no-optimize": "s", "non-decimal-data": "n",
+          "lint": "L", "lint-old": "t", "bignum": "M", "use-lc-numeric": "N",
+          "dump-variables": "d", "debug": "D", "pretty-print": "o",
+          "profile": "p", "copyright": "C", "gen-pot": "g", "trace": "I",
+          "exec": "E", "include": "i", "load": "l"}
 
 
 def parse_args(args: list[str]):
@@ -115,14 +127,7 @@ def parse_args(args: list[str]):
             break
         if a.startswith("--") and len(a) > 2:
             name, eq, val = a[2:].partition("=")
-            longs = {"field-separator": "F", "assign": "v", "file": "f", "source": "e",
-                     "characters-as-bytes": "b", "help": "h", "version": "V",
-                     "traditional": "c", "posix": "P", "re-interval": "r", "sandbox": "S",
-                     "optimize": "O", "no-optimize": "s", "non-decimal-data": "n",
-                     "lint": "L", "lint-old": "t", "bignum": "M", "use-lc-numeric": "N",
-                     "dump-variables": "d", "debug": "D", "pretty-print": "o",
-                     "profile": "p", "copyright": "C", "gen-pot": "g", "trace": "I",
-                     "exec": "E", "include": "i", "load": "l"}
+            longs = _LONGS
             matches = [k for k in longs if k.startswith(name)]
             if name in longs:
                 matches = [name]
@@ -153,7 +158,13 @@ def parse_args(args: list[str]):
                             raise UsageError("option requires an argument -- W")
                         val, used = args[i + 1], 2
                     head = [a[:j]] if j > 1 else []
-                    args = [*args[:i], *head, "--" + val, *args[i + used:]]
+                    name = val.partition("=")[0]
+                    if not any(k.startswith(name) for k in _LONGS):
+                        # gawk warns of a -W name matching no long option and goes on
+                        opts.warnings.append(f"option `-W {val}' unrecognized, ignored")
+                        args = [*args[:i], *head, *args[i + used:]]
+                    else:
+                        args = [*args[:i], *head, "--" + val, *args[i + used:]]
                     n = len(args)
                     rewritten = True
                     break
@@ -373,6 +384,8 @@ def run(ctx) -> int:
             ctx.stderr.write(f"awk: {err}\n".encode())
         ctx.stderr.write(USAGE.encode())
         return 1
+    for warning in opts.warnings:
+        ctx.stderr.write(f"awk: {warning}\n".encode("utf-8", "surrogateescape"))
     if opts.version:
         ctx.stdout.write(VERSION.encode())
         return 0

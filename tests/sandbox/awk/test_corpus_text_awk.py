@@ -81,3 +81,24 @@ INPLACE = [
 def test_inplace_matches_gawk(args: list[str]) -> None:
     S.need_gawk()
     S.compare(args, stdin=b"from stdin\n", files=INPLACE_FILES, check_stderr=True)
+
+
+#: ``-W NAME`` naming no long option: gawk warns (``option `-W NAME' unrecognized, ignored``)
+#: and goes on; an ambiguous or a known name is the long option.
+W_OPTIONS = [
+    ["-W", "nosuch", "BEGIN { print 1 }"], ["-Wnosuch", "BEGIN { print 1 }"],
+    ["-W", "nosuch=3", "BEGIN { print 1 }"], ["-bWzz", "BEGIN { print 1 }"],
+    ["-W", "no", "BEGIN { print 1 }"], ["-W", "re", "BEGIN { print 1 }"],
+    ["-W", "BEGIN { print 1 }"],
+]
+
+
+@pytest.mark.parametrize("args", W_OPTIONS, ids=repr)
+def test_unknown_W_option_is_ignored(args: list[str]) -> None:
+    S.need_gawk()
+    S.compare(args)
+    # gawk names itself by its argv[0] in this warning: the full path of the test's link
+    # (run from PATH, as a script does, it says ``awk:``)
+    ref, got = S.reference(args), S.ours(args)
+    assert ref is not None
+    assert got[2] == ref[2].replace(S._awk_link().encode(), b"awk"), (got[2], ref[2])
