@@ -56,3 +56,8 @@ class Policy:
         if not self.protected:
             return False
         return any(vpath == p or fnmatch.fnmatchcase(vpath, p) for p in self.protected)
+
+    def may_write(self, vpath: str) -> bool:
+        """True if a script may change ``vpath``: what ``test -w`` and ``find -writable`` say
+        (the sandbox reads and writes with its own rights, as root does, whatever the bits)."""
+        return not self.read_only and not self.is_protected(vpath)

@@ -88,12 +88,15 @@ def file_test(sh: "Shell", op: str, operand: str) -> bool:
         return device
     if op == "-s":
         return st.size > 0 and (st.is_file or st.is_dir or st.kind == LINK)
+    # access as the sandbox has it (its own rights, as root's: every file readable and,
+    # unless the policy says no, writable; executable with any x bit), as find's -readable
+    # -writable -executable and as every command reads and writes
     if op == "-r":
-        return bool(st.mode & 0o400) or device
+        return True
     if op == "-w":
-        return (bool(st.mode & 0o200) or device) and not sh.policy.read_only
+        return device or sh.policy.may_write(path)
     if op == "-x":
-        return bool(st.mode & 0o100)
+        return st.is_dir or bool(st.mode & 0o111)
     if op in ("-u", "-g", "-k"):  # set-id and sticky bits a host process set (chmod is refused)
         return bool(st.mode & {"-u": 0o4000, "-g": 0o2000, "-k": 0o1000}[op])
     return False  # -N: no access times in the jail

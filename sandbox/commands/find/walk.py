@@ -264,7 +264,7 @@ class Walker:
             return lambda e: True
         if name == "-writable":
             policy = self.ctx.policy
-            return lambda e: not policy.read_only and not policy.is_protected(e.vpath)
+            return lambda e: policy.may_write(e.vpath)
         if name == "-executable":
             return lambda e: e.stat(fs).is_dir or bool(e.stat(fs).mode & 0o111)
         if name == "-samefile":
