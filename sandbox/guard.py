@@ -324,6 +324,8 @@ class _Walker:
                 self.add(pos, f"`{runner}` would run `{name}`, which the sandbox never runs "
                          "(it would run a string as code); run the commands directly")
                 continue
+            if _no_such_command(self, name):
+                continue  # no command has this name: the runner fails to find it, as GNU's
             if name not in self.policy.allow and name not in _PROGRAM_BUILTINS:
                 self.add(pos, f"`{runner}` would run `{name}`, which is not an allowed command")
                 continue
@@ -410,8 +412,8 @@ def _no_such_command(guard: "_Walker", name: str) -> bool:
     """True for a name that no command, builtin or function of this sandbox has, that names
     no path, no shell and no host interpreter or network tool (``HOST_PROGRAMS``): running it
     does nothing but fail, as ``bash: NAME: command not found``, status 127, so the guard lets
-    it through instead of refusing the script. (A command that another runs, under ``xargs``,
-    ``find -exec``, ``env`` or ``timeout``, must still be on the allowlist.)"""
+    it through instead of refusing the script; under ``xargs``, ``find -exec``, ``env``,
+    ``timeout``, ``nice`` or ``nohup`` the runner fails to find it as GNU's does (127)."""
     return (name not in guard.policy.allow and "/" not in name and name not in NEVER_RUN
             and name not in HOST_PROGRAMS and name not in FORBIDDEN and name not in BUILTINS
             and name not in guard.functions

@@ -1,6 +1,7 @@
 """A command name that no command of the sandbox has runs as bash runs a missing program:
-``bash: NAME: command not found``, status 127, and the script goes on. It is not refused
-before the run (nothing can run, so there is nothing to refuse). Names the sandbox has but the
+``bash: NAME: command not found``, status 127, and the script goes on (under ``xargs``,
+``find -exec``, ``timeout``, ``env``, ``nice``: the runner's own "No such file or directory",
+127). It is not refused before the run (nothing can run, so there is nothing to refuse). Names the sandbox has but the
 policy does not allow, shells, forbidden builtins and paths are still refused by the guard.
 
 Each script runs under real bash (with a PATH where the made-up names exist nowhere) and under
@@ -35,6 +36,15 @@ SCRIPTS = [
     "'' ; echo $?",
     "/usr/bin/nosuch_zq -x; echo $?",
     "/bin/nosuch_zq 2>/dev/null || echo gone",
+    # under a command that runs another, the runner fails to find it, as GNU's does
+    "echo a | xargs nosuch_zq; echo $?",
+    "echo a b | xargs -n1 -r nosuch_zq x; echo $?",
+    "timeout 5 nosuch_zq; echo $?",
+    "find . -maxdepth 1 -name a.txt -exec nosuch_zq {} +; echo $?",
+    "find . -maxdepth 1 -name a.txt -exec nosuch_zq {} \\; ; echo $?",
+    "env nosuch_zq; echo $?",
+    "env -i A=1 nosuch_zq x; echo $?",
+    "nice nosuch_zq; echo $?",
 ]
 
 
@@ -61,10 +71,6 @@ def _violations(script: str, allow: frozenset[str]) -> list[str]:
     ("rm -rf notes", "`rm` is not an allowed command"),
     ("python3 -c 'print(1)'", "`python3` is not an allowed command"),
     ("ls; curl -s http://example.com | head", "`curl` is not an allowed command"),
-    ("echo a | xargs nosuch_zq", "`xargs` would run `nosuch_zq`, which is not an allowed command"),
-    ("timeout 5 nosuch_zq", "`timeout` would run `nosuch_zq`, which is not an allowed command"),
-    ("find . -exec nosuch_zq {} +", "`find` would run `nosuch_zq`, which is not an allowed"),
-    ("env nosuch_zq", "`env` would run `nosuch_zq`, which is not an allowed command"),
     ("echo a | xargs sh -c 'echo $0'", "`xargs` would run `sh`, which the sandbox never runs"),
     ("echo a | xargs rm", "`xargs` would run `rm`, which is not an allowed command"),
     ("find . -exec ./x {} +", "which the sandbox never runs"),
