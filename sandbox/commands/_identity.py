@@ -8,6 +8,19 @@ USER = "user"
 UID = 1000
 GROUP = "user"
 GID = 1000
+#: The virtual user database: name -> (uid, primary group, gid). Every system has root; the
+#: script runs as ``USER``.
+ACCOUNTS: dict[str, tuple[int, str, int]] = {"root": (0, "root", 0), USER: (UID, GROUP, GID)}
+
+
+def account(name: str) -> tuple[str, int, str, int] | None:
+    """(name, uid, group, gid) of a user name or number in ``ACCOUNTS``, or None."""
+    for user, (uid, group, gid) in ACCOUNTS.items():
+        if name in (user, str(uid)):
+            return user, uid, group, gid
+    return None
+
+
 #: ``hostname`` / ``uname -n``.
 HOSTNAME = "sandbox"
 #: ``uname`` fields, in GNU's order: -s -n -r -v -m -p -i -o.

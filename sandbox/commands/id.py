@@ -1,11 +1,12 @@
 """``id``: the sandbox's virtual identity (user ``user``, uid and gid 1000, one group), as
 coreutils 9.1's id prints it: ``-u -g -G`` with ``-n -r -z``, ``-a`` (ignored), user operands
-(``user`` or ``1000``; any other name is ``no such user``), GNU's messages and statuses.
+(``user``/``1000`` or ``root``/``0``, the virtual user database; any other name is ``no such
+user``), GNU's messages and statuses.
 ``-Z`` fails as on a kernel without SELinux."""
 
 from __future__ import annotations
 
-from sandbox.commands._identity import GID, GROUP, UID, USER
+from sandbox.commands._identity import GID, GROUP, UID, USER, account
 from sandbox.commands._quoting import quote
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, OptionSpec, parse_command_line
@@ -64,15 +65,17 @@ def run(ctx: CommandContext) -> int:
     status = 0
     out = []
     for user in users or [None]:
-        if user is not None and user not in (USER, str(UID)):
+        found = (USER, UID, GROUP, GID) if user is None else account(user)
+        if found is None:
             ctx.error(f"{quote(user)}: no such user")
             status = 1
             continue
+        uname, uid, gname, gid = found
         if "u" in keys:
-            out.append((USER if name else str(UID)) + end)
+            out.append((uname if name else str(uid)) + end)
         elif "g" in keys or "G" in keys:
-            out.append((GROUP if name else str(GID)) + end)
+            out.append((gname if name else str(gid)) + end)
         else:
-            out.append(f"uid={UID}({USER}) gid={GID}({GROUP}) groups={GID}({GROUP}){end}")
+            out.append(f"uid={uid}({uname}) gid={gid}({gname}) groups={gid}({gname}){end}")
     ctx.stdout.write("".join(out).encode())
     return status

@@ -65,3 +65,12 @@ def test_never_the_host_user() -> None:
         out = run_command(argv)[1]
         assert me == "user" or me.encode() not in out, argv
     assert run_command(["id", "-u"])[1] == b"1000\n"
+
+
+@pytest.mark.parametrize("args", [["root"], ["0"], ["-un", "0"], ["-g", "root"], ["-Gn", "root"],
+                                  ["-u", "root", "nosuchuser_zq"]])
+def test_root_is_in_the_virtual_user_database(args: list[str]) -> None:
+    """root (uid 0) exists as on every system: ``id root`` prints what GNU's prints for it."""
+    gts.need("id")
+    ref = subprocess.run(["id", *args], capture_output=True, env=gts.REF_ENV, timeout=30)
+    assert run_command(["id", *args]) == (ref.returncode, ref.stdout, ref.stderr), args
