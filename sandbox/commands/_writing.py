@@ -82,6 +82,17 @@ def stat_operand(ctx: CommandContext, operand: str):
     return st
 
 
+def new_slash_errno(ctx: CommandContext, dst: str) -> int:
+    """Why the kernel refuses to create a non-directory at a new ``name/``: ENOTDIR, unless
+    resolving the parent already fails (``missing/dir/``: ENOENT)."""
+    parent = dst.rstrip("/").rpartition("/")[0] or ("/" if dst.startswith("/") else ".")
+    try:
+        ctx.stat(parent)
+    except FSError as e:
+        return e.errno
+    return 20  # ENOTDIR (a file parent too: it cannot hold the name)
+
+
 def copy_tree(ctx: CommandContext, src: str, dst: str, on_copied=None) -> None:
     """Copy ``src`` (file or directory) to a new ``dst``; raises FSError on the first failure."""
     st = ctx.stat(src)

@@ -167,6 +167,27 @@ class _Formatter:
         self.flush()
 
 
+def _is_output(ctx: CommandContext, operand: str, formatter: "_Formatter | None") -> bool:
+    """GNU's check: a regular input that is the file stdout is redirected to (``> f``, ``>> f``:
+    the shell's file writer says which, ``file_target``), read from offset 0 while that file
+    already holds something (``cat f >> f``; ``cat f > f`` meets an empty file)."""
+    target = getattr(ctx.stdout, "file_target", None)
+    if target is None:
+        return False
+    try:
+        vpath, pending = target()
+        if ctx.path(operand) != vpath:
+            return False
+        st = ctx.stat(operand)
+    except FSError:
+        return False
+    if not st.is_file:
+        return False
+    if formatter is not None:
+        pending += sum(len(piece) for piece in formatter.out)
+    return st.size + pending > 0
+
+
 def run(ctx: CommandContext) -> int:
     """Run ``cat``."""
     parsed = parse_command_line(ctx, SPEC, USAGE, version="cat (GNU coreutils) 9.1")
@@ -187,6 +208,11 @@ def run(ctx: CommandContext) -> int:
         except FSError as e:
             ctx.error(f"{quotef(operand)}: {e}")
             status = 1
+            continue
+        if operand != "-" and _is_output(ctx, operand, formatter):
+            ctx.error(f"{quotef(operand)}: input file is output file")
+            status = 1
+            stream.close()
             continue
         try:
             if formatter is not None:

@@ -8,7 +8,9 @@ printed one per line. In table mode blanks (runs of spaces and tabs) separate ce
 character of ``-s`` separates exactly one cell (empty cells kept); every column but the last
 is padded, joined with ``-o`` (two spaces by default). ``-`` is a file name, as in util-linux.
 ``-J`` prints the table as JSON (names from ``-N``, required; ``-n NAME`` names the table).
-The other util-linux options (``-L -O -H -E -T -W -e -r -i -p``) are refused as unknown.
+``-H`` hides columns (numbers or ``-N`` names, ``0`` all); ``-e`` (repeat the header on each
+page of a terminal) changes nothing here. The other util-linux options (``-O -E -T -W -r -i
+-p``) are refused as unknown.
 """
 
 from __future__ import annotations
@@ -22,8 +24,10 @@ from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command
 from sandbox.fs.base import FSError
 
 SPEC = OptionSpec(
-    short="c:o:s:txhVN:R:l:dJn:L",
+    short="c:o:s:txhVN:R:H:l:dJn:Le",
     long={
+        "table-hide": (REQUIRED, "H"),
+        "table-header-repeat": (NO_ARG, "e"),
         "keep-empty-lines": (NO_ARG, "L"),
         "table-columns": (REQUIRED, "N"),
         "table-right": (REQUIRED, "R"),
@@ -139,6 +143,7 @@ def run(ctx: CommandContext) -> int:
     separators: str | None = None
     names: list[str] | None = None
     right: str | None = None
+    hide: str | None = None
     limit = 0
     headings = True
     json = False
@@ -170,6 +175,8 @@ def run(ctx: CommandContext) -> int:
             names = [n for n in text.split(",") if n] if text else [""]
         elif key == "R":
             right = decode_line((value or "").encode("utf-8", "surrogateescape"))
+        elif key == "H":
+            hide = decode_line((value or "").encode("utf-8", "surrogateescape"))
         elif key == "l":
             try:
                 limit = _parse_u32(value or "", "invalid columns limit argument")
@@ -187,7 +194,8 @@ def run(ctx: CommandContext) -> int:
             headings = False
         elif key == "L":
             keep_empty = True
-    if not table and (names is not None or right is not None or table_name is not None):
+    if not table and (names is not None or right is not None or hide is not None
+                      or table_name is not None):
         ctx.error("option --table required for all --table-*")
         return 1
     if json and names is None:
@@ -226,6 +234,7 @@ def run(ctx: CommandContext) -> int:
         layout = Table(separators, out_sep, names or [], limit, headings)
         try:
             layout.set_right(right or "")
+            layout.set_hidden(hide or "")
         except ValueError as err:
             ctx.error(str(err))
             return 1
@@ -393,12 +402,21 @@ class Table:
         self.limit = limit
         self.headings = headings
         self.right_spec = ""
+        self.hide_spec = ""
         self.right: set[int] = set()
 
     def set_right(self, spec: str) -> None:
         """Remember ``-R``'s list (names are checked now, numbers once the columns exist);
         ``ValueError`` with util-linux's message for an unknown name or a bad number."""
         self.right_spec = spec
+        self._check_columns(spec)
+
+    def set_hidden(self, spec: str) -> None:
+        """Remember ``-H``'s list, checked as ``-R``'s."""
+        self.hide_spec = spec
+        self._check_columns(spec)
+
+    def _check_columns(self, spec: str) -> None:
         for item in (x for x in spec.split(",") if x and spec != "0"):
             if item.isascii() and item.isdigit():
                 _parse_u32(item, "failed to parse column")
@@ -406,10 +424,13 @@ class Table:
                 raise ValueError(f"undefined column name '{item}'")
 
     def _right_columns(self, ncols: int) -> set[int]:
-        if self.right_spec == "0":  # the whole list "0": every column
+        return self._columns(self.right_spec, ncols)
+
+    def _columns(self, spec: str, ncols: int) -> set[int]:
+        if spec == "0":  # the whole list "0": every column
             return set(range(ncols))
         out: set[int] = set()
-        for item in (x for x in self.right_spec.split(",") if x):
+        for item in (x for x in spec.split(",") if x):
             if item.isascii() and item.isdigit():
                 k = int(item) - 1
             else:
@@ -433,7 +454,10 @@ class Table:
                 raise ValueError(f"line {k + 2}: for JSON the name of the column "
                                  f"{len(self.names) + 1} is required")
             fields = []
+            hidden = self._columns(self.hide_spec, len(self.names))
             for i, key in enumerate(self.names):
+                if i in hidden:
+                    continue
                 cell = cells[i] if i < len(cells) else ""
                 value = _json_string(cell) if cell else "null"
                 fields.append(f"         {_json_string(_fold(key))}: {value}")
@@ -463,10 +487,12 @@ class Table:
         out: list[str] = []
         shown = ([(header, [text_width(n) for n in header])] if header and self.headings
                  else []) + list(zip(rows, cell_widths))
-        last = ncols - 1
+        hidden = self._columns(self.hide_spec, ncols)
+        visible = [i for i in range(ncols) if i not in hidden]
+        last = visible[-1] if visible else -1
         for r, ws in shown:
             pieces = []
-            for i in range(ncols):
+            for i in visible:
                 cell = r[i] if i < len(r) else ""
                 pad = widths[i] - (ws[i] if i < len(r) else 0)
                 if i == last and (cell == "" or i not in right):

@@ -32,7 +32,7 @@ import errno
 
 from sandbox.commands._quoting import quoteaf
 from sandbox.commands._textutil import ArgmatchError, argmatch
-from sandbox.commands._writing import copy_file, is_inside, join, operands_of, same_path, stat_operand
+from sandbox.commands._writing import copy_file, is_inside, join, operands_of, new_slash_errno, same_path, stat_operand
 from sandbox.commands.base import CommandContext
 from sandbox.commands.mv import Backups, backup_policy, targets
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, parse_command_line
@@ -348,7 +348,7 @@ class _Copier:
             return False
         self.say(src, dst, backup)  # GNU announces the copy before opening the target
         if dst_stat is None and dst.endswith("/"):  # open(2) of a new "name/" fails
-            ctx.error(f"cannot create regular file {quoteaf(dst)}: {FSError(errno.ENOTDIR, dst)}")
+            ctx.error(f"cannot create regular file {quoteaf(dst)}: {FSError(new_slash_errno(ctx, dst), dst)}")
             return False
         try:
             copy_file(ctx, src, dst)

@@ -1,6 +1,7 @@
 """``du``: estimate file space usage (GNU coreutils 9.1): ``-a -s -c -h --si -b -k -m -B SIZE
 -d N -0 -x -l -L -H -D -P``,
-``-S``, ``--exclude=PATTERN``, ``--apparent-size``, ``--max-depth``, ``--summarize``, ``--total``, ``--null``.
+``-S``, ``-t SIZE``/``--threshold``, ``--exclude=PATTERN``, ``--apparent-size``, ``--max-depth``, ``--summarize``,
+``--total``, ``--null``.
 
 Sizes come from the jail's ``FileStat``: a file uses ``ceil(size / 4096)`` 4 KiB blocks (what
 ext4 allocates, and what ``ls -s`` assumes), a directory its own size the same way plus its
@@ -32,7 +33,7 @@ from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, par
 from sandbox.fs.base import FileStat, FSError, mtime_ns_of
 
 SPEC = OptionSpec(
-    "0abB:cd:DHhklLmPsSxX:",
+    "0abB:cd:DHhklLmPsSt:xX:",
     {
         "count-links": (NO_ARG, "l"),
         "dereference": (NO_ARG, "L"),
@@ -51,6 +52,7 @@ SPEC = OptionSpec(
         "human-readable": (NO_ARG, "h"),
         "summarize": (NO_ARG, "s"),
         "separate-dirs": (NO_ARG, "S"),
+        "threshold": (REQUIRED, "threshold"),
         "one-file-system": (NO_ARG, "x"),
         "time": (OPTIONAL, "time"),
         "time-style": (REQUIRED, "time-style"),
@@ -89,6 +91,8 @@ Mandatory arguments to long options are mandatory for short options too.
       --si              like -h, but use powers of 1000 not 1024
   -S, --separate-dirs   for directories do not include size of subdirectories
   -s, --summarize       display only a total for each argument
+  -t, --threshold=SIZE  exclude entries smaller than SIZE if positive,
+                          or entries greater than SIZE if negative
       --inodes          list inode usage information instead of block usage
       --time            show time of the last modification of any file in the
                           directory, or any of its subdirectories
@@ -119,6 +123,8 @@ class _Options:
     inodes: bool = False
     #: ``-L``: every link counts as what it names; ``-H``/``-D``: only operands that are links
     follow: str = "P"
+    #: ``-t``: entries below it are not shown (negative: those above its magnitude)
+    threshold: int = 0
 
 
 def excluded(patterns: list[str], name: str) -> bool:
@@ -215,7 +221,9 @@ class _Walker:
             self.open_dirs.discard(vpath)
         limit = self.o.max_depth
         if (st.is_dir or self.o.all or depth == 0) and (limit is None or depth <= limit):
-            self.show(total, shown, tmax)
+            t = self.o.threshold
+            if (total <= -t) if t < 0 else (total >= t):  # (bytes, or inodes: before scaling)
+                self.show(total, shown, tmax)
         self.tmax = tmax
         return total
 
@@ -279,6 +287,18 @@ def _options(ctx: CommandContext, opts: list[tuple[str, str | None]]) -> _Option
                 ctx.error(f"{quotef(value or '')}: {e}")
                 return _try(ctx)
             o.exclude += [line for line in data.decode("utf-8", "surrogateescape").split("\n") if line]
+        elif key in ("t", "threshold"):
+            parsed_t = _threshold(value or "")
+            option = "-t" if key == "t" else "--threshold"
+            if isinstance(parsed_t, str):
+                ctx.error({"invalid": f"invalid {option} argument '{value}'",
+                           "suffix": f"invalid suffix in {option} argument '{value}'",
+                           "large": f"{option} argument '{value}' too large"}[parsed_t])
+                return 1
+            if parsed_t == 0 and (value or "").startswith("-"):
+                ctx.error("invalid --threshold argument '-0'")
+                return 1
+            o.threshold = parsed_t
         elif key == "inodes":
             o.inodes = True
         elif key == "time":
@@ -317,6 +337,51 @@ def _options(ctx: CommandContext, opts: list[tuple[str, str | None]]) -> _Option
     if summarize:
         o.max_depth = 0
     return o
+
+
+_THRESHOLD_POWERS = {"k": 1, "K": 1, "m": 2, "M": 2, "G": 3, "T": 4, "P": 5, "E": 6, "Z": 7, "Y": 8}
+
+
+def _threshold(text: str) -> int | str:
+    """gnulib ``xstrtoimax(text, NULL, 0, .., "kKmMGTPEZY0")``: the value, or "invalid",
+    "suffix" (a number then something else) or "large" (outside intmax_t)."""
+    i = 0
+    while i < len(text) and text[i] in " \t\n\v\f\r":
+        i += 1
+    sign = 1
+    if i < len(text) and text[i] in "+-":
+        sign, i = (-1 if text[i] == "-" else 1), i + 1
+    base, digits = 10, "0123456789"
+    if text[i:i + 2].lower() == "0x" and i + 2 < len(text) and text[i + 2] in "0123456789abcdefABCDEF":
+        base, digits, i = 16, "0123456789abcdefABCDEF", i + 2
+    elif text[i:i + 1] == "0":
+        base, digits = 8, "01234567"
+    j = i
+    while j < len(text) and text[j] in digits:
+        j += 1
+    rest = text[j:]
+    if j == i:
+        if not rest or rest[0] not in _THRESHOLD_POWERS:  # (a lone suffix is 1 of it)
+            return "invalid"
+        value = 1
+    else:
+        number = text[i:j].lstrip("0") or "0"
+        value = int(number, base) if len(number) < 40 else 1 << 200
+    if rest:
+        if rest[0] not in _THRESHOLD_POWERS:
+            return "suffix"
+        power, used, mult = _THRESHOLD_POWERS[rest[0]], 1, 1024
+        if rest[1:3] == "iB":
+            used = 3
+        elif rest[1:2] in ("B", "D"):
+            used, mult = 2, 1000
+        value *= mult ** power
+        if rest[used:]:
+            return "suffix"
+    value *= sign
+    if not -(1 << 63) <= value < 1 << 63:
+        return "large"
+    return value
 
 
 def _try(ctx: CommandContext) -> int:

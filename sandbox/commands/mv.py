@@ -12,7 +12,7 @@ import errno
 import re
 
 from sandbox.commands._quoting import quote, quoteaf
-from sandbox.commands._writing import basename, copy_tree, is_inside, join, operands_of, remove_tree, same_path, stat_operand
+from sandbox.commands._writing import basename, copy_tree, is_inside, join, operands_of, remove_tree, new_slash_errno, same_path, stat_operand
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, parse_command_line
 from sandbox.fs.base import FSError, mtime_ns_of
@@ -204,7 +204,7 @@ def _move(ctx: CommandContext, src: str, dst: str, no_clobber: bool, verbose: bo
         dst_stat = None
     if dst_stat is None and dst.endswith("/") and not src_stat.is_dir:
         # rename(2) of a file to a new "name/" fails (only a directory may take the slash)
-        ctx.error(f"cannot move {quoteaf(src)} to {quoteaf(dst)}: {FSError(errno.ENOTDIR, dst)}")
+        ctx.error(f"cannot move {quoteaf(src)} to {quoteaf(dst)}: {FSError(new_slash_errno(ctx, dst), dst)}")
         return False
     if dst_stat is not None and no_clobber:
         return True

@@ -334,7 +334,17 @@ def _dump_strings(ctx: CommandContext, inp: _Input, minimum: int, skip: int, lim
 
     As GNU's, a run cut by the ``-N`` limit is printed too, at its start less one (which wraps
     to 2**64-1 for a run at offset 0)."""
-    data = inp.read(limit if limit is not None else 1 << 62)
+    pieces: list[bytes] = []
+    wanted = limit
+    while wanted is None or wanted > 0:  # in pieces: a read of 2**62 bytes would allocate them
+        piece = inp.read(1 << 20 if wanted is None else min(wanted, 1 << 20))
+        if not piece:
+            break
+        pieces.append(piece)
+        if wanted is not None:
+            wanted -= len(piece)
+        ctx.budget.check_time()
+    data = b"".join(pieces)
     n = len(data)
     pad = {"o": 7, "d": 7, "x": 6, "n": 0}[radix]
     conv = {"o": "o", "d": "d", "x": "x", "n": ""}[radix]

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import errno
 
-from sandbox.commands._quoting import quote, quoteaf
+from sandbox.commands._quoting import quote, quoteaf, quotef
 from sandbox.commands._writing import join, operands_of, stat_operand
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, OPTIONAL, OptionSpec, parse_command_line
+from sandbox.commands.options import NO_ARG, OPTIONAL, OptionSpec, UsageError, parse, parse_command_line
 from sandbox.fs.base import FSError
 
 SPEC = OptionSpec(
@@ -115,8 +115,30 @@ class _Remover:
         return True
 
 
+def _diagnose_leading_hyphen(ctx: CommandContext) -> None:
+    """After an unknown option, GNU names the first argument that looks like an option but is
+    an existing file: ``Try 'rm ./-x' to remove the file '-x'.``"""
+    for arg in ctx.args:
+        if arg.startswith("-") and len(arg) > 1:
+            try:
+                ctx.stat(arg)
+            except FSError:
+                continue
+            shown = quotef(arg) if ":" not in arg else quoteaf(arg)
+            ctx.stderr.write(f"Try '{ctx.prog} ./{shown}' to remove the file '{arg}'.\n"
+                             .encode("utf-8", "surrogateescape"))
+            return
+
+
 def run(ctx: CommandContext) -> int:
     """Run ``rm``."""
+    try:
+        parse(SPEC, ctx.args)
+    except UsageError as err:  # GNU's usage(): the message, diagnose_leading_hyphen, --help
+        ctx.error(str(err))
+        _diagnose_leading_hyphen(ctx)
+        ctx.stderr.write(f"Try '{ctx.prog} --help' for more information.\n".encode())
+        return 1
     parsed = parse_command_line(ctx, SPEC, USAGE, version="rm (GNU coreutils) 9.1")
     if isinstance(parsed, int):
         return parsed

@@ -5,7 +5,8 @@ Options: ``-b -d -f -g -h -i -M -n -r -V`` (global or per key), ``-k KEYDEF`` (a
 ``-m`` (merge already sorted inputs), ``-R`` (a keyed hash of each key: random order, equal keys
 adjacent, as GNU), ``--sort=WORD``;
 ``-S``, ``-T``, ``--parallel``, ``--compress-program``, ``--random-source`` are accepted and
-ignored (tuning knobs); ``--files0-from`` and ``--debug`` are refused. Without ``-s``/``-u``, lines whose keys
+ignored (tuning knobs); ``--files0-from=F`` reads the NUL-terminated operands from ``F``;
+``--debug`` is refused. Without ``-s``/``-u``, lines whose keys
 compare equal fall back to comparing whole lines (GNU's last resort). In C.UTF-8 GNU sort
 collates with ``strcoll``, which is code point (= UTF-8 byte) order, so we compare bytes.
 ``-f``, ``-d`` and ``-i`` use the locale's single-byte classes, which are ASCII only.
@@ -695,10 +696,43 @@ def run(ctx: CommandContext) -> int:
     try:
         return _run(ctx, *parsed)
     except SortError as err:
+        if err.status == -1:  # the message is written: only GNU's usage() line remains
+            ctx.stderr.write(b"Try 'sort --help' for more information.\n")
+            return SORT_FAILURE
         if err.usage:
             return ctx.usage_error(str(err), err.status)
         ctx.error(str(err))
         return err.status
+
+
+def _names_from(ctx: CommandContext, source: str, operands: list[str]) -> list[str]:
+    """``--files0-from=F``: the NUL-terminated names in ``F`` (``-``: stdin), checked all
+    before any is read, as GNU's main() does."""
+    if operands:
+        ctx.stderr.write(f"sort: extra operand {quoteaf(operands[0])}\n"
+                         "file operands cannot be combined with --files0-from\n".encode("utf-8", "surrogateescape"))
+        raise SortError("", usage=False, status=-1)  # (the Try line follows)
+    try:
+        if source == "-":
+            data = ctx.stdin.read()
+        else:
+            if ctx.stat(source).is_dir:
+                raise SortError(f"cannot read file names from {quoteaf(source)}")
+            data = ctx.read_bytes(source)
+    except FSError as e:
+        raise SortError(f"open failed: {quotef(source)}: {e}") from None
+    names = data.split(b"\0")
+    if names and names[-1] == b"":
+        names.pop()
+    if not names:
+        raise SortError(f"no input from {quoteaf(source)}")
+    for i, raw in enumerate(names, 1):
+        if raw == b"-":
+            raise SortError("when reading file names from stdin, no file name of "
+                            f"{quoteaf('-')} allowed")
+        if not raw:
+            raise SortError(f"{quotef(source)}:{i}: invalid zero-length file name")
+    return [n.decode("utf-8", "surrogateescape") for n in names]
 
 
 def _run(ctx: CommandContext, opts: list[tuple[str, str | None]], operands: list[str]) -> int:
@@ -708,6 +742,7 @@ def _run(ctx: CommandContext, opts: list[tuple[str, str | None]], operands: list
     unique = stable = zero = merge = False
     check: str | None = None
     output: str | None = None
+    files_from: str | None = None
     for name, value in opts:
         value = value or ""
         if name in "bdfghiMnRrV" and len(name) == 1:
@@ -748,9 +783,10 @@ def _run(ctx: CommandContext, opts: list[tuple[str, str | None]], operands: list
             if check is not None and check != name:
                 raise SortError("options '-cC' are incompatible")
             check = name
-        elif name in ("files0-from", "debug"):
-            raise SortError(f"--{name} is not supported in the sandbox; pass the files as operands"
-                            if name == "files0-from" else "--debug is not supported in the sandbox")
+        elif name == "files0-from":
+            files_from = value or ""
+        elif name == "debug":
+            raise SortError("--debug is not supported in the sandbox")
         elif name == "o":
             if output is not None and output != value:
                 raise SortError("multiple output files specified")
@@ -768,6 +804,8 @@ def _run(ctx: CommandContext, opts: list[tuple[str, str | None]], operands: list
             probe = Key(**{**key.__dict__})
             probe.skip_start_blanks = probe.skip_end_blanks = probe.reverse = False
             raise SortError(f"options '-{probe.opts_text()}' are incompatible")
+    if files_from is not None:
+        operands = _names_from(ctx, files_from, operands)
     if check is not None and len(operands) > 1:
         raise SortError(f"extra operand {quoteaf(operands[1])} not allowed with -{check}")
     eol = b"\0" if zero else b"\n"

@@ -17,7 +17,8 @@ first), ``--sort=mtime`` (oldest first; ``ctime`` too: the jail keeps one time),
 host's directory order); ``--charset ascii`` draws ``|--``; ``-Q`` quotes names, ``-N`` prints
 them raw; ``--filelimit N`` leaves a directory of more than N shown entries unopened; ``-J``
 writes tree 2.1's JSON (an operand that is not a directory is refused there: tree's JSON for
-it is malformed); ``-o FILE`` writes the output there (created first, so it is listed);
+it is malformed), ``-X`` its XML (a missing operand refused likewise; the last of the two
+wins); ``-o FILE`` writes the output there (created first, so it is listed);
 ``-x``, ``-l`` change nothing (one file system, no links). Patterns are tree's own
 wildcards, matched byte by byte against the name: ``*``, ``?``, ``[...]`` (``^`` negates),
 ``\\`` escapes, ``|`` separates alternatives; each ``-I``/``-P`` adds alternatives.
@@ -106,6 +107,11 @@ def _strtoul(text: str) -> int:
     return (-value) % (1 << 64) if m.group(1) == "-" else value
 
 
+def _xml_text(text: str) -> str:
+    """A name as tree 2.1's ``-X`` writes it: ``& < > "`` as entities."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
 def _json_string(text: str) -> str:
     """A name as tree's JSON writes it (``"`` and ``\\`` escaped, control characters as ``\\uXXXX``)."""
     return json.dumps(text, ensure_ascii=False)
@@ -173,7 +179,7 @@ class _Tree:
         self.perms = self.owner = self.group = self.sizes = self.human = self.si = False
         self.dates = self.du = self.prune = self.color = False
         self.sort_by = "name"  # name version size mtime none (-U)
-        self.ascii = self.quote = self.raw = self.json = False
+        self.ascii = self.quote = self.raw = self.json = self.xml = False
         self.filelimit = 0
         self.timefmt: str | None = None
         self.colors: dict[str, str] | None = None
@@ -273,13 +279,15 @@ class _Tree:
                     self.color = True
                 elif letter in "xl":
                     pass  # one file system, no symbolic links: nothing to do
-                elif letter in "vUQNJ":
+                elif letter in "vUQNJX":
                     if letter == "v":
                         self.sort_by = "version"
                     elif letter == "U":
                         self.sort_by = "none"
+                    elif letter in "JX":  # the last of -J and -X wins
+                        self.json, self.xml = letter == "J", letter == "X"
                     else:
-                        setattr(self, {"Q": "quote", "N": "raw", "J": "json"}[letter], True)
+                        setattr(self, {"Q": "quote", "N": "raw"}[letter], True)
                 elif letter in "pugshD":
                     attr = {"p": "perms", "u": "owner", "g": "group", "s": "sizes", "h": "human",
                             "D": "dates"}[letter]
@@ -328,6 +336,8 @@ class _Tree:
             return 1
         if self.json:
             return self.run_json(include, exclude)
+        if self.xml:
+            return self.run_xml(include, exclude)
         status = 0
         for operand in self.operands or ["."]:
             try:
@@ -337,9 +347,10 @@ class _Tree:
                 self.out.append(printable(operand) + "  [error opening dir]\n")
                 status = 2
                 continue
-            if not st.is_dir:
-                self.out.append(printable(operand) + "  [error opening dir]\n")
+            if not st.is_dir:  # (with its information fields, never coloured or marked)
+                self.out.append(self.info(st, st.size) + printable(operand) + "  [error opening dir]\n")
                 self.files += 1
+                self.used += st.size
                 continue
             top = operand
             if self.full:
@@ -354,6 +365,8 @@ class _Tree:
                               + ("/" if self.classify and not self.dirs_only else "") + over + "\n")
             if listed:
                 self.dirs += 1  # tree 2.1 counts a top directory only when it lists something
+            else:  # and its own size in the --du total only when it lists nothing
+                self.used += st.size
         if not self.noreport:
             report = f"{self.dirs} director{'y' if self.dirs == 1 else 'ies'}"
             if self.du:
@@ -539,6 +552,8 @@ class _Tree:
             out.append(text)
             if listed:
                 self.dirs += 1
+            else:  # (tree 2.1's --du total counts an operand's own size only when it is empty)
+                self.used += st.size
         if self.noreport:
             out.append("\n]")
         else:
@@ -548,10 +563,96 @@ class _Tree:
         self.emit(("\n".join(out[:-1]) + "\n" + out[-1] + "\n").encode("utf-8", "surrogateescape"))
         return 0
 
-    def _plain_errors(self) -> int:
+    def xml_info(self, st: FileStat, size: int) -> str:
+        """The ``-X`` attributes of the information options (the ``-J`` fields; sizes in bytes
+        even under ``-h``/``--si``)."""
+        out = ""
+        if self.perms:
+            out += f' mode="{st.mode & 0o7777:04o}" prot="{mode_string(st)}"'
+        if self.owner:
+            out += f' user="{USER}"'
+        if self.group:
+            out += f' group="{GROUP}"'
+        if self.sizes:
+            out += f' size="{size}"'
+        if self.dates:
+            saved = (self.perms, self.owner, self.group, self.sizes)
+            self.perms = self.owner = self.group = self.sizes = False
+            out += ' time="' + _xml_text(self.info(st, 0)[1:-3]) + '"'
+            self.perms, self.owner, self.group, self.sizes = saved
+        return out
+
+    def walk_xml(self, vpath: str, shown: str, depth: int, st: FileStat, indent: int,
+                 include: "re.Pattern[bytes] | None", exclude: "re.Pattern[bytes] | None") -> tuple[list[str], int, bool]:
+        """The ``-X`` lines of the directory ``vpath``, its size for ``--du``, and whether it
+        listed anything (``walk_json``'s counting)."""
+        pad = " " * indent
+        entries = None
+        if self.level < 0 or depth <= self.level:
+            entries = self.entries(vpath, depth, include, exclude)
+        size = st.size
+        parts: list[str] = []
+        for _, name, child, cst in entries or []:
+            path = (shown.rstrip("/") if shown != "/" else "") + "/" + name if self.full else name
+            if cst.is_dir:
+                self.dirs += 1
+                lines, below, _ = self.walk_xml(child, path, depth + 1, cst, indent + 2, include, exclude)
+                size += below if self.du else 0
+                self.used += below
+                parts += lines
+            else:
+                self.files += 1
+                size += cst.size if self.du else 0
+                self.used += cst.size
+                parts.append(f'{pad}  <file name="{_xml_text(path)}"{self.xml_info(cst, cst.size)}></file>')
+        head = f'{pad}<directory name="{_xml_text(shown)}"{self.xml_info(st, size)}>'
+        total = size if self.du else st.size
+        if not parts and depth > 0:
+            return [head + "</directory>"], total, False
+        return [head, *parts, f"{pad}</directory>"], total, bool(parts)
+
+    def run_xml(self, include: "re.Pattern[bytes] | None", exclude: "re.Pattern[bytes] | None") -> int:
+        """``-X``: the tree as tree 2.1's XML."""
+        out = ['<?xml version="1.0" encoding="UTF-8"?>', "<tree>"]
+        for operand in self.operands or ["."]:
+            try:
+                vpath = self.ctx.path(operand)
+                st = self.ctx.fs.stat(vpath)
+            except FSError:
+                return self._plain_errors("-X")
+            if not st.is_dir:
+                self.files += 1
+                self.used += st.size
+                out += [f'  <file name="{_xml_text(operand)}"{self.xml_info(st, st.size)}>'
+                        "<error>error opening dir</error>", "  </file>"]
+                continue
+            lines, _, listed = self.walk_xml(vpath, operand, 0, st, 2, include, exclude)
+            out += lines
+            if listed:
+                self.dirs += 1
+            else:  # (as -J: an empty operand's own size joins the --du total)
+                self.used += st.size
+        if not self.noreport:
+            out += ["  <report>", *([f"    <size>{self.used}</size>"] if self.du else []),
+                    f"    <directories>{self.dirs}</directories>",
+                    *([] if self.dirs_only else [f"    <files>{self.files}</files>"]), "  </report>"]
+        out.append("</tree>")
+        if self.no_indent:  # -i: no indentation and only the newlines tree always writes
+            text = ""
+            for line in out:
+                line = line.lstrip(" ")
+                hard = (line.startswith("<directory") and not line.endswith("</directory>")) \
+                    or line.endswith("</error>")
+                text += line + ("\n" if hard else "")
+            self.emit((text + "\n").encode("utf-8", "surrogateescape"))
+            return 0
+        self.emit(("\n".join(out) + "\n").encode("utf-8", "surrogateescape"))
+        return 0
+
+    def _plain_errors(self, option: str = "-J") -> int:
         """A ``-J`` run over a missing or non-directory operand: tree 2.1's JSON for it is
         malformed; refused instead."""
-        self.ctx.error("-J with an operand that is not a directory is not supported in the sandbox")
+        self.ctx.error(f"{option} with an operand that is not a directory is not supported in the sandbox")
         return 1
 
     def _keeps(self, vpath: str, depth: int, include: "re.Pattern[bytes] | None",

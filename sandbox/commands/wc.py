@@ -1,6 +1,7 @@
 """``wc``: count lines, words, characters, bytes and the longest line (GNU coreutils 9.1).
 
-Options: ``-l -w -m -c -L`` (and their long names). Counts follow GNU in the C.UTF-8 locale:
+Options: ``-l -w -m -c -L`` (and their long names), ``--files0-from=F`` (the inputs are the
+NUL-terminated names in ``F``, ``-`` for stdin). Counts follow GNU in the C.UTF-8 locale:
 a word is a run of printable non-space characters (non-printable characters and invalid bytes
 neither start nor end a word; no-break spaces separate words), ``-m`` counts valid characters,
 ``-L`` is the widest line in display columns (tabs to multiples of 8, ``\\r``/``\\f`` restart).
@@ -19,12 +20,12 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from sandbox.commands import _wcwidth
-from sandbox.commands._quoting import quotef
+from sandbox.commands._quoting import quoteaf, quotef
 from sandbox.commands._records import iter_blocks
 from sandbox.commands._textutil import CHUNK, file_error
 from sandbox._native import linescan
 from sandbox.commands.base import CommandContext
-from sandbox.commands.options import NO_ARG, OptionSpec, parse_command_line
+from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command_line
 from sandbox.fs.base import FileContent, FSError
 
 #: What ``--version`` prints (GNU's text).
@@ -45,6 +46,7 @@ SPEC = OptionSpec(
         "lines": (NO_ARG, "l"),
         "max-line-length": (NO_ARG, "L"),
         "words": (NO_ARG, "w"),
+        "files0-from": (REQUIRED, "files0-from"),
     },
 )
 
@@ -87,14 +89,25 @@ class Counts:
 
 
 HELP = '''Usage: wc [OPTION]... [FILE]...
+  or:  wc [OPTION]... --files0-from=F
 Print newline, word, and byte counts for each FILE, and a total line if
-more than one FILE is specified.  With no FILE, or when FILE is -, read standard input.
+more than one FILE is specified.  A word is a non-zero-length sequence of
+printable characters delimited by white space.
 
+With no FILE, or when FILE is -, read standard input.
+
+The options below may be used to select which counts are printed, always in
+the following order: newline, word, character, byte, maximum line length.
   -c, --bytes            print the byte counts
   -m, --chars            print the character counts
   -l, --lines            print the newline counts
+      --files0-from=F    read input from the files specified by
+                           NUL-terminated names in file F;
+                           If F is - then read names from standard input
   -L, --max-line-length  print the maximum display width
   -w, --words            print the word counts
+      --help        display this help and exit
+      --version     output version information and exit
 '''
 
 #: glibc's UTF-8 also decodes the code points past U+10FFFF (4-byte forms from F4 90, and the
@@ -325,16 +338,45 @@ def run(ctx: CommandContext) -> int:
         return parsed
     opts, operands = parsed
     flags = {key: False for key in "lwmcL"}
-    for key, _ in opts:
-        flags[key] = True
+    files_from: str | None = None
+    for key, value in opts:
+        if key == "files0-from":
+            files_from = value
+        else:
+            flags[key] = True
     if not any(flags.values()):
         flags["l"] = flags["w"] = flags["c"] = True
-    named = bool(operands)
-    inputs = operands or ["-"]
-    width = _number_width(ctx, inputs, sum(flags.values()))
     status = 0
+    if files_from is not None:
+        if operands:
+            ctx.stderr.write(f"wc: extra operand {quoteaf(operands[0])}\n"
+                             "file operands cannot be combined with --files0-from\n"
+                             "Try 'wc --help' for more information.\n".encode("utf-8", "surrogateescape"))
+            return 1
+        listed = _names_from(ctx, files_from)
+        if listed is None:
+            return 1
+        inputs, regular = listed
+        named = True
+        # GNU stats the names up front only when it read a regular file of names (else width 1)
+        width = _number_width(ctx, inputs, sum(flags.values())) if regular and inputs else 1
+    else:
+        named = bool(operands)
+        inputs = operands or ["-"]
+        width = _number_width(ctx, inputs, sum(flags.values()))
     total = Counts()
-    for operand in inputs:
+    for number, operand in enumerate(inputs, 1):
+        if files_from is not None:
+            if files_from == "-" and operand == "-":
+                ctx.stderr.write(("wc: when reading file names from stdin, no file name of "
+                                  f"{quoteaf(operand)} allowed\n").encode("utf-8", "surrogateescape"))
+                status = 1
+                continue
+            if not operand:
+                ctx.stderr.write(f"wc: {quotef(files_from)}:{number}: invalid zero-length file name\n"
+                                 .encode("utf-8", "surrogateescape"))
+                status = 1
+                continue
         try:
             stream = ctx.open_read("/dev/stdin") if operand == "-" else ctx.open_read(operand)
         except FSError as err:
@@ -356,6 +398,33 @@ def run(ctx: CommandContext) -> int:
     if len(inputs) > 1:
         _print(ctx, total, flags, width, "total")
     return status
+
+
+def _names_from(ctx: CommandContext, source: str) -> tuple[list[str], bool] | None:
+    """The NUL-terminated names of ``--files0-from`` (a last unterminated one counts) and
+    whether they came from a regular file; None after GNU's error when it cannot be read."""
+    try:
+        if source == "-":
+            stream = ctx.open_read("/dev/stdin")
+            regular = _stdin_size(ctx) is not None
+        else:
+            st = ctx.stat(source)
+            if st.is_dir:  # fopen succeeds, the first read fails
+                ctx.stderr.write(f"wc: {quotef(source)}: read error: Is a directory\n"
+                                 .encode("utf-8", "surrogateescape"))
+                return None
+            regular = st.is_file
+            stream = ctx.open_read(source)
+        with stream:
+            data = b"".join(iter_blocks(stream, ctx.budget, CHUNK))
+    except FSError as err:
+        ctx.stderr.write(f"wc: cannot open {quoteaf(source)} for reading: {err.strerror}\n"
+                         .encode("utf-8", "surrogateescape"))
+        return None
+    names = data.split(b"\0")
+    if names and names[-1] == b"":
+        names.pop()
+    return [n.decode("utf-8", "surrogateescape") for n in names], regular
 
 
 def _print(ctx: CommandContext, counts: Counts, flags: dict[str, bool], width: int, name: str | None) -> None:

@@ -84,6 +84,7 @@ class _Opts:
     decimal: bool = False
     revert: bool = False
     cols: int = 0
+    cols_given: bool = False
     group: int = -1
     display_off: int = 0
     seek: int = 0
@@ -139,6 +140,7 @@ def parse_args(args: list[str]) -> _Opts:
             else:
                 value, i = _value(args, i, rest, ("ols",))
                 o.cols = strtol(value)
+                o.cols_given = True
         elif two == "-g":
             value, i = _value(args, i, rest, ("roup",))
             o.group = strtol(value)
@@ -273,7 +275,7 @@ def _postscript(src: _Source, o: _Opts, out: list[bytes]) -> None:
                 p = 0
         out.append("".join(line).encode())
         line = []
-    if p:
+    if p or not o.cols:  # (``-c 0`` ends its one line even on empty input)
         out.append(b"\n")
 
 
@@ -454,11 +456,11 @@ def run(ctx: CommandContext) -> int:
 
 def _run(ctx: CommandContext) -> int:
     o = parse_args(ctx.args)
-    if not o.cols:
+    if not o.cols_given or (not o.cols and o.kind != POSTSCRIPT):  # -ps -c 0: one line
         o.cols = {POSTSCRIPT: 30, CINCLUDE: 12, BITS: 6}.get(o.kind, 16)
     if o.group < 0:
         o.group = {BITS: 1, NORMAL: 2, LITTLE: 4}.get(o.kind, 0)
-    if o.cols < 1 or (o.kind in (NORMAL, BITS, LITTLE) and o.cols > COLS):
+    if o.cols < (0 if o.kind == POSTSCRIPT else 1) or (o.kind in (NORMAL, BITS, LITTLE) and o.cols > COLS):
         raise _Exit(1, f"invalid number of columns (max. {COLS}).")
     if o.group < 1 or o.group > o.cols:
         o.group = o.cols

@@ -276,6 +276,11 @@ class FileWriter:
         else:
             ctx.append_bytes(operand, b"")
 
+    def file_target(self) -> tuple[str, int]:
+        """(virtual path, bytes buffered and not yet in the file) of the file written: what
+        ``cat`` compares its inputs with (GNU's ``input file is output file``)."""
+        return self.ctx.path(self.operand), len(self.buf)
+
     def write(self, data: bytes) -> int:
         """Buffer ``data``; push it to the file every megabyte."""
         self.ctx.budget.charge_write(len(data))

@@ -7,7 +7,8 @@ Options: ``-f`` (``-`` is stdin/stdout, the default), ``-v``/``-vv``, ``-C``, ``
 ``--owner``, ``--group``, ``--mtime``, ``--sort``, ``--full-time``; traditional style
 (``tar czf x.tgz dir``).
 Archives hold the sandbox's virtual identity (``user``/1000) and the files' virtual modes and
-times; directories are walked in name order (GNU's ``--sort=name``). Links and device files
+times; directories are walked in the host's readdir order, as GNU's default ``--sort=none``
+(name order with ``--sort=name``). Links and device files
 are never extracted (the jail has none): each is refused with one message, status 2.
 """
 

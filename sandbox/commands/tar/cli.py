@@ -75,7 +75,7 @@ class Options:
     owner: tuple[str, int] = (USER, UID)
     group: tuple[str, int] = (GROUP, GID)
     mtime: str | None = None
-    sort: str = "name"
+    sort: str = "none"
     full_time: bool = False
     help: bool = False
     version: bool = False

@@ -1,9 +1,11 @@
-"""``tar -c``: walk the operands (each relative to the ``-C`` directories before it) in sorted
-order (GNU's ``--sort=name``), write GNU-format headers and data, pad to the record, compress,
+"""``tar -c``: walk the operands (each relative to the ``-C`` directories before it), each
+directory in the host's readdir order as GNU's default ``--sort=none`` does (name order with
+``--sort=name`` or where the backend has no such order), write GNU-format headers and data, pad to the record, compress,
 and write the archive in one atomic piece (or to stdout for ``-f -``)."""
 
 from __future__ import annotations
 
+from sandbox.commands._dirorder import in_directory_order
 from sandbox.commands._writing import join
 from sandbox.commands.tar.buffer import Fatal, compress, records
 from sandbox.commands.tar.common import Tar
@@ -88,6 +90,8 @@ class Creator:
             if self.archive_path is not None and (parent or "/") == vpath:
                 if base not in entries:  # GNU made the archive before walking
                     entries = sorted(entries + [base])
+            if o.sort == "none":  # (a new archive has no place in the host's order yet: last)
+                entries = in_directory_order(ctx.fs, vpath, entries)
             self._emit(head, display + ("" if display.endswith("/") else "/"), file_mtime)
             for entry in entries:
                 raw = entry.encode("utf-8", "surrogateescape")

@@ -90,3 +90,17 @@ def test_planted_symlink_is_refused_without_host_path(tmp_path: Path) -> None:
     assert err == (b"cat: link: Symbolic link refused (the sandbox never follows links)\n"
                    b"cat: ../m/link: Symbolic link refused (the sandbox never follows links)\n")
     assert str(tmp_path).encode() not in err
+
+
+@pytest.mark.parametrize("script", [
+    "cat notes.md >> notes.md; echo $?; wc -c notes.md", "cat notes.md > notes.md; echo $?; wc -c notes.md",
+    "cat a.txt notes.md > notes.md; echo $?; cat notes.md", "cat -n notes.md >> notes.md; echo $?",
+    "cat a.txt notes.md >> a.txt; echo $?; cat a.txt", "cat ./notes.md >> notes.md; echo $?",
+    "cat empty.txt >> empty.txt; echo $?",
+    "cat dir/x.txt >> dir/../dir/x.txt; echo $?", "cat notes.md >> /dev/null; echo $?",
+])
+def test_input_file_is_output_file(script: str) -> None:
+    """``cat f >> f`` (the file corpus): GNU refuses a non-empty regular input that is its
+    output file (``cat: f: input file is output file``, status 1), and copies the rest."""
+    from tests.sandbox.shell.shell_difftools import check
+    check(script)

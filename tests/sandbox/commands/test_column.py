@@ -35,6 +35,11 @@ ARGS = [
     "-J -N 'x\"q',y,z,w,v,u,t -n 'my\"t'", "-J -N a,b,c,d,e,f,g -d -R a -l 3", "-J -N x,y em",
     "-J -N x,y,z t1 t2", "-J -N a -s ''", "--json --table-columns=p,q,r,s,t,u,v --table-name=T",
     "-J -N Ab,ÉB,C,D,E,F,G -n TaB",
+    # -H hidden columns, -e (no pages off a terminal: nothing to repeat)
+    "-t -H 1 -N x,y", "-t -H 2", "-t -H 3", "-t -H 0", "-t -H y -N x,y,z", "-t -H 9", "-t -H q -N x,y",
+    "-t -H 1,3 -R 2", "-H 1", "-t -H 2 -o '|'", "-t -H 2 -e", "-t -e -N a,b", "-J -H 1 -N a,b,c,d,e,f,g",
+    "-t -H 2 -d -N a,b,c", "-t -H -1", "-t -H ,2", "-e", "-t -H 1 -R 1", "-t -H 3 -R 2", "-t -H 1,1",
+    "--table --table-hide=2 --table-header-repeat", "-t -s , -H 2",
 ]
 
 

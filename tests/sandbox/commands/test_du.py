@@ -39,6 +39,10 @@ HAND = [
     "-L d", "--dereference -a s", "-H d", "-D -s s", "--dereference-args d", "-P d", "--no-dereference -s .",
     "-LHDP d", "-sL s d", "-l d", "-l . d", "--count-links -s . d s", "-lc d d", "-lsc s s/t", "-la s s/t/w",
     "-l -x d", "--one-file-system -s .", "-lLa --exclude=u s", "--count-link d", "--deref d",
+    # -t/--threshold (the corpus's ``du -b --threshold=1000 *``): bytes before scaling, the total kept
+    "-b --threshold=1000 big empty s", "-a -t 4K s", "-ab -t -4097 s", "-ac -t 1M .", "-t 1KB -ab s", "-t 1KiB -ab s",
+    "-t 0 empty", "-t -0 d", "-t x d", "-t '' d", "-t 5Q d", "-t 99999999999999999999 d", "--thr=1kx d",
+    "-t 0x1000 -ab s", "-t 010 -ab d", "-t k -ab d", "--inodes -t 2 -a s", "-sh -t 10k s", "-t -5Q d",
 ]
 
 

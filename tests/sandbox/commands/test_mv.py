@@ -66,3 +66,12 @@ def test_fixed_cases() -> None:
         ["empty", "f"], ["-t", "d", "f", "g"], ["-T", "f", "d"], ["-T", "empty", "t"], ["-z"], ["-t"],
         ["-t", "nope", "f"], ["-vT", "f", "g", "d"], ["f", "g", "f"], ["-t", "d", "-T", "f"])]
     fsup.check_all(cases)
+
+
+def test_new_slash_target_under_a_missing_directory_is_enoent() -> None:
+    """``mv core.md missing/dir/``: resolving the parent fails first (ENOENT, not ENOTDIR);
+    cp creates the same way."""
+    tree = {"core.md": b"c\n", "notes.md": b"n\n", "d/x": b"x\n", "e": None}
+    fsup.check_all([([tool, *args], tree) for tool in ("mv", "cp") for args in (
+        ["core.md", "missing/dir/"], ["core.md", "missing/"], ["core.md", "notes.md/x/"],
+        ["core.md", "e/new/"], ["core.md", "/nonexistent/a/"], ["core.md", "notes.md", "missing/d/"])])

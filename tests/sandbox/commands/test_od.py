@@ -133,3 +133,13 @@ def test_generated_long_doubles() -> None:
             chunks.append(m.to_bytes(8, "little") + ((rng.getrandbits(1) << 15) | e).to_bytes(2, "little") + b"\0" * 6)
     gts.compare(["od", "-t", "fL", "f"], files={"f": b"".join(chunks)})
     gts.compare(["od", "-A", "x", "-t", "fLz", "-w32", "f"], files={"f": b"".join(chunks[:40])})
+
+
+def test_strings_of_a_host_file() -> None:
+    """``od -S N`` over a file of a host directory (a LocalDir, not MemoryFS): it read the
+    whole input with one read of 2**62 bytes, a MemoryError (``od -S 5 core.md`` in the corpus)."""
+    from tests.sandbox.commands.files_support import check_all
+    tree = {"core.md": b"# Core Memory\n\n- Name: Dana\n", "strs": FILES["strs"]}
+    check_all([(["od", *args], tree) for args in (
+        ["-S", "5", "core.md"], ["-S", "3", "strs"], ["-S", "2", "-N", "12", "strs"],
+        ["-S", "3", "-j", "4", "strs", "core.md"], ["--strings", "-An", "strs"])])

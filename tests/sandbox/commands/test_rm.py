@@ -77,3 +77,12 @@ def test_planted_symlink_is_unlinked_not_followed(tmp_path: Path) -> None:
     assert run_command(["rm", "-r", "d"], fs=vfs, cwd="/m") == (0, b"", b"")
     assert (tmp_path / "outside" / "keep").read_bytes() == b"k"
     assert not (tmp_path / "jail" / "d").exists()
+
+
+def test_unknown_option_names_the_file_that_looks_like_one() -> None:
+    """GNU's diagnose_leading_hyphen: after an unknown option, ``Try 'rm ./-x' to remove the
+    file '-x'.`` for the first argument that is an existing file starting with ``-``."""
+    tree = {"-x": b"", "-v": b"", "-a b": b"", "--foo": b"", "f": b""}
+    fsup.check_all([(["rm", *args], tree) for args in (
+        ["-x"], ["-f", "-x"], ["-rf", "-z", "-x"], ["-q", "-v"], ["-z", "-a b"], ["--foo"], ["-z", "f"],
+        ["-q", "-nosuch"], ["-v", "-x", "-q"])])

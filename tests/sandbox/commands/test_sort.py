@@ -226,3 +226,20 @@ def test_plain_field_keys_with_and_without_nul_match_gnu() -> None:
         data = b"\n".join(lines) + b"\n"
         for args in (["-t:", "-k2,2"], ["-t:", "-k1,1", "-r"], ["-t:", "-k3"], ["-z", "-t:", "-k2,2"]):
             gts.compare(["sort", *args], stdin=data)
+
+
+SORT_NAMES0 = {"a": b"b\na\nc\n", "b": b"z\ny\n", "list": b"a\0b\0", "one": b"a\0", "odd": b"a\0\0b\0",
+               "dash": b"-\0a\0", "bad": b"a\0nosuch\0", "empty0": b"", "last": b"a\0b"}
+
+
+@pytest.mark.parametrize("args", [
+    ["--files0-from=list"], ["-r", "--files0-from", "one"], ["--files0-from=odd"], ["--files0-from=dash"],
+    ["--files0-from=bad"], ["--files0-from=empty0"], ["--files0-from=last", "-u"], ["--files0-from=-"],
+    ["--files0-from=nosuch"], ["--files0-from=dd"], ["--files0-from=list", "a"], ["-c", "--files0-from=one"],
+    ["-c", "--files0-from=list"], ["-m", "--files0-from=list"], ["--files0-from=-", "-k0"],
+], ids=repr)
+def test_files0_from_matches_gnu(args: list[str]) -> None:
+    """``find ... -print0 | sort --files0-from=-``: names read and checked (``-``, empty names,
+    no names) before any is sorted; open errors; operands refused alongside."""
+    for stdin in (b"a\0b\0", b"-\0", b"", b"a"):
+        gts.compare(["sort", *args], stdin=stdin, files=SORT_NAMES0, dirs=["dd"])

@@ -82,7 +82,10 @@ HAND = [[], ["-a"], ["-d"], ["-L", "1"], ["-f"], ["-i"], ["-F"], ["--dirsfirst"]
         ["-f", "."], ["-f", "./"], ["-f", ".//"], ["-fi", "d"], ["-L", "0"], ["-L", "x"], ["-L", "-1"],
         ["-L", "4294967297"], ["-L"], ["-I"], ["-P"], ["-L1"], ["-Z"], ["--foo"], ["-aZ"], ["a.txt"],
         ["-F", "d"], ["-ad"], ["--dirsfirst", "-d"], ["-d", "-P", "x"], ["-a", "-I", ".*"], ["-", "d"],
-        ["-t"], ["-r"], ["-tr"], ["--filesfirst"], ["--dirsfirst", "-r"], ["--filesfirst", "-t"], ["-n"]]
+        ["-t"], ["-r"], ["-tr"], ["--filesfirst"], ["--dirsfirst", "-r"], ["--filesfirst", "-t"], ["-n"],
+        # --du totals: an operand's own size only when it lists nothing; a file operand's fields
+        ["--du", "empty", "d"], ["--du", "-s", "d", "a.txt"], ["-s", "a.txt"], ["-p", "-h", "a.txt", "d"],
+        ["--du", "-d", "empty", "d"], ["-F", "a.txt"], ["--du", "-h", "empty"]]
 
 
 @needs_tree
@@ -92,7 +95,7 @@ def test_hand_written() -> None:
     for argv in HAND:
         for _ in range(2):
             tree = random_tree(rng)
-            tree.update({"t/d": None, "t/d/sub": None, "t/d/sub/g": b"", "t/a.txt": b"x"})
+            tree.update({"t/d": None, "t/d/sub": None, "t/d/sub/g": b"", "t/a.txt": b"x", "t/empty": None})
             cases.append((["tree", *argv], tree, b"", None, "t"))
     fsup.check_all(cases)
 
@@ -114,3 +117,25 @@ def test_help_and_version() -> None:
     code, out, _ = run_command(["tree", "--help"])
     assert code == 0 and out.startswith(b"usage: tree")
     assert run_command(["tree", "--version"])[1].startswith(b"tree v2.1.0")
+
+
+XML_FLAGS = [[], ["-s", "-p"], ["-d"], ["-L", "1"], ["-f"], ["-i"], ["--noreport"], ["--du", "-s"], ["-J", "--du"], ["--du", "-d"], ["-J", "-X"],
+             ["-X", "-J"], ["-P", "*.txt", "--prune"], ["-a", "-F"], ["-D", "--timefmt=%F"], ["-h"], ["-i", "-d"]]
+
+
+@needs_tree
+@pytest.mark.parametrize("flags", XML_FLAGS, ids=" ".join)
+def test_xml_output(flags: list[str]) -> None:
+    """``-X`` (the corpus's ``tree -X``): tree 2.1's XML, names escaped, the root counted as
+    ``-J`` counts it, a file operand's ``<error>``, ``-i``'s few hard newlines."""
+    rng = random.Random(" ".join(flags))
+    cases = []
+    for operands in ([], ["."], ["d", "a.txt"], ["empty", "d"]):
+        tree = random_tree(rng)
+        tree.update({"t/d": None, "t/d/sub": None, "t/d/sub/g": b"", "t/a.txt": b"x", "t/empty": None,
+                     "t/q&<>\"'.md": b"q"})
+        if flags[-1:] != ["-X"] and "-J" in flags:  # (-J over a file operand is refused)
+            operands = [o for o in operands if o != "a.txt"]
+        argv = ["tree", "-X", *flags, *operands] if "-J" not in flags else ["tree", *flags, *operands]
+        cases.append((argv, tree, b"", None, "t"))
+    fsup.check_all(cases)

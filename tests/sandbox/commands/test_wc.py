@@ -100,3 +100,19 @@ def test_streams_across_chunk_edges() -> None:
 @pytest.mark.parametrize("argv", [["wc", "dd"], ["wc", "-l", "dd", "f"]], ids=repr)
 def test_matches_gnu_on_directories(argv: list[str]) -> None:
     gts.compare(argv, files={"f": b"x y\n"}, dirs=["dd"])
+
+
+NAMES0 = {"plain": FILES["plain"], "utf8": FILES["utf8"], "list": b"plain\0utf8\0", "one": b"plain\0",
+          "odd": b"plain\0\0missing\0-\0utf8", "dash": b"-\0plain\0"}
+
+
+@pytest.mark.parametrize("args", [
+    ["--files0-from=list"], ["-l", "--files0-from", "one"], ["--files0-from=one"], ["-c", "--files0-from=odd"],
+    ["--files0-from=dash"], ["--files0-from=-"], ["-lw", "--files0-from=-"], ["--files0-from=nosuch"],
+    ["--files0-from=list", "plain"], ["--files0-from=dd"], ["--files0-from"],
+], ids=repr)
+def test_files0_from_matches_gnu(args: list[str]) -> None:
+    """``find ... -print0 | wc --files0-from=-`` (the file corpus): names from a file or stdin
+    (then width 1: GNU does not stat a stream's names first), empty names, ``-``, errors."""
+    for stdin in (b"plain\0utf8\0", b"plain\0-\0", b"utf8", b""):
+        gts.compare(["wc", *args], stdin=stdin, files=NAMES0, dirs=["dd"])

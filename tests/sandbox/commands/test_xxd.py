@@ -28,6 +28,9 @@ HAND = [
     "-r -p ps", "-r -s 2 dump", "-r -b dump", "-r -i dump", "nope", "in out", "-r dump out", "-r -p ps out",
     "-r -s 4 dump out", "in - ", "a b c", "-- in", "-C -i 7up", "-capitalize -i 7up", "-u -p in", "-d -a zeros",
     "-e -c 6 in", "-b -a zeros", "-c 257 in", "-c -1 in", "-e -g 8 big", "-h", "-E in", "-E big", "-E -b in", "-E -u -c 8 big",
+    # -ps -c 0: all on one line (the corpus's ``xxd -p -c 0 -l 40 core.md``), ended even when empty
+    "-p -c 0 big", "-p -c 0 -l 40 big", "-p -c 0 empty", "-ps -c0 -u in", "-p -c -1 in", "-r -p -c 0 ps",
+    "-i -c 0 in", "-b -c 0 in", "-e -c 0 in",
 ]
 
 
