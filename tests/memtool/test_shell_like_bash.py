@@ -86,6 +86,26 @@ def test_the_hidden_version_directory_leaves_no_trace(tmp_path: Path) -> None:
     assert (mem / ".memtool").is_dir() and os.stat(mem).st_mtime == 1780000000
 
 
+def _twin_dirs(mem: Path, ref_dir: Path, dir_time: int | None = None) -> None:
+    """The same small memory directory at ``mem`` (for memtool) and ``ref_dir`` (for bash):
+    core.md dated 1780000000, notes.md, an empty conversations.jsonl (else memtool bootstraps
+    it and the directory changes), the directory itself dated ``dir_time`` when given."""
+    for d in (mem, ref_dir):
+        d.mkdir(parents=True)
+        (d / "core.md").write_text("# Core\n")
+        (d / "notes.md").write_text("- a\n")
+        (d / "conversations.jsonl").write_text("")
+        os.utime(d / "core.md", (1780000000, 1780000000))
+        if dir_time is not None:
+            os.utime(d, (dir_time, dir_time))
+
+
+def _bash(script: str, cwd: Path) -> subprocess.CompletedProcess:
+    """``script`` run by real bash in ``cwd`` (UTC, C.UTF-8, no input)."""
+    return subprocess.run(["bash", "-c", script], cwd=cwd, capture_output=True, input=b"",
+                          env={"LC_ALL": "C.UTF-8", "TZ": "UTC", "PATH": "/usr/bin:/bin"})
+
+
 DIR_SCRIPTS = [
     "mkdir -p archive/2026; stat -c '%h %n' . archive archive/2026",
     "mkdir a b; rmdir a; stat -c '%h %s' . b; ls -la | head -2 | cut -c1-12",
@@ -103,15 +123,8 @@ def test_directories_count_links_and_change_times_as_the_kernel(tmp_path: Path, 
     is one), and adding or removing an entry makes the directory's time now, in the dry-run
     layer as on disk; appending to a file does not."""
     mem, ref_dir = tmp_path / "mem", tmp_path / "ref"
-    for d in (mem, ref_dir):
-        d.mkdir()
-        (d / "core.md").write_text("# Core\n")
-        (d / "notes.md").write_text("- a\n")
-        (d / "conversations.jsonl").write_text("")  # else memtool bootstraps it: . changes
-        os.utime(d / "core.md", (1780000000, 1780000000))
-        os.utime(d, (1770000000, 1770000000))
-    ref = subprocess.run(["bash", "-c", script], cwd=ref_dir, capture_output=True,
-                         env={"LC_ALL": "C.UTF-8", "TZ": "UTC", "PATH": "/usr/bin:/bin"})
+    _twin_dirs(mem, ref_dir, dir_time=1770000000)
+    ref = _bash(script, ref_dir)
     out, err, status = Memory(mem).shell(script)
     assert (status, out) == (ref.returncode, ref.stdout.decode()), err
 
@@ -120,13 +133,9 @@ def test_the_parent_of_the_memory_directory_lists_as_a_directory_holding_just_it
     """``ls -la`` in /.memory shows ``..`` as bash shows the parent of a memory directory that
     is alone in its parent (links 3); ``ls -la /`` counts the jail root's own subdirectories."""
     mem, ref_dir = tmp_path / "a" / "mem", tmp_path / "b" / "ref"
-    for d in (mem, ref_dir):
-        d.mkdir(parents=True)
-        (d / "core.md").write_text("# Core\n")
-        (d / "conversations.jsonl").write_text("")
+    _twin_dirs(mem, ref_dir)
     script = "ls -la | sed -n 3p | cut -c1-12"
-    ref = subprocess.run(["bash", "-c", script], cwd=ref_dir, capture_output=True,
-                         env={"LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"})
+    ref = _bash(script, ref_dir)
     out, err, status = Memory(mem).shell(script)
     assert (status, out) == (ref.returncode, ref.stdout.decode()) == (0, "drwxr-xr-x 3\n"), err
     out, err, status = Memory(mem).shell("ls -a / | grep -vcxE '[.]|[.][.]'; stat -c %h /")
@@ -148,15 +157,8 @@ MOVE_SCRIPTS = [
 def test_times_through_moves_and_writes_as_the_kernel(tmp_path: Path, script: str) -> None:
     """``mv`` keeps a file's time; a write or a new entry makes it now, also after ``touch -d``."""
     mem, ref_dir = tmp_path / "mem", tmp_path / "ref"
-    for d in (mem, ref_dir):
-        d.mkdir()
-        (d / "core.md").write_text("# Core\n")
-        (d / "notes.md").write_text("- a\n")
-        (d / "conversations.jsonl").write_text("")
-        os.utime(d / "core.md", (1780000000, 1780000000))
-    ref = subprocess.run(["bash", "-c", script], cwd=ref_dir, capture_output=True,
-                         env={"LC_ALL": "C.UTF-8", "TZ": "UTC", "PATH": "/usr/bin:/bin", "BASH_ENV": ""},
-                         input=b"")
+    _twin_dirs(mem, ref_dir)
+    ref = _bash(script, ref_dir)
     ref_out = ref.stdout.decode().replace("drwxr-xr-x", "drwx------")  # new directories are 0700
     out, err, status = Memory(mem).shell(script)
     assert (status, out) == (ref.returncode, ref_out), err
