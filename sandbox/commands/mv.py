@@ -12,10 +12,11 @@ import errno
 import re
 
 from sandbox.commands._quoting import quote, quoteaf
+from sandbox.commands._canonical import stat_through
 from sandbox.commands._writing import basename, copy_tree, is_inside, join, operands_of, remove_tree, new_slash_errno, same_path, stat_operand
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, parse_command_line
-from sandbox.fs.base import FSError, mtime_ns_of
+from sandbox.fs.base import LINK, FileStat, FSError, mtime_ns_of
 
 SPEC = OptionSpec(
     "bfinS:t:TuvZ",
@@ -186,15 +187,26 @@ def targets(ctx: CommandContext, prog_opts: list[tuple[str, str | None]], operan
     return [(sources[0], dest)], 0
 
 
+def _link_to(ctx: CommandContext, src: str, src_stat: FileStat, dst_stat: FileStat) -> bool:
+    """True if ``src`` is a link naming the file ``dst`` is (GNU's same_file_ok refuses to
+    move a link onto its own target: the file would be lost)."""
+    if src_stat.kind != LINK or dst_stat.kind == LINK or dst_stat.version is None:
+        return False
+    try:
+        return stat_through(ctx, src)[0].version == dst_stat.version
+    except FSError:
+        return False
+
+
 def _move(ctx: CommandContext, src: str, dst: str, no_clobber: bool, verbose: bool,
           backups: "Backups | None" = None, update: bool = False) -> bool:
-    try:
-        src_stat = stat_operand(ctx, src)
+    try:  # lstat, as GNU's: a link is moved as itself (rename(2) never follows it)
+        src_stat = stat_through(ctx, src, follow=False)[0]
     except FSError as e:
         ctx.error(f"cannot stat {quoteaf(src)}: {e}")
         return False
     try:
-        dst_stat = stat_operand(ctx, dst)
+        dst_stat = stat_through(ctx, dst, follow=False)[0]
     except FSError as e:
         if e.errno == errno.ENOTDIR:  # "file/": the kernel refuses the path
             if no_clobber:  # GNU's no-replace rename meets the existing file: skipped
@@ -208,7 +220,7 @@ def _move(ctx: CommandContext, src: str, dst: str, no_clobber: bool, verbose: bo
         return False
     if dst_stat is not None and no_clobber:
         return True
-    if dst_stat is not None and same_path(ctx, src, dst):
+    if dst_stat is not None and (same_path(ctx, src, dst) or _link_to(ctx, src, src_stat, dst_stat)):
         ctx.error(f"{quoteaf(src)} and {quoteaf(dst)} are the same file")
         return False
     if (update and dst_stat is not None and not dst_stat.is_dir

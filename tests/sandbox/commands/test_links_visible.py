@@ -144,3 +144,27 @@ def test_hard_links_and_mode_bits_a_host_set(tmp_path: Path, script: str) -> Non
                     " && mkdir st && chmod 1777 st"], cwd=tmp_path, check=True)
     ref, ours = _both(tmp_path, script)
     assert ours == ref, script
+
+
+@pytest.mark.parametrize("script", [
+    "mv link1 link2 && [ ! -e link1 -a -L link2 ] && readlink link2",
+    "mv file1 link1 dir1 && ls dir1 && readlink dir1/link1",
+    "mv link1 file1; readlink file1; ls",
+    "mv -v link1 dangle; readlink dangle",
+    "mv -n link1 file1; readlink link1",
+    "mv d/l file1 2>&1; ls d; mv d/l dir1 && readlink dir1/l",
+    "mv link1/ x 2>&1; echo $?",
+])
+def test_mv_moves_a_link_as_itself(tmp_path: Path, script: str) -> None:
+    """``mv`` of a symbolic link renames the link (rename(2) never follows it), as GNU's."""
+    for where in ("ref", "ours"):
+        subprocess.run(["bash", "-c", "mkdir dir1 && echo one > file1 && ln -s file1 link1 && "
+                        "ln -s /nowhere dangle && mkdir d && ln -s ../file1 d/l"], cwd=tmp_path, check=True)
+        if where == "ref":
+            ref = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True,
+                                 env={"LC_ALL": "C.UTF-8", "TZ": "UTC", "PATH": "/usr/bin:/bin"})
+        else:
+            sb = Sandbox({str(tmp_path): tmp_path}, cwd=str(tmp_path), policy=Policy(allow=registry.names()))
+            r = sb.run(script)
+        subprocess.run(["bash", "-c", "rm -rf ./*"], cwd=tmp_path, check=True)
+    assert (r.stdout, r.exit_code, r.stderr) == (ref.stdout, ref.returncode, ref.stderr), script
