@@ -38,7 +38,7 @@ class Quit(Exception):
 class Entry:
     """One visited file: its path as printed, its virtual path, depth, kind and (lazy) stat."""
 
-    __slots__ = ("path", "vpath", "depth", "start", "name", "_stat", "pruned", "kind")
+    __slots__ = ("path", "vpath", "depth", "start", "name", "_stat", "pruned", "kind", "linked")
 
     def __init__(self, path: str, vpath: str, depth: int, start: str, name: str,
                  st: FileStat | None = None, kind: str | None = None):
@@ -49,6 +49,8 @@ class Entry:
         self.name = name
         self._stat = st
         self.pruned = False
+        #: ``-L``: a link tested as the directory it names (never walked through)
+        self.linked = False
         #: DIR or FILE when known without a stat (from the listing), else None.
         self.kind = st.kind if st is not None else kind
 
@@ -361,15 +363,20 @@ class Walker:
         except FSError:
             return ""
 
-    def _as_named(self, e: Entry) -> None:
+    def _as_named(self, e: Entry) -> bool:
         """``-L``: a link below a start point is tested as what it names (a dangling one stays
-        a link). A directory it names is not walked through it (a name can loop)."""
+        a link). A directory it names is tested as one but not walked through it. False
+        after GNU's error for a link that loops (the entry is not tested)."""
         try:
             st, _ = stat_through(self.ctx, e.vpath)
-        except FSError:
-            return
-        if not st.is_dir:
-            e._stat, e.kind = st, st.kind
+        except FSError as exc:
+            if exc.errno == errno.ELOOP:
+                self.error(f"{quote(e.path)}: {exc}")
+                return False
+            return True
+        e._stat, e.kind = st, st.kind
+        e.linked = st.is_dir
+        return True
 
     def _followed_letter(self, e: Entry, printf: bool = False) -> str:
         """``-xtype`` (``printf``: ``%Y``): the type of what ``e`` names when it is a link
@@ -581,8 +588,10 @@ class Walker:
             if st.kind == LINK and o.follow in ("H", "L"):
                 try:  # -H/-L: a start point that is a link counts as what it names
                     st, vpath = stat_through(self.ctx, start)
-                except FSError:
-                    pass  # dangling: the link itself, as GNU's
+                except FSError as exc:
+                    if exc.errno == errno.ELOOP:
+                        raise
+                    # dangling: the link itself, as GNU's
         except FSError as exc:
             self.error(f"{quote(start)}: {exc}")
             return
@@ -627,11 +636,12 @@ class Walker:
                         except FSError as exc:
                             self.error(f"{quote(e.path)}: {exc}")
                             continue
-                    if e.kind == LINK and o.follow == "L":
-                        self._as_named(e)
+                    if e.kind == LINK and o.follow == "L" and not self._as_named(e):
+                        continue
                     if not depth_first and depth >= mindepth:
                         test(e)
-                    if e.kind == DIR and depth < maxdepth and (depth_first or not e.pruned):
+                    if (e.kind == DIR and depth < maxdepth and (depth_first or not e.pruned)
+                            and not e.linked):
                         push(e, handle)
                         break
                     if depth_first and depth >= mindepth:

@@ -34,6 +34,10 @@ ln -s xyz du_test/link; ln -s ../xyz du_test/sub/up; ln -s "$PWD/one" abs
 """
 
 SCRIPTS = [
+    # find: -L/-H report a link that loops (and test nothing for it)
+    "find -L dir loop1 -maxdepth 1 2>&1 | sort; echo $?", "find -L loop1 2>&1; echo $?",
+    "find -H loop2 -print 2>&1; echo $?", "find loop1 2>&1; echo $?",
+    "find -L dir loop2 uno -type l 2>&1 | sort",
     # find
     "find . | sort", "find . -type l | sort", "find dir -type l -o -type p | sort",
     "find . -type f | sort", "find dir -type l,f | sort", "find . -xtype d 2>&1 | sort",
