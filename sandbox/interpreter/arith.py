@@ -448,7 +448,16 @@ class _Evaluator:
         except ArithError as exc:
             raise _subscript_failed(exc) from None
         if value is None and self.nounset:
-            raise ArithUnbound(f"{name}: unbound variable", status=127)
+            base, bracket, _ = name.partition("[")
+            if not bracket:  # a nameref is named by the variable it points to
+                target = getattr(self.vars, "nameref_target", None)
+                shown = target(name) if target is not None else name
+                raise ArithUnbound(f"{shown}: unbound variable", status=127)
+            # bash's expr_streval: ``a[i]`` is an error only when the array itself is unset
+            # (named without its subscript); an unset element of a set array is 0
+            visible = getattr(self.vars, "var_visible", None)
+            if visible is None or not visible(base):
+                raise ArithUnbound(f"{base}: unbound variable", status=127)
         if not value:
             return 0
         self.check_time()

@@ -47,6 +47,13 @@ BUILTINS = frozenset(
 )
 #: Builtins that are commands in the registry too (we run the registry module).
 _REGISTRY_BUILTINS = frozenset({"echo", "printf"})
+#: The messages bash prints with ``report_error`` (``err_readonly``, ``err_badarraysub``,
+#: the expansion errors): with ``set -e`` on, the shell leaves right after one of them,
+#: whatever the context (``R=2 || echo x``, a function called from ``if``...).
+_REPORT_ERROR_RE = re.compile(
+    r"(?:: readonly variable|: bad substitution|: bad array subscript|: cannot assign in this way"
+    r"|: invalid variable name|: invalid indirect expansion"
+    r"|: must use subscript when assigning associative array)\Z")
 #: Builtins that are programs too (/usr/bin/test ...), so find -exec / xargs may run them.
 _PROGRAM_BUILTINS = frozenset({"true", "false", "test", "[", "echo", "printf", "pwd"})
 #: Names no sub-command may be (they would run a string as code or change the shell).
@@ -68,15 +75,6 @@ def _trace_quote(word: str) -> str:
 
 #: Compound commands after which ``$PIPESTATUS`` is what their last inner pipeline set.
 _KEEPS_PIPESTATUS = (BraceGroup, If, For, While, Case, ArithFor, FunctionDef)
-class _Suspended:
-    """``set -e`` while a ``! pipeline`` runs: off, and back on after it unless the
-    pipeline itself ran ``set -e`` or ``set +e``."""
-
-    def __bool__(self) -> bool:
-        return False
-
-
-_SUSPENDED = _Suspended()
 #: Compounds whose own status never triggers ``set -e`` (only the commands inside do).
 _NO_ERREXIT = (BraceGroup, If, For, While, Case, ArithFor, FunctionDef)
 
@@ -388,6 +386,31 @@ class Shell:
             return state.get(self, base, idx)
         return None
 
+    def nameref_target(self, name: str) -> str:
+        """The variable a nameref ``name`` finally names (``name`` itself otherwise)."""
+        if not (self.attrs and namerefs.is_ref(self, name)):
+            return name
+        try:
+            return namerefs.resolve(self, name)
+        except namerefs.CircularRef:
+            return name
+
+    def var_visible(self, name: str) -> bool:
+        """Whether variable ``name`` (an array or a scalar, through a nameref) is set, as
+        bash's ``set -u`` check of ``a[i]`` in arithmetic sees it: ``a=()`` is set,
+        ``declare -a a`` (no value yet) is not."""
+        if self.attrs and namerefs.is_ref(self, name):
+            target = namerefs.for_read(self, name)
+            if target is None or target == name:
+                return False
+            name = target.partition("[")[0]
+        if name in self.vars:
+            return True
+        if name in self.arrays:
+            from sandbox.interpreter.declare import UNSET_ARRAY
+            return bool(self.arrays[name]) or UNSET_ARRAY not in self.attrs.get(name, ())
+        return self.get_var(name) is not None
+
     def list_var(self, name: str) -> list[str] | None:
         """Multi-valued parameters: ``@``/``*`` and ``NAME[@]`` (PIPESTATUS, or a scalar)."""
         if name in ("@", "*"):
@@ -516,12 +539,21 @@ class Shell:
 
     def diag(self, io_: IO, message: str) -> None:
         """Print a shell diagnostic (``bash: line N: message``) on stderr (lost if it is
-        closed)."""
+        closed); after one bash prints with ``report_error``, ``set -e`` leaves."""
         try:
             io_.stderr.write(f"{callstack.error_prefix(self)}{message}\n".encode(
                 "utf-8", "surrogateescape"))
         except OSError:  # `2>&-`: bash's message has nowhere to go either
             pass
+        if self.errexit and _REPORT_ERROR_RE.search(message) and \
+                message.partition(": ")[0] not in BUILTINS:  # (a builtin's error does not)
+            self.report_error_exit()
+
+    def report_error_exit(self) -> None:
+        """bash's ``report_error``: with ``set -e`` on, the shell (or subshell) leaves at once,
+        with ``$?`` or 1."""
+        if self.errexit:
+            raise ExitShell(self.status or 1)
 
     # -- execution ------------------------------------------------------------------------
 
@@ -568,10 +600,12 @@ class Shell:
         cmds = node.commands
         # bash runs the ERR trap after a command only if it was set before the command ran
         err_io = io_ if self.traps and traps.ERR in self.traps else None
-        # `! cmd`: set -e is off while it runs (a `set -e` inside turns it on again: bash)
+        # `! cmd` with set -e on: bash marks it CMD_IGNORE_RETURN, so nothing inside it (a
+        # function, a group, a subshell, even after a `set -e` there) exits; with set -e off
+        # a `set -e` inside takes effect
         negated_errexit = node.negate and self.errexit
         if negated_errexit:
-            self.errexit = _SUSPENDED  # type: ignore[assignment]
+            self.errexit_off += 1
         try:
             if len(cmds) == 1:
                 status = self.run_command(cmds[0], io_)
@@ -585,8 +619,8 @@ class Shell:
                             status = s
                             break
         finally:
-            if negated_errexit and self.errexit is _SUSPENDED:  # no `set -e`/`+e` inside
-                self.errexit = True
+            if negated_errexit:
+                self.errexit_off -= 1
         if node.negate:
             status = 0 if status != 0 else 1
         if len(cmds) > 1 or not isinstance(cmds[0], _KEEPS_PIPESTATUS):
@@ -771,12 +805,16 @@ class Shell:
     def _syntax_failure(self, cmd: SyntaxFailure, io_: IO) -> ExitShell:
         """The line that does not parse, reached after the lines before it ran: print the
         error as a syntax error is printed and leave with bash's status."""
+        # bash's parser_error leaves at once, status 2, when errexit is on: only the first
+        # line of the message is printed (not the `LINE' echo)
+        echo = None if self.errexit else cmd.echo_line
         try:
-            io_.stderr.write(syntax_error_text(cmd.message, cmd.echo_line).encode(
-                "utf-8", "replace"))
+            io_.stderr.write(syntax_error_text(cmd.message, echo).encode("utf-8", "replace"))
         except OSError:  # pragma: no cover - stderr closed
             pass
-        if cmd.status_rule == "keep":
+        if self.errexit:
+            status = 2
+        elif cmd.status_rule == "keep":
             status = self.status
         elif cmd.status_rule == "quote":
             status = self.status or 2
@@ -1094,6 +1132,7 @@ class Shell:
                 self._current_stderr.write(
                     f"{callstack.error_prefix(self)}{a.name}: {w.text}: must use subscript when "
                     "assigning associative array\n".encode("utf-8", "surrogateescape"))
+                self.report_error_exit()
                 continue
             if key is None:
                 items.extend((None, v) for v in self.expander.words([w], eq=False))
@@ -1126,6 +1165,7 @@ class Shell:
                 except AssignFailed as exc:  # `ro=1 cmd`: bash's message, cmd still runs
                     self._current_stderr.write(f"{callstack.error_prefix(self)}{exc}\n".encode(
                         "utf-8", "surrogateescape"))
+                    self.report_error_exit()  # err_readonly: set -e leaves
                     continue
                 out.append((a, value))
         finally:

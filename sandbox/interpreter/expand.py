@@ -461,8 +461,12 @@ class Expander:
                 text = f"${{{text}}}"
             raise ArithExpansionError(f"{text}: bad substitution")
         indirect = p.indirect
+        if (p.index is not None or p.indirect) and p.written is None:
+            p = dataclasses.replace(p, written=("!" if p.indirect else "") + p.name + (
+                "" if p.index is None else f"[{p.index.text}]"))
         if sh.attrs and not p.indirect and namerefs.is_ref(sh, p.name):
-            p = dataclasses.replace(p, name=namerefs.for_read(sh, p.name) or "")
+            p = dataclasses.replace(p, name=namerefs.for_read(sh, p.name) or "",
+                                    written=p.written or p.name)  # messages name the ref
         if p.indirect or p.index is not None or p.op in _EXTENDED_OPS or (
                 p.op in _PATTERN_OPS and (p.name in ("@", "*") or p.name.endswith("]"))):
             p = self._param_extended(p, fb, split, in_dq)  # type: ignore[assignment]
@@ -499,12 +503,24 @@ class Expander:
                 base_name = name[:-3]
                 if not values and sh.nounset and sh.get_var(base_name) is None and (
                         base_name not in sh.arrays or "~" in sh.attrs.get(base_name, ())):
-                    # bash: `${#a[@]}` of an unset array under set -u is fatal (status 1)
-                    raise ExpansionError(f"{base_name}: unbound variable", status=1)
+                    # bash: `${#a[@]}` of an unset array under set -u abandons the line
+                    # (status 1); with set -e on the shell leaves (report_error)
+                    shown = p.written.partition("[")[0] if p.written else base_name
+                    if sh.errexit:
+                        raise ExpansionError(f"{shown}: unbound variable", status=1)
+                    raise ArithExpansionError(f"{shown}: unbound variable")
                 n = len(values or [])
             else:
                 if value is None and sh.nounset:
-                    raise ExpansionError(f"{name}: unbound variable", status=127)
+                    base_name, sub = state.split_name(name)
+                    if sub is None:
+                        raise ExpansionError(f"{p.written or name}: unbound variable",
+                                             status=127)
+                    # `${#a[k]}`: 0 for an unset element of a set array; an unset array (or
+                    # a scalar) is named without its subscript (fatal, status 1)
+                    if base_name not in sh.arrays or not sh.var_visible(base_name):
+                        shown = (p.written or name).partition("[")[0]
+                        raise ExpansionError(f"{shown}: unbound variable", status=1)
                 n = len(value or "")
             self._emit(str(n), fb, split, in_dq)
             return
@@ -548,7 +564,8 @@ class Expander:
             if op == "" and name.endswith("]"):
                 self._warn_negative_index(name)
             if sh.nounset and name not in ("@", "*"):
-                shown = "$" + name if p.bare else name  # bash: `$1: unbound variable`
+                # bash: `$1: unbound variable`, `m[$k]: ...` (as written)
+                shown = p.written or ("$" + name if p.bare else name)
                 raise ExpansionError(f"{shown}: unbound variable", status=127)
             value = ""
         if unset:  # an unset variable gives nothing, even for ${u/#/x}
@@ -586,6 +603,7 @@ class Expander:
         if bad:
             sh._current_stderr.write(f"{callstack.error_prefix(sh)}{base}: bad array subscript\n"
                                      .encode("utf-8", "surrogateescape"))
+            sh.report_error_exit()  # err_badarraysub: set -e leaves
 
     def _decl_arg(self, a: "Assign") -> str:
         """``declare`` argument ``name=value`` (unsplit), ``name[sub]=value``, or for an array
@@ -662,15 +680,21 @@ class Expander:
                 return None
             ref = p.name if p.index is None else f"{p.name}[{self.word(p.index)}]"
             target = sh.get_var(ref)  # `${!a[1]}`: the element names the variable
+            if target is None and p.index is not None and sh.var_visible(p.name):
+                # an unset element of a set array: bash expands the null value (`${!a[9]-x}`
+                # gives x; plain, an unbound variable under `set -u`)
+                return Param(ref, p.op, p.arg, p.repl, p.pos, written=p.written)
             if target is None or not _INDIRECT_RE.fullmatch(target):
                 if target is None:
                     raise ArithExpansionError(f"{ref}: invalid indirect expansion")
                 raise ArithExpansionError(f"{target}: invalid variable name")
-            p = Param(state.text_subscript(sh, target), p.op, p.arg, p.repl, p.pos)
+            p = Param(state.text_subscript(sh, target), p.op, p.arg, p.repl, p.pos,
+                      written=p.written)
             if p.op == "":
                 return p
         if p.index is not None:
-            p = Param(f"{p.name}[{self.word(p.index)}]", p.op, p.arg, p.repl, p.pos)
+            p = Param(f"{p.name}[{self.word(p.index)}]", p.op, p.arg, p.repl, p.pos,
+                      written=p.written)
         name, op = p.name, p.op
         is_list = name in ("@", "*") or name.endswith(("[@]", "[*]"))
         if op in _PATTERN_OPS and is_list:
@@ -728,7 +752,7 @@ class Expander:
             return None
         value = sh.get_var(name)
         if value is None and sh.nounset and not (op == "@" and p.arg and p.arg.text == "a"):
-            raise ExpansionError(f"{name}: unbound variable", status=127)
+            raise ExpansionError(f"{p.written or name}: unbound variable", status=127)
         if op == ":" and value is None:  # bash doesn't evaluate the bounds of an unset name
             text = ""
         elif op == ":":

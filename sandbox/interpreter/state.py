@@ -203,6 +203,7 @@ def assign(sh: "Shell", base: str, items: list[tuple[str | None, str]], append: 
                     f"{callstack.error_prefix(sh)}{base}: '{value}': must use subscript when "
                     "assigning associative "
                     "array\n".encode("utf-8", "surrogateescape"))
+                sh.report_error_exit()  # bash's report_error: set -e leaves
                 continue
             k: int | str = nxt
         else:

@@ -112,8 +112,9 @@ def _extglob_off(sh: "Shell", io_: "IO", source: str, at: int) -> int:
     """bash reads each line just before it runs it: an extglob group in a line read while
     ``extglob`` is off is its syntax error there (the lines before it ran); status 2."""
     line = source.count("\n", 0, at) + 1
-    text = syntax_error_text(f"line {line}: syntax error near unexpected token `('",
-                             source.split("\n")[line - 1])
+    # bash echoes the line (`LINE') unless errexit made its parser_error leave at once
+    echo = None if sh.errexit else f"`{source.split(chr(10))[line - 1]}'"
+    text = syntax_error_text(f"line {line}: syntax error near unexpected token `('", echo)
     io_.stderr.write(text.encode("utf-8", "surrogateescape"))
     sh.status = 2
     return 2

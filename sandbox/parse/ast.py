@@ -55,6 +55,10 @@ class Param:
     indirect: bool = False
     #: ``$1`` / ``$!`` written without braces (bash's ``set -u`` message then says ``$1``).
     bare: bool = False
+    #: Set on the copy the expander makes (never on the parsed tree): the name as written
+    #: (``m[$k]``, ``!ref``), which bash's ``set -u``
+    #: message shows rather than the subscript's value.
+    written: "str | None" = None
 
 
 @dataclass
