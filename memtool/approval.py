@@ -115,6 +115,8 @@ class OverlayStore(FileSystem):
         self._order: list[str] = []
         #: directory -> when the layer last added or removed an entry in it (its mtime then)
         self._entries_changed: dict[str, float] = {}
+        #: directory -> subdirectories the layer made less those it removed (its links follow)
+        self._subdirs: dict[str, int] = {}
         #: path -> when the layer last wrote the file or made the directory (its mtime)
         self._written: dict[str, float] = {}
         #: path -> the base's ``stat().version`` when the layer first read or wrote it
@@ -158,23 +160,16 @@ class OverlayStore(FileSystem):
                             ("overlay", self._versions[path]), ns_of(when))
         if self.dirs.get(path) is True:
             when = self._written.get(path, 0.0)
-            return self._dir_stat(path, FileStat(DIR, 4096, when, 0o700, 2, None, ns_of(when)), False)
+            return self._dir_stat(path, FileStat(DIR, 4096, when, 0o700, 2, None, ns_of(when)))
         if self._gone(path):
             raise FSError(errno.ENOENT, path)
         st = self.base.stat(path)
-        return self._dir_stat(path, st, True) if st.is_dir else st
+        return self._dir_stat(path, st) if st.is_dir else st
 
-    def _dir_stat(self, path: str, st: FileStat, in_base: bool) -> FileStat:
+    def _dir_stat(self, path: str, st: FileStat) -> FileStat:
         """A directory's stat with the layer's subdirectories counted in its links (each
         ``..`` is one) and the time the layer last added or removed an entry in it."""
-        nlink = st.nlink
-        for d, made in self.dirs.items():
-            if d and _parent(d) == path:
-                there = in_base and self.base.exists(d)
-                if made and not there:
-                    nlink += 1
-                elif not made and there:
-                    nlink -= 1
+        nlink = st.nlink + self._subdirs.get(path, 0)
         changed = self._entries_changed.get(path)
         if nlink == st.nlink and changed is None:
             return st
@@ -235,6 +230,14 @@ class OverlayStore(FileSystem):
         self._entries_changed[parent] = file_time()
         self.mtimes.pop(parent, None)  # a time set before is gone, as on disk
 
+    def _mark_dir(self, path: str, made: bool) -> None:
+        """Record a directory made (``made``) or removed in the layer; its parent's link count
+        follows when the directory comes or goes (each ``..`` is one link)."""
+        if self.exists(path) != made:
+            parent = _parent(path)
+            self._subdirs[parent] = self._subdirs.get(parent, 0) + (1 if made else -1)
+        self.dirs[path] = made
+
     def _set(self, path: str, data: bytes | None) -> None:
         if data is None or not self.exists(path):
             self._entry_changed(path)
@@ -284,7 +287,7 @@ class OverlayStore(FileSystem):
         if self.exists(path):
             raise FSError(errno.EEXIST, path)
         self._need_dir(path)
-        self.dirs[path] = True
+        self._mark_dir(path, True)
         self._written[path] = file_time()
         self._entry_changed(path)
 
@@ -304,7 +307,7 @@ class OverlayStore(FileSystem):
             raise FSError(errno.ENOTDIR, path)
         if self.listdir(path):
             raise FSError(errno.ENOTEMPTY, path)
-        self.dirs[path] = False
+        self._mark_dir(path, False)
         self._entry_changed(path)
 
     def rename(self, src: str, dst: str) -> None:
@@ -339,8 +342,8 @@ class OverlayStore(FileSystem):
         self._entry_changed(src)
         self._entry_changed(dst)
         for d in subdirs:
-            self.dirs[dst + d[len(src):]] = True
             self._written[dst + d[len(src):]] = self.stat(d).mtime
+            self._mark_dir(dst + d[len(src):], True)
         for child, data in moves:
             when = self.stat(child).mtime
             self._set(child, None)
@@ -348,7 +351,7 @@ class OverlayStore(FileSystem):
             self.mtimes[dst + child[len(src):]] = when
             self.mtimes.pop(child, None)
         for d in sorted(subdirs, key=len, reverse=True):
-            self.dirs[d] = False
+            self._mark_dir(d, False)
 
     def set_mtime(self, path: str, mtime: float) -> None:
         """Kept in the layer and applied with it (``apply_times``); times are not part of a
