@@ -62,6 +62,11 @@ SYSTEM: dict[str, str] = {
     "PATH": "/bin:/usr/bin", "CS_PATH": "/bin:/usr/bin",
 }
 
+#: Names whose glibc value is read from the calling process's resource limits (the stack's,
+#: RLIMIT_NOFILE, RLIMIT_NPROC, RLIMIT_SIGPENDING), so it differs from host to host: the table
+#: gives the sandbox one fixed value for each, never the host's.
+FROM_RLIMITS = frozenset({"ARG_MAX", "_POSIX_ARG_MAX", "OPEN_MAX", "CHILD_MAX", "SIGQUEUE_MAX"})
+
 #: pathconf names: (value, whether glibc answers without looking at the path).
 PATHCONF: dict[str, tuple[str, bool]] = {
     "PATH_MAX": ("4096", True), "_POSIX_PATH_MAX": ("4096", True),
