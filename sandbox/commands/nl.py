@@ -5,14 +5,17 @@ GNU's one/two/many-character rules, ``''`` disables them), ``-i N``, ``-l N``, `
 ``-p``, ``-s STRING``, ``-v N``, ``-w N``, with GNU's messages and range checks (``Numerical
 result out of range`` / ``Value too large for defined data type``) and ``line number
 overflow``. All inputs form one stream; a last line without a newline gets one, as GNU's
-``readlinebuffer`` does. Blocks without section delimiters are numbered with C-level joins.
+``readlinebuffer`` does. Blocks without section delimiters are numbered by the C accelerator
+where it is built (``number_lines``), else with C-level joins.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
+from typing import Callable
 
+from sandbox._native import linescan
 from sandbox.commands._lineblocks import line_blocks
 from sandbox.commands._quoting import quote, quotef
 from sandbox.commands.base import CommandContext
@@ -151,6 +154,7 @@ class Numberer:
         width: int = settings["width"]
         fmt = settings["format"]
         flag = {"ln": "-", "rn": "", "rz": "0"}[fmt]
+        self.width, self.flag = width, ord(flag) if flag else 0
         self.fmt = f"%{flag}{width}d".encode() + self.sep.replace(b"%", b"%%")
         self.blank = b" " * (width + len(self.sep))
         self.line_no = self.start
@@ -220,6 +224,23 @@ class Numberer:
             err.partial = b"".join(done)
             raise
         return b"".join(done)
+
+    def native_block(self, number_lines: Callable, block: bytes) -> bytes | None:
+        """Output for a block of whole lines by the C accelerator, or None where its rules
+        don't hold (a style other than ``a``/``t``, joined blank lines, a section delimiter
+        in the block, a number leaving the 64-bit range): ``block`` then goes line by line."""
+        kind = self.style.kind
+        if kind not in ("a", "t") or (kind == "a" and self.join > 1) or self.overflow:
+            return None
+        prefix = self.delim_prefix
+        if self.delims and (block.startswith(prefix) or b"\n" + prefix in block):
+            return None
+        done = number_lines(block, kind == "a", self.line_no, self.incr, self.width, self.flag,
+                            self.sep, self.blank)
+        if done is None:
+            return None
+        out, self.line_no = done
+        return out
 
     def _has_delims(self, lines: list[bytes]) -> bool:
         prefix = self.delim_prefix
@@ -337,7 +358,13 @@ def run(ctx: CommandContext) -> int:
 
 
 def _number_stream(ctx: CommandContext, numberer: Numberer, stream) -> None:
+    native = getattr(linescan(), "number_lines", None)
     for block, whole in line_blocks(ctx, stream):
+        if whole and native is not None:
+            out = numberer.native_block(native, block)
+            if out is not None:
+                ctx.stdout.write(out)
+                continue
         lines = block.split(b"\n")
         if whole:
             lines.pop()

@@ -88,3 +88,52 @@ def test_fold_refuses_bad_arguments():
             native.fold(*args)
     assert native.fold(b"", 8, False, False) == b""
     assert native.fold(b"abc", 1, False, False) == b"a\nb\nc"
+
+
+needs_number_lines = pytest.mark.skipif(
+    getattr(native, "number_lines", None) is None,
+    reason="the C accelerator is not built (no compiler at install time, or SANDBOX_NATIVE=0)")
+
+_INT64 = st.one_of(st.integers(-(1 << 63), (1 << 63) - 1), st.integers(-12, 12),
+                   st.sampled_from([(1 << 63) - 3, -(1 << 63), -(1 << 63) + 2]))
+
+
+@needs_number_lines
+@settings(max_examples=int(os.environ.get("NUMBER_LINES_EXAMPLES", "2000")), deadline=None)
+@given(st.lists(st.sampled_from([b"", b"x", b"two words", b"\t", b"\\:", b"\xc3\xa9", b"\r"]),
+                max_size=40),
+       st.sampled_from(["a", "t"]), _INT64, _INT64, st.integers(1, 30),
+       st.sampled_from(["ln", "rn", "rz"]), st.sampled_from([b"\t", b"", b" | ", b"%d"]))
+def test_number_lines_is_nl_s_python_path(lines, kind, start, incr, width, fmt, sep):
+    """nl's C numbering of a block gives what its Python path gives, and the next number; a
+    block whose numbers leave the 64-bit range is left to the Python path (None)."""
+    from sandbox.commands.nl import Numberer, Style
+
+    def numberer() -> Numberer:
+        styles = {"body": Style(kind, "body"), "header": Style("n", "header"),
+                  "footer": Style("n", "footer")}
+        settings_ = {"start": start, "incr": incr, "join": 1, "renumber": True, "sep": sep,
+                     "width": width, "format": fmt, "delim": b""}
+        return Numberer(None, styles, settings_)  # type: ignore[arg-type]
+
+    python, c = numberer(), numberer()
+    block = b"".join(line + b"\n" for line in lines)
+    done = c.native_block(native.number_lines, block)
+    count = len(lines) if kind == "a" else sum(1 for x in lines if x)
+    if not -(1 << 63) <= start + incr * count < (1 << 63):
+        assert done is None
+        return
+    assert done is not None
+    assert done == python.block(lines)
+    assert c.line_no == python.line_no
+
+
+@needs_number_lines
+def test_number_lines_refuses_bad_arguments():
+    for args in [("x\n", True, 1, 1, 6, 0, b"\t", b""), (b"x\n", True, 1 << 64, 1, 6, 0, b"\t", b""),
+                 (b"x\n", True, 1, 1, 6, 0, b"\t")]:
+        with pytest.raises((TypeError, OverflowError)):
+            native.number_lines(*args)
+    assert native.number_lines(b"", True, 5, 1, 6, 0, b"\t", b"") == (b"", 5)
+    assert native.number_lines(b"a\n\nb\n", False, -2, 3, 3, ord("0"), b":", b"    ") == (
+        b"-02:a\n    \n001:b\n", 4)
