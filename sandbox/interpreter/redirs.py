@@ -19,11 +19,12 @@ from __future__ import annotations
 import errno
 import io
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from sandbox.commands.base import CommandContext
 from sandbox.fs.base import FSError
 from sandbox.fs.paths import normalize
+from sandbox.fs.vfs import DEV_NULL
 from sandbox.interpreter.expand import plain
 from sandbox.interpreter.pipes import FileWriter, NullWriter
 from sandbox.parse.ast import Lit, Redirect
@@ -477,11 +478,11 @@ def _open_stream(sh: "Shell", r: Redirect, table: dict[int, object], applied: Ap
             if vpath == "/dev/stdin":
                 return table[0]
             if vpath in ("/dev/stdout", "/dev/stderr", "/dev/null"):
-                return io.BytesIO(b"")
+                return read_from(io.BytesIO(b""), DEV_NULL)
             ctx = ctx or _ctx(sh, io_)
             if ctx.stat(target).is_dir:
                 return io.BufferedReader(_DirReader())
-            return ctx.open_read(target)
+            return read_from(ctx.open_read(target), vpath)
         if op == "<>":
             if vpath == "/dev/null":
                 return NullWriter()
@@ -492,6 +493,17 @@ def _open_stream(sh: "Shell", r: Redirect, table: dict[int, object], applied: Ap
         return _open_writer(sh, ctx or io_, op, target, vpath, table, applied, lasting)
     except FSError as exc:
         raise RedirectFailed(f"{target}: {exc}") from None
+
+
+def read_from(stream: BinaryIO, vpath: str) -> BinaryIO:
+    """Mark ``stream`` (an input redirection's) as reading the file ``vpath``, so that
+    ``test -p/-f/-c /dev/stdin`` see what fd 0 is, as the kernel's ``/dev/stdin`` link does;
+    an unmarked stdin is a pipe (a pipeline's, a here-document's, the run's own)."""
+    try:
+        stream.redirected_from = vpath  # type: ignore[attr-defined]
+    except AttributeError:  # a stream type without attributes: seen as a pipe
+        pass
+    return stream
 
 
 def _dup_target(target: str, table: dict[int, object], fd: int) -> object | None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sandbox.commands._canonical import stat_through
+from sandbox.fs.paths import normalize
 from sandbox.fs.base import BLOCKDEV, CHARDEV, FIFO, LINK, SOCKET, FSError
 from sandbox.fs.vfs import DEVICES
 from sandbox.interpreter.read import legal_number
@@ -34,6 +35,11 @@ _INT_BINARY = frozenset("-eq -ne -lt -le -gt -ge".split())
 _FILE_BINARY = frozenset("-nt -ot -ef".split())
 BINARY = _STRING_BINARY | _INT_BINARY | _FILE_BINARY
 #: ``set -o`` names that are on in a fresh ``bash -c`` and that the sandbox doesn't track.
+#: ``/dev/stdin`` and its alias: what they test as depends on what fd 0 reads.
+_STDIN = ("/dev/stdin", "/dev/fd/0")
+#: The kernel's links to descriptors (``-h /dev/stdin`` holds).
+_FD_LINKS = ("/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/fd", "/dev/fd/0", "/dev/fd/1",
+             "/dev/fd/2")
 _ALWAYS_ON = frozenset({"braceexpand", "hashall", "interactive-comments"})
 _TRACKED = {"errexit": "errexit", "nounset": "nounset", "noglob": "noglob",
             "noclobber": "noclobber", "xtrace": "xtrace", "pipefail": "pipefail",
@@ -66,11 +72,18 @@ def _stat(sh: "Shell", operand: str, follow: bool = True):  # type: ignore[no-un
 def file_test(sh: "Shell", op: str, operand: str) -> bool:
     """A unary file test (``-e -f -d -s -r -w -x -c ...``) of ``operand``."""
     if op in ("-h", "-L"):
+        if operand and normalize(operand, sh.cwd) in _FD_LINKS:
+            return True
         st, _ = _stat(sh, operand, follow=False)
         return st is not None and st.kind == LINK
     st, path = _stat(sh, operand)
     if st is None:
         return False
+    if path in _STDIN:  # fd 0 as the kernel's link shows it: the file it reads, or a pipe
+        origin = getattr(sh._current_stdin, "redirected_from", None)
+        if origin is not None:
+            return file_test(sh, op, origin)
+        return op in ("-p", "-e", "-a", "-r", "-w", "-O", "-G")
     if op == "-p":
         return st.kind == FIFO
     if op == "-S":
