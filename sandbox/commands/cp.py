@@ -355,6 +355,8 @@ class _Copier:
         except FSError as e:
             if e.path and ctx.path(src).endswith(e.path) and not ctx.path(dst).endswith(e.path):
                 ctx.error(f"cannot open {quoteaf(src)} for reading: {e}")
+            elif e.errno == errno.ENOSPC:  # opened, then a write failed (/dev/full)
+                ctx.error(f"error writing {quoteaf(dst)}: {e}")
             else:
                 ctx.error(f"cannot create regular file {quoteaf(dst)}: {e}")
             return False

@@ -30,6 +30,7 @@ from sandbox.commands._quoting import quote, quoteaf, quotef
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, OptionSpec, parse_command_line
 from sandbox.fs.base import FSError
+from sandbox.fs.vfs import DEV_FULL
 
 SPEC = OptionSpec("", {"help": (NO_ARG, "help"), "version": (NO_ARG, "version")})
 
@@ -388,6 +389,10 @@ def parse_operands(ctx: CommandContext, operands: list[str]) -> Settings:
 
 # -- output ----------------------------------------------------------------------------------
 
+class WriteFailed(Exception):
+    """A write the output refused; ``str()`` is GNU's message (without ``dd: ``)."""
+
+
 class _Output:
     """Where copied bytes go: stdout, /dev/null or a file through the context's write API."""
 
@@ -410,11 +415,15 @@ class _Output:
         self.last_was_seek = False
         #: NULs between the end of the file and the seek= offset, written before the first data.
         self.hole = 0
+        #: of=/dev/full: the first write fails with ENOSPC, before it counts as written.
+        self.full = False
 
     def write(self, data: bytes) -> None:
         """Hand ``data`` on (buffered up to ``FLUSH_SIZE``) as one GNU ``iwrite``."""
         if self.discard or not data:
             return
+        if self.full:
+            raise FSError(errno.ENOSPC, self.name)
         if self.sparse and self.name is None:
             self.sparse = False  # lseek on a pipe fails: GNU drops the sparse request
         nul = self.sparse and not any(data)
@@ -496,6 +505,10 @@ def _open_output(ctx: CommandContext, st: Settings) -> _Output:
     if vpath in ("/dev/null", "/dev/zero", "/dev/random", "/dev/urandom"):
         ctx.check_write(name)
         out.discard = True
+        return out
+    if vpath == DEV_FULL:
+        ctx.check_write(name)
+        out.full = True
         return out
     if vpath in ("/dev/stdout",) or vpath.startswith("/dev/fd/"):
         out.name = None
@@ -752,6 +765,16 @@ class _Copier:
             self.ctx.error(f"{quotef(self.input_name)}: cannot skip to specified offset")
 
     # output side
+    def write_block(self, block: bytes, failure: str) -> None:
+        """One GNU ``iwrite`` of a block; a write the output refuses (ENOSPC of /dev/full)
+        ends the copy with GNU's message for that write (``writing to`` for a full output
+        block of ``write_output``, ``error writing`` for the one-buffer copy and the last
+        partial block)."""
+        try:
+            self.out.write(block)
+        except FSError as e:
+            raise WriteFailed(f"{failure} {quoteaf(self.st.output or 'standard output')}: {e}") from None
+
     def output(self, data: bytes) -> None:
         """Add converted bytes to the output buffer, writing every full ``obs`` block."""
         obs = self.st.obs
@@ -759,9 +782,9 @@ class _Copier:
         while len(self.obuf) >= obs:
             block = bytes(self.obuf[:obs])
             del self.obuf[:obs]
+            self.write_block(block, "writing to")
             self.stats.w_bytes += len(block)
             self.stats.w_full += 1
-            self.out.write(block)
 
     def block(self, data: bytes) -> None:
         """conv=block: newline-terminated records padded (or truncated) to ``cbs`` bytes."""
@@ -866,12 +889,12 @@ class _Copier:
             else:
                 stats.r_full += 1
             if "twobufs" not in st.conv:
+                self.write_block(data, "error writing")
                 stats.w_bytes += len(data)
                 if len(data) == ibs:
                     stats.w_full += 1
                 else:
                     stats.w_partial += 1
-                self.out.write(data)
                 continue
             self.convert(data)
         if self.saved is not None:
@@ -884,9 +907,9 @@ class _Copier:
         if self.obuf:
             block = bytes(self.obuf)
             self.obuf = bytearray()
+            self.write_block(block, "error writing")
             stats.w_bytes += len(block)
             stats.w_partial += 1
-            self.out.write(block)
         return status
 
 
@@ -992,7 +1015,12 @@ def run(ctx: CommandContext) -> int:
                 ctx.error(f"failed to discard cache for: {quotef(st.output or 'standard output')}: Illegal seek")
                 status = 1
         else:
-            status = copier.run()
+            try:
+                status = copier.run()
+            except WriteFailed as e:  # of=/dev/full: the first write, not counted as written
+                ctx.error(str(e))
+                ctx.stderr.write(stats.text(st.status).encode())
+                return 1
         try:
             out.finish()
         except FSError as e:

@@ -6,7 +6,8 @@ path. Directories above mount points exist virtually (``/`` when only ``/.memory
 mounted) and are read-only. ``/dev/null`` is built in; ``/dev/stdin``, ``/dev/stdout`` and
 ``/dev/stderr`` are per-command and are handled by ``CommandContext``. ``/dev/zero``,
 ``/dev/random`` and ``/dev/urandom`` exist as devices (``test -c``, ``ls /dev``) and take
-writes (discarded). They read as NUL bytes and as the host's random bytes, charged to the run's
+writes (discarded); ``/dev/full`` refuses every write with ENOSPC ("No space left on device")
+and reads as ``/dev/zero``. They read as NUL bytes and as the host's random bytes, charged to the run's
 budget of bytes read from endless devices (``Limits.endless_read_bytes``): ``head -c 16
 /dev/urandom`` works, and a whole-input reader (``tail -n1``, ``sort``, ``jq``) given an
 endless input ends with the limit's one-line error instead of growing until the memory runs
@@ -29,8 +30,10 @@ if TYPE_CHECKING:
 
 DEV_NULL = "/dev/null"
 #: Devices that never end: they exist, writes vanish, reads are charged to the run (see above).
-ENDLESS = ("/dev/zero", "/dev/random", "/dev/urandom")
+ENDLESS = ("/dev/zero", "/dev/random", "/dev/urandom", "/dev/full")
 DEVICES = ("/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", *ENDLESS)
+#: The device every write to fails with ENOSPC (it reads as ``/dev/zero``).
+DEV_FULL = "/dev/full"
 
 
 def _endless(path: str) -> FSError:
@@ -45,7 +48,7 @@ class EndlessDevice(io.RawIOBase):
 
     def __init__(self, path: str, budget: "Budget"):
         super().__init__()
-        self._zero = path == "/dev/zero"
+        self._zero = path in ("/dev/zero", DEV_FULL)
         self._budget = budget
 
     def readable(self) -> bool:
@@ -271,6 +274,8 @@ class VirtualFS:
 
     def write_bytes(self, path: str, data: bytes) -> None:
         """Atomically replace a file (``/dev/null`` and the endless devices discard)."""
+        if path == DEV_FULL and data:  # opening (and truncating) it succeeds
+            raise FSError(errno.ENOSPC, path)
         if path == DEV_NULL or path in ENDLESS:
             return
         backend, rel = self._writable(path)
@@ -278,6 +283,8 @@ class VirtualFS:
 
     def append_bytes(self, path: str, data: bytes) -> None:
         """Append indivisibly (``/dev/null`` and the endless devices discard)."""
+        if path == DEV_FULL and data:
+            raise FSError(errno.ENOSPC, path)
         if path == DEV_NULL or path in ENDLESS:
             return
         backend, rel = self._writable(path)

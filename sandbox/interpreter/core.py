@@ -1348,6 +1348,8 @@ class Shell:
         except FSError as exc:
             ctx.error(f"{exc.path or ''}: {exc}" if exc.path else str(exc))
             return 1
+        except OSError as exc:  # its stdout refused a write (`>&-`, /dev/full)
+            return redirs.write_failed(IO(stdin, stdout, stderr), name, "", exc)
         except RecursionError:
             ctx.error("input is nested too deeply")
             return 1

@@ -21,10 +21,11 @@ import io
 import re
 from typing import TYPE_CHECKING, BinaryIO
 
+from sandbox.commands._stdout_errors import stdout_failure
 from sandbox.commands.base import CommandContext
 from sandbox.fs.base import FSError
 from sandbox.fs.paths import normalize
-from sandbox.fs.vfs import DEV_NULL
+from sandbox.fs.vfs import DEV_FULL, DEV_NULL
 from sandbox.interpreter.expand import plain
 from sandbox.interpreter.pipes import FileWriter, NullWriter
 from sandbox.parse.ast import Lit, Redirect
@@ -59,6 +60,16 @@ class ClosedWriter:
 
     def flush(self) -> None:
         """Nothing to flush."""
+
+
+class FullWriter(ClosedWriter):
+    """``> /dev/full``: every write fails with ENOSPC, as the device does."""
+
+    def write(self, data: bytes) -> int:
+        """Fail: no space left on the device."""
+        if not data:
+            return 0
+        raise OSError(errno.ENOSPC, "No space left on device")
 
 
 class ClosedReader(io.BytesIO):
@@ -535,6 +546,8 @@ def _open_writer(sh: "Shell", where: "CommandContext | IO", op: str, target: str
             return table[1]
         if vpath == "/dev/stderr":
             return table[2]
+        if vpath == DEV_FULL:
+            return FullWriter()
     ctx = where if isinstance(where, CommandContext) else _ctx(sh, where)
     append = op in (">>", "&>>")
     try:
@@ -621,14 +634,21 @@ def run_exec(sh: "Shell", argv: list[str], assigns: list, redirects: list[Redire
 
 
 def write_failed(io_: "IO", name: str, prefix: str, exc: OSError) -> int:
-    """A command wrote to a closed descriptor: bash's message (on stderr, if that is open),
-    after ``prefix`` (``bash: line N: `` for a builtin, nothing for a program), and status 1."""
-    reason = "Bad file descriptor" if exc.errno == errno.EBADF else (exc.strerror or "I/O error")
+    """A command's write to stdout failed (a closed descriptor, ``/dev/full``): for a builtin
+    (``prefix`` is ``bash: line N: ``) bash's ``NAME: write error: REASON`` and status 1, for a
+    program what that program prints and its status (``_stdout_errors``); on stderr, if that
+    is open."""
+    if prefix:
+        reason = "Bad file descriptor" if exc.errno == errno.EBADF else (exc.strerror or "I/O error")
+        text, status = f"{prefix}{name}: write error: {reason}\n", 1
+    else:
+        text, status = stdout_failure(name, exc)
     try:
-        io_.stderr.write(f"{prefix}{name}: write error: {reason}\n".encode())
+        if text:
+            io_.stderr.write(text.encode())
     except OSError:
         pass
-    return 1
+    return status
 
 
 def report(sh: "Shell", exc: RedirectFailed, io_: "IO") -> None:

@@ -8,7 +8,7 @@ import time
 from sandbox.commands.awk import gawkrand
 from sandbox.commands.awk.fmt import FormatError, sprintf
 from sandbox.commands.awk.fmt import ran_out_message as _ran_out_message
-from sandbox.commands.awk.interp import AwkFatal, InCommand, InFile, check_name_length
+from sandbox.commands.awk.interp import AwkFatal, InCommand, InFile, StdoutFailed, check_name_length
 from sandbox.commands.awk.records import DirectoryInput, RecordReader, split_chars, split_default, split_regex
 from sandbox.commands.awk.values import (
     UNINIT, AwkArray, Str, StrNum, Uninit, num_to_str, str_to_num, strnum_value, to_bool,
@@ -996,9 +996,15 @@ def b_fflush(c, args, line):
     rt = c.rt
     f = c.cstr(args[0]) if args else None
 
+    def flush_stdout():
+        try:
+            rt.flush_stdout()
+        except StdoutFailed as e:
+            raise AwkFatal(f"fflush: cannot flush standard output: {e}", line) from None
+
     def fflush():
         if f is None:
-            rt.flush_stdout()
+            flush_stdout()
             for st in rt.outputs.values():
                 st.flush()
             return 0.0
@@ -1006,7 +1012,7 @@ def b_fflush(c, args, line):
         st = rt.outputs.get(name)
         if st is None:
             if name in (b"/dev/stdout", b"-"):
-                rt.flush_stdout()
+                flush_stdout()
                 return 0.0
             if name == b"/dev/stderr":
                 return 0.0

@@ -1267,7 +1267,7 @@ class Compiler:
         limit = rt.str_limit
         if redir is None:
             out = rt.out
-            flush = rt.flush_stdout
+            flush = rt.flush_print
             if len(parts) == 1:
                 p = parts[0]
 

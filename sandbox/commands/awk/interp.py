@@ -44,6 +44,10 @@ class Ret:
         self.value = value
 
 
+class StdoutFailed(Exception):
+    """Standard output refused a write; ``str()`` is the reason (``strerror``)."""
+
+
 class AwkFatal(Exception):
     """A run-time error: printed as ``awk: cmd. line:N: fatal: message``; exit ``status``."""
 
@@ -134,6 +138,8 @@ class Runtime:
         self.split_by = b"FS"
         self.icase = False
         self.out = bytearray()
+        #: Why stdout refused a write (``>&-``, ``/dev/full``), once it has: the rest is dropped.
+        self.stdout_failed: str | None = None
         self.capture: bytearray | None = None  #: where stdout goes under -i inplace
         self.inplace = None  #: main.InPlace under -i inplace
         self.outputs: dict[bytes, object] = {}
@@ -518,14 +524,26 @@ class Runtime:
             self.out.clear()
             if self.capture is not None:  # -i inplace: the file being edited
                 self.capture += data
-            else:
-                self.ctx.stdout.write(data)
+            elif self.stdout_failed is None:
+                try:
+                    self.ctx.stdout.write(data)
+                except OSError as e:
+                    self.stdout_failed = e.strerror or "Input/output error"
+                    raise StdoutFailed(self.stdout_failed) from None
+
+    def flush_print(self) -> None:
+        """``flush_stdout`` from a print: a stdout that refuses the write is gawk's fatal
+        ``print to "standard output" failed`` (at the end of the run it is a warning)."""
+        try:
+            self.flush_stdout()
+        except StdoutFailed as e:
+            raise AwkFatal(f'print to "standard output" failed: {e}', self.cur_line or 1) from None
 
     def write_out(self, data: bytes) -> None:
         out = self.out
         out += data
         if len(out) > 65536:
-            self.flush_stdout()
+            self.flush_print()
 
     def stream(self, kind: str, target) -> "OutStream":
         name = self.S(target)
@@ -630,7 +648,10 @@ class StdOut(OutStream):
         self.rt.write_out(data)
 
     def flush(self) -> None:
-        self.rt.flush_stdout()
+        try:
+            self.rt.flush_stdout()
+        except StdoutFailed as e:  # print > "/dev/stdout" into a closed or full stdout
+            raise AwkFatal(f'flush to "/dev/stdout" failed: {e}') from None
 
 
 class StdErr(OutStream):
@@ -672,8 +693,8 @@ class FileOut(OutStream):
             self.buf.clear()
             try:
                 self.rt.ctx.append_bytes(self.name, data)
-            except FSError as err:
-                raise AwkFatal(f"cannot redirect to `{self.name}': {_strerror(err)}",
+            except FSError as err:  # opened, then refused (ENOSPC of /dev/full)
+                raise AwkFatal(f'flush to "{self.name}" failed: {_strerror(err)}',
                                self.rt.cur_line) from None
 
 

@@ -6,7 +6,8 @@ import re
 
 from sandbox.commands.awk.compiler import Compiler
 from sandbox.commands.awk.interp import (
-    AwkFatal, ExitProgram, NextFile, NextRecord, Runtime, _strerror, check_name_length,
+    AwkFatal, ExitProgram, NextFile, NextRecord, Runtime, StdoutFailed, _strerror,
+    check_name_length,
 )
 from sandbox.commands.awk.parser import BUILTINS, KEYWORDS, AwkSyntaxError, parse, unescape_string
 from sandbox.commands.awk.records import DirectoryInput, RecordReader, split_default
@@ -683,14 +684,21 @@ def _execute(ctx, src: Source, parsed, opts: Options, operands: list[str]) -> in
             try:
                 rt.close_all()
             except AwkFatal:
-                pass
+                if rt.stdout_failed is not None:  # print > "/dev/stdout": fatal at its flush
+                    raise
     except AwkFatal as err:
         try:
             rt.flush_stdout()
         except LimitExceeded:
             raise
+        except StdoutFailed:
+            pass
         ctx.stderr.write(_fatal_text(rt, src, err).encode("utf-8", "surrogateescape"))
         return err.status
+    except StdoutFailed as err:  # the last write, at exit: gawk's warning, status 1
+        ctx.stderr.write(f"awk: {rt.record_where()}warning: error writing standard output: "
+                         f"{err}\n".encode("utf-8", "surrogateescape"))
+        return rt.exit_status or 1
     except RecursionError:
         rt.flush_stdout()
         raise LimitExceeded("recursion_depth", "awk: program nested or recursing too deeply")
@@ -741,7 +749,7 @@ def _print_record(rt):
     """The action of a rule without one: print $0."""
     get0 = rt.get0
     out = rt.out
-    flush = rt.flush_stdout
+    flush = rt.flush_print
 
     def print_record():
         out.extend(get0())
@@ -798,7 +806,7 @@ def _dedupe_rule(comp, rt, pat):
         get = d.get
         ors = rt.ors
         out = rt.out
-        flush = rt.flush_stdout
+        flush = rt.flush_print
         m = idx + 1
         for rec in recs:
             fl = rec.split(None, m)

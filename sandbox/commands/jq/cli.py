@@ -242,6 +242,10 @@ def parse_args(ctx: CommandContext, argv: list[str]) -> Options:
     return o
 
 
+class OutputFailed(Exception):
+    """Standard output refused a write; ``str()`` is the reason (``strerror``)."""
+
+
 class _Out:
     """Buffered writer of the command's output."""
 
@@ -261,7 +265,10 @@ class _Out:
             data = b"".join(self.parts)
             self.parts.clear()  # in place: the main loop holds a reference to this list
             self.size = 0
-            self.ctx.stdout.write(data)
+            try:
+                self.ctx.stdout.write(data)
+            except OSError as e:  # >&-, > /dev/full: jq's fclose(stdout) check at exit
+                raise OutputFailed(e.strerror or "Input/output error") from None
 
 
 def run(ctx: CommandContext) -> int:
@@ -526,6 +533,9 @@ class Run:
         except (LimitExceeded, BrokenPipe):
             self.out.flush()
             raise
+        except OutputFailed as e:
+            self.ctx.stderr.write(f"jq: error: writing output failed: {e}\n".encode())
+            return 2
         except MemoryError:
             self.out.flush()
             raise LimitExceeded("memory", "jq: out of memory; process the input in smaller pieces")
