@@ -44,3 +44,25 @@ def in_directory_order(fs: Any, vpath: str, items: Iterable[T],
         return items
     last = len(rank)
     return sorted(items, key=lambda item: rank.get(key(item), last))
+
+
+def in_inode_order(fs: Any, vpath: str, names: list[str]) -> list[str]:
+    """``names`` (a sorted listing of ``vpath``) in ``cp -r``'s order where ``vpath`` is a host
+    directory: gnulib's ``savedir`` with ``SAVEDIR_SORT_FASTREAD`` sorts by inode number (a
+    ``LocalDir``'s ``FileStat.version`` holds it); names without one keep their place after
+    the others. Other backends keep sorted order."""
+    resolve = getattr(fs, "resolve", None)
+    found = resolve(vpath) if resolve is not None and vpath != "/dev" else None
+    stat_many = getattr(found[0], "stat_many", None) if found is not None else None
+    if stat_many is None or len(names) < 2:
+        return names
+    try:
+        stats = stat_many(found[1], names)
+    except FSError:
+        return names
+    last = float("inf")
+
+    def inode(name: str) -> float:
+        version = getattr(stats.get(name), "version", None)
+        return version[2] if isinstance(version, tuple) and len(version) > 2 else last
+    return sorted(names, key=inode)

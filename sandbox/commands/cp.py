@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import errno
 
+from sandbox.commands._dirorder import in_inode_order
 from sandbox.commands._quoting import quoteaf
 from sandbox.commands._textutil import ArgmatchError, argmatch
 from sandbox.commands._writing import copy_file, is_inside, join, operands_of, new_slash_errno, same_path, stat_operand
@@ -315,7 +316,7 @@ class _Copier:
                     return False
                 self.say(src, dst)
             try:
-                names = ctx.listdir(src)
+                names = in_inode_order(ctx.fs, ctx.path(src), ctx.listdir(src))
             except FSError as e:
                 ctx.error(f"cannot access {quoteaf(src)}: {e}")
                 return False

@@ -29,6 +29,7 @@ from __future__ import annotations
 import errno
 
 from sandbox.commands import _gzipfmt as fmt
+from sandbox.commands._dirorder import in_directory_order
 from sandbox.commands._writing import operands_of
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, UsageError, parse
@@ -593,7 +594,7 @@ class Gzip:
     def treat_dir(self, dirname: str) -> None:
         """Treat every entry of a directory (``-r``)."""
         try:
-            names = self.ctx.listdir(dirname)
+            names = in_directory_order(self.ctx.fs, self.ctx.path(dirname), self.ctx.listdir(dirname))
         except FSError as e:
             self.progerror(dirname, e)
             return

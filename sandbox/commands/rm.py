@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 
+from sandbox.commands._dirorder import in_directory_order
 from sandbox.commands._quoting import quote, quoteaf, quotef
 from sandbox.commands._writing import join, operands_of, stat_operand
 from sandbox.commands.base import CommandContext
@@ -99,7 +100,7 @@ class _Remover:
             self.say(f"removed directory {quoteaf(shown)}\n")
             return True
         try:
-            names = ctx.listdir(shown)
+            names = in_directory_order(ctx.fs, ctx.path(shown), ctx.listdir(shown))
         except FSError as e:
             return self.fail(shown, e)
         ok = True
