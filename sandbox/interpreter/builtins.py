@@ -322,11 +322,18 @@ _SET_O_TRACKED = frozenset({"errexit", "errtrace", "functrace", "noclobber", "no
                             "pipefail", "xtrace"})
 
 
+def options_on(sh: "Shell") -> list[str]:
+    """The ``set -o`` options that are on, in bash's order (``$SHELLOPTS``)."""
+    return [name for name in _SET_O_NAMES if name in _SET_O_ALWAYS_ON
+            or (name in _SET_O_TRACKED and bool(getattr(sh, name)))]
+
+
 def _list_options(sh: "Shell", io_: "IO", dash: bool) -> None:
     """``set -o`` (``name<TAB>on``, names padded to 15) or ``set +o`` (commands)."""
     lines = []
+    enabled = set(options_on(sh))
     for name in _SET_O_NAMES:
-        on = name in _SET_O_ALWAYS_ON or (name in _SET_O_TRACKED and bool(getattr(sh, name)))
+        on = name in enabled
         if dash:
             lines.append(f"{name:<15}\t{'on' if on else 'off'}\n")
         else:

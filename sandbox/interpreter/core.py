@@ -204,6 +204,8 @@ class Shell:
     status_before = 0
     _sub_status: int | None = None
     _current_stdin: BinaryIO | None = None
+    #: ``$BASH_SUBSHELL``: how many subshells (``( )``, ``$( )``, pipeline parts) deep.
+    subshell_depth: int = 0
     _current_stderr: Writer = NullWriter()
     # Rarely used containers start as these empty immutable ones; the code that adds to one
     # first gives the shell its own (``own_set`` / ``own_dict``).
@@ -654,8 +656,9 @@ class Shell:
             stderr = pipes[i] if i < n - 1 and node.stderr_pipes[i] else io_.stderr
             try:
                 stage_io = IO(stdin, stdout, stderr)
-                statuses[i] = sub.run_subshell_body(lambda: sub.run_command(cmds[i], stage_io),
-                                                    stage_io)
+                statuses[i] = sub.run_subshell_body(
+                    lambda: sub.run_command(cmds[i], stage_io), stage_io,
+                    compound=not isinstance(cmds[i], SimpleCommand))
             except LimitExceeded as exc:
                 self.budget.fail(exc)
                 statuses[i] = exc.exit_code
@@ -715,13 +718,16 @@ class Shell:
             raise self.budget.failure
         return statuses
 
-    def run_subshell_body(self, body, io_: "IO | None" = None) -> int:  # type: ignore[no-untyped-def]
+    def run_subshell_body(self, body, io_: "IO | None" = None,  # type: ignore[no-untyped-def]
+                          compound: bool = False) -> int:
         """Run ``body()`` as a subshell: ``exit`` ends only it; BrokenPipe is status 141;
-        then the EXIT trap it set (on ``io_``)."""
+        then the EXIT trap it set (on ``io_``). In a ``compound`` one (``( )``, a group or
+        loop as a pipeline part) a fatal expansion error (``set -u``, ``${x:?}``) is status
+        1, as bash's child returns from its top level; elsewhere it keeps its 127."""
         try:
             status = body()
         except ExitShell as e:
-            status = e.status
+            status = 1 if compound and e.from_expansion else e.status
         except BrokenPipe:
             return 141
         except (LoopControl, ReturnFromFunction, AbortLine) as e:
@@ -773,9 +779,10 @@ class Shell:
                     status = self.run_script(cmd.body, new_io)
                 elif isinstance(cmd, Subshell):
                     sub = self.copy()
+                    sub.subshell_depth += 1
                     sub_io = IO(new_io.stdin, new_io.stdout, new_io.stderr)  # exec stays inside
                     status = sub.run_subshell_body(lambda: sub.run_script(cmd.body, sub_io),
-                                                   sub_io)
+                                                   sub_io, compound=True)
                 elif isinstance(cmd, If):
                     status = self.run_if(cmd, new_io)
                 elif isinstance(cmd, For):
@@ -1426,6 +1433,7 @@ class Shell:
             body = Script([AndOr(Pipeline([SimpleCommand([], [_CAT_WORD], [fast], fast.pos)]))])
         sub = self.copy()
         sub.nesting += 1
+        sub.subshell_depth += 1
         if "inherit_errexit" not in self.shopts:  # bash: $(...) runs without set -e
             sub.errexit = False
         stdin = getattr(self, "_current_stdin", None) or io.BytesIO(b"")

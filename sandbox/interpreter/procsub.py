@@ -69,6 +69,7 @@ def _run_body(sh: "Shell", body: "Script", stdin: BinaryIO, stdout: object, stde
     from sandbox.interpreter.core import IO, ExitShell, LoopControl, ReturnFromFunction
     sub = sh.copy()
     sub.nesting += 1
+    sub.subshell_depth += 1
     sub_io = IO(stdin, stdout, stderr)  # type: ignore[arg-type]
     try:
         status = sub.run_script(body, sub_io)

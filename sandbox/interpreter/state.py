@@ -88,7 +88,14 @@ def keys(sh: "Shell", base: str) -> list[str]:
         base = _resolved(sh, base)
     arr = sh.arrays.get(base)
     if arr is None:
-        return ["0"] if base in sh.vars else []
+        if base in sh.vars:
+            return ["0"]
+        if base in SPECIALS and base not in sh.unset_specials:  # ${!BASH_VERSINFO[@]}
+            listed = special_list(sh, base)
+            if listed is None:
+                listed = [] if special(sh, base) is None else ["0"]
+            return [str(i) for i in range(len(listed))]
+        return []
     if base in sh.assoc:
         return assoc_order(list(arr))
     return [str(k) for k in sorted(arr)]
@@ -235,7 +242,11 @@ def unset_element(sh: "Shell", base: str, sub: str) -> None:
 #: Variables the shell computes (unless the script assigned them: then they are plain).
 SPECIALS = frozenset({"RANDOM", "SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "BASH_VERSION",
                       "BASHPID", "PPID", "UID", "EUID", "HOSTNAME", "FUNCNAME",
-                      "BASH_VERSINFO", "LINENO", "BASH_LINENO", "BASH_SOURCE", "BASH_COMMAND"})
+                      "BASH_VERSINFO", "LINENO", "BASH_LINENO", "BASH_SOURCE", "BASH_COMMAND",
+                      "BASH_SUBSHELL", "SHELLOPTS", "BASHOPTS", "MACHTYPE", "HOSTTYPE",
+                      "OPTERR"})
+#: bash 5.2's configure-time names of this machine type (as the reference bash reports them).
+MACHTYPE, HOSTTYPE = "x86_64-pc-linux-gnu", "x86_64"
 BASH_VERSION = "5.2.15(1)-release"
 BASH_VERSINFO = ["5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"]
 
@@ -306,6 +317,20 @@ def special(sh: "Shell", name: str) -> str | None:
     if name == "BASH_COMMAND":
         from sandbox.interpreter import funcprint
         return funcprint.command_text(sh.cur_command)
+    if name == "BASH_SUBSHELL":
+        return str(sh.subshell_depth)
+    if name == "SHELLOPTS":  # the `set -o` options that are on, in bash's (sorted) order
+        from sandbox.interpreter.builtins import options_on
+        return ":".join(options_on(sh))
+    if name == "BASHOPTS":
+        from sandbox.interpreter.shopt import OPTIONS
+        return ":".join(n for n in sorted(OPTIONS) if n in sh.shopts)
+    if name == "MACHTYPE":
+        return MACHTYPE
+    if name == "HOSTTYPE":
+        return HOSTTYPE
+    if name == "OPTERR":
+        return "1"
     return None
 
 
