@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from sandbox.errors import LimitExceeded
-from sandbox.interpreter import patterns, testcmd
+from sandbox.interpreter import patterns, testcmd, xtrace
 from sandbox.interpreter.arith import ArithError, ArithUnbound, evaluate
 from sandbox.interpreter.expand import ExpansionError
 from sandbox.parse.ast import (
@@ -33,6 +33,8 @@ def run_case(sh: "Shell", node: Case, io_: "IO") -> int:
         subject = sh.expander.word(node.word)
     except ExpansionError as exc:
         return sh._expansion_failed(exc, io_)
+    if sh.xtrace:
+        xtrace.line(sh, io_, f"case {node.word.text} in")
     status = 0
     arms = node.arms
     k = 0
@@ -80,34 +82,55 @@ def run_dbracket(sh: "Shell", node: DBracket, io_: "IO") -> int:
     return status
 
 
-def _status(sh: "Shell", e: CondExpr, io_: "IO") -> int:
+def _status(sh: "Shell", e: CondExpr, io_: "IO", negated: bool = False) -> int:
     """bash's ``execute_cond_node``: 0, 1, or 2 (a bad regex); ``&&``/``||`` take 2 as
-    false, ``!`` turns it into 0."""
+    false, ``!`` turns it into 0 (``negated``: a ``!`` right above this test, for ``set -x``)."""
     if isinstance(e, CondNot):
-        return 0 if _status(sh, e.expr, io_) != 0 else 1
+        leaf = isinstance(e.expr, (CondUnary, CondBinary, CondWord))
+        return 0 if _status(sh, e.expr, io_, leaf) != 0 else 1
     if isinstance(e, CondAndOr):
         left = _status(sh, e.left, io_)
         if (left == 0) == (e.op == "&&"):
             return _status(sh, e.right, io_)
         return left
     if isinstance(e, CondBinary) and e.op == "=~":
-        return _regex_match(sh, sh.expander.word(e.left),
-                            sh.expander.pattern(e.right, join=" ", extglob=True))
-    return 0 if _eval(sh, e, io_) else 1
+        text = sh.expander.word(e.left)
+        pattern = _ere(sh.expander.pattern(e.right, join=" ", extglob=True))
+        if sh.xtrace:
+            _trace(sh, io_, negated, text, "=~", pattern)
+        return _regex_match(sh, text, pattern)
+    return 0 if _eval(sh, e, io_, negated) else 1
 
 
-def _eval(sh: "Shell", e: CondExpr, io_: "IO") -> bool:
+def _trace(sh: "Shell", io_: "IO", negated: bool, *parts: str) -> None:
+    """``set -x``'s line for one test: ``[[ ! a == b ]]``, operands as evaluated."""
+    xtrace.line(sh, io_, "[[ " + ("! " if negated else "") + " ".join(parts) + " ]]")
+
+
+def _eval(sh: "Shell", e: CondExpr, io_: "IO", negated: bool = False) -> bool:
     if isinstance(e, CondWord):
-        return sh.expander.word(e.word) != ""
+        word = sh.expander.word(e.word)
+        if sh.xtrace:
+            _trace(sh, io_, negated, "-n", word)
+        return word != ""
     if isinstance(e, CondUnary):
-        return testcmd.unary_test(sh, e.op, sh.expander.word(e.operand))
+        operand = sh.expander.word(e.operand)
+        if sh.xtrace:
+            _trace(sh, io_, negated, e.op, operand)
+        return testcmd.unary_test(sh, e.op, operand)
     assert isinstance(e, CondBinary)
     op = e.op
     left = sh.expander.word(e.left)
     if op in ("==", "=", "!="):
-        hit = _matches(sh, sh.expander.pattern(e.right, join=" ", extglob=True), left)
+        chunks = sh.expander.pattern(e.right, join=" ", extglob=True)
+        if sh.xtrace:  # the pattern as bash keeps it: quoted characters backslashed
+            _trace(sh, io_, negated, left, op,
+                   "".join(t if not q else "".join("\\" + c for c in t) for t, q in chunks))
+        hit = _matches(sh, chunks, left)
         return hit if op != "!=" else not hit
     right = sh.expander.word(e.right)
+    if sh.xtrace:
+        _trace(sh, io_, negated, left, op, right)
     if op == "<":
         return left < right
     if op == ">":
@@ -131,13 +154,17 @@ def _arith(sh: "Shell", text: str) -> int:
         raise _CondError(f"[[: {exc}") from None
 
 
-def _regex_match(sh: "Shell", text: str, chunks: tuple) -> int:
+def _ere(chunks: tuple) -> str:
+    """The right side of ``=~`` as an ERE: quoted specials backslashed."""
+    return "".join(t if not q else "".join("\\" + c if c in _ERE_SPECIAL else c for c in t)
+                   for t, q in chunks)
+
+
+def _regex_match(sh: "Shell", text: str, pattern: str) -> int:
     """``=~``: 0 and ``BASH_REMATCH`` set on a match, 1 (and it emptied) on none, 2 (and it
     untouched) for a pattern that doesn't compile."""
     from sandbox.regex import compile_regex
     from sandbox.regex.parser import RegexError
-    pattern = "".join(t if not q else "".join("\\" + c if c in _ERE_SPECIAL else c for c in t)
-                      for t, q in chunks)
     try:
         rx = compile_regex(pattern.encode("utf-8", "surrogateescape"), extended=True,
                            dot_newline=True, glibc_syntax=True, budget=sh.budget,

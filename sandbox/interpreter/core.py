@@ -29,7 +29,8 @@ from sandbox.interpreter.arith import ArithError, ArithUnbound, evaluate
 from sandbox.interpreter.expand import ArithExpansionError, ExpansionError, Expander
 from sandbox.interpreter.toplevel import AbortLine, AssignFailed
 from sandbox.interpreter import callstack, cmdpath
-from sandbox.interpreter import pipes, traps
+from sandbox.interpreter import pipes, traps, xtrace
+from sandbox.interpreter.declare import ARRAY_MARK
 from sandbox.interpreter.pipes import FileWriter, NullWriter, Pipe, RunBudget, pipe_reader
 from sandbox.limits import Limits
 from sandbox.parse import syntax_error_text
@@ -78,6 +79,8 @@ _KEEPS_PIPESTATUS = (BraceGroup, If, For, While, Case, ArithFor, FunctionDef)
 #: Compounds whose own status never triggers ``set -e`` (only the commands inside do).
 _NO_ERREXIT = (BraceGroup, If, For, While, Case, ArithFor, FunctionDef)
 
+#: Builtins whose ``name=(...)`` arguments are array literals (``set -x`` shows them first).
+_DECLARATION_BUILTINS = frozenset({"declare", "typeset", "local", "readonly", "export"})
 #: Builtins of ``Policy(dynamic=True)`` (``sandbox.interpreter.dynamic``).
 _DYNAMIC_NAMES = frozenset({"eval", "source", ".", "bash", "sh"})
 #: A variable ``printf -v`` may assign: a name or ``name[subscript]``.
@@ -204,8 +207,10 @@ class Shell:
     status_before = 0
     _sub_status: int | None = None
     _current_stdin: BinaryIO | None = None
-    #: ``$BASH_SUBSHELL``: how many subshells (``( )``, ``$( )``, pipeline parts) deep.
+    #: ``$BASH_SUBSHELL``: how many subshells (``( )``, ``$( )``, ``<( )``) deep.
     subshell_depth: int = 0
+    #: How many command or process substitutions deep (``set -x``'s ``++``).
+    trace_level: int = 0
     _current_stderr: Writer = NullWriter()
     # Rarely used containers start as these empty immutable ones; the code that adds to one
     # first gives the shell its own (``own_set`` / ``own_dict``).
@@ -790,7 +795,7 @@ class Shell:
                 elif isinstance(cmd, While):
                     status = self.run_while(cmd, new_io)
                 elif isinstance(cmd, ArithCmd):
-                    value = self.arith_value(cmd.expr, new_io)
+                    value = self.arith_value(cmd.expr, new_io, traced="(( ))")
                     status = 1 if value is None or value == 0 else 0
                 elif isinstance(cmd, ArithFor):
                     status = self.run_arith_for(cmd, new_io)
@@ -867,9 +872,13 @@ class Shell:
         status = 0
         self.status = 0
         self.loop_depth += 1
+        shown = ("for " + node.var + " in " + (" ".join(w.text for w in node.words)
+                                                if node.words is not None else '"$@"'))
         try:
             for item in items:
                 self.budget.count_iteration()
+                if self.xtrace:
+                    xtrace.line(self, io_, shown)
                 try:
                     if self.attrs and namerefs.is_ref(self, node.var):
                         self.vars[node.var] = item  # a nameref loop variable names each item
@@ -926,15 +935,19 @@ class Shell:
         self.status = status
         return status
 
-    def arith_value(self, expr: Word, io_: IO) -> int | None:
+    def arith_value(self, expr: Word, io_: IO, traced: str = "") -> int | None:
         """Evaluate the expression of ``(( ))`` / ``for (( ))``; on an arithmetic error print
-        bash's ``((: ...`` message and return None (an expansion error inside is fatal)."""
+        bash's ``((: ...`` message and return None (an expansion error inside is fatal).
+        ``traced``: ``"(( ))"`` or ``"for"``, how ``set -x`` shows it."""
         self._current_stdin, self._current_stderr = io_.stdin, io_.stderr
         try:
             text = self.expander.arith_word(expr)
         except ExpansionError as exc:
             self._expansion_failed(exc, io_)
             return None
+        if traced and self.xtrace:  # ((  x + 1  )) as written; a for part without its lead
+            shown = text if traced != "for" else text.lstrip(" \t\n")
+            xtrace.line(self, io_, f"(( {shown} ))")
         return self.arith_text(text, io_, "((")
 
     def arith_text(self, text: str, io_: IO, prog: str) -> int | None:
@@ -958,7 +971,7 @@ class Shell:
 
     def run_arith_for(self, node: ArithFor, io_: IO) -> int:
         """``for (( init; cond; step ))`` (each iteration counts against the loop limit)."""
-        if self.arith_value(node.init, io_) is None:
+        if self.arith_value(node.init, io_, traced="for") is None:
             return 1
         status = 0
         self.status = 0
@@ -968,7 +981,7 @@ class Shell:
             while True:
                 self.budget.count_iteration()
                 if not test_always_true:
-                    value = self.arith_value(node.cond, io_)
+                    value = self.arith_value(node.cond, io_, traced="for")
                     if value is None:
                         status = 1
                         break
@@ -979,7 +992,7 @@ class Shell:
                     status = self.break_status
                     break
                 status = body_status
-                if self.arith_value(node.step, io_) is None:
+                if self.arith_value(node.step, io_, traced="for") is None:
                     status = 1
                     break
         finally:
@@ -1064,11 +1077,11 @@ class Shell:
             for a in cmd.assigns:
                 try:
                     if a.array is not None or a.index is not None:
-                        self.assign_array(a)
+                        self.assign_array(a, io_ if self.xtrace else None)
                         continue
                     value = self.expander.word(a.value, assign=True)
                     if self.xtrace:
-                        self.trace([f"{a.name}{'+' if a.append else ''}={value}"], io_)
+                        xtrace.assignment(self, io_, a.name, value, a.append)
                 except ExpansionError as exc:
                     return self._expansion_failed(exc, io_)
                 except state.SubscriptError as exc:
@@ -1098,7 +1111,7 @@ class Shell:
         new_io, closers = redirected
         if self.xtrace:
             for a, v in values:
-                self.trace([f"{a.name}={v}"], io_)
+                xtrace.assignment(self, io_, a.name, v)
             self.trace(argv, io_)
         try:
             status = self.dispatch(argv, values, new_io)
@@ -1109,19 +1122,40 @@ class Shell:
         return status
 
     def trace(self, words: list[str], io_: IO) -> None:
-        """``set -x``: ``$PS4`` and the words, quoted as bash quotes them, on stderr."""
-        ps4 = self.get_var("PS4")
-        line = ("+ " if ps4 is None else ps4) + " ".join(_trace_quote(w) for w in words) + "\n"
-        io_.stderr.write(line.encode("utf-8", "surrogateescape"))
+        """``set -x``: ``$PS4`` and the words, quoted as bash quotes them, on stderr; a
+        declaration builtin's array values first (``xtrace``)."""
+        if words and words[0] in _DECLARATION_BUILTINS:
+            plain = []
+            for w in words:
+                if w.endswith(ARRAY_MARK):
+                    name = w[:-len(ARRAY_MARK) - 2] if w[:-len(ARRAY_MARK)].endswith("+=") \
+                        else w[:-len(ARRAY_MARK) - 1]
+                    items = self.decl_arrays.get(name, []) if self.decl_arrays else []
+                    xtrace.line(self, io_, f"{w[:-len(ARRAY_MARK)]}{xtrace.array_literal(items)}")
+                    plain.append(name)
+                else:
+                    plain.append(w)
+            xtrace.words(self, io_, plain)
+            if words[0] in ("export", "readonly"):
+                for w in words[1:]:
+                    name, eq, value = w.partition("=")
+                    if eq and _VAR_NAME_RE.fullmatch(name) and not w.endswith(ARRAY_MARK):
+                        xtrace.assignment(self, io_, name, value)
+            return
+        xtrace.words(self, io_, words)
 
-    def assign_array(self, a: Assign) -> None:
-        """``a=(...)``, ``a+=(...)``, ``a[sub]=v``, ``a[sub]+=v``."""
+    def assign_array(self, a: Assign, traced: IO | None = None) -> None:
+        """``a=(...)``, ``a+=(...)``, ``a[sub]=v``, ``a[sub]+=v`` (``traced``: the streams
+        of a ``set -x`` trace)."""
         if a.index is not None and a.array is not None:
             raise state.SubscriptError(f"{a.name}[{self.expander.word(a.index)}]: cannot assign "
                                        "list to array member")
+        op = "+=" if a.append else "="
         if a.index is not None:
             sub = self.expander.word(a.index)
             value = self.expander.word(a.value, assign=True)
+            if traced is not None:
+                xtrace.line(self, traced, f"{a.name}[{a.index.text}]{op}{xtrace.quote_value(value)}")
             try:
                 state.set_element(self, a.name, sub, value, a.append)
             except state.SubscriptError as exc:
@@ -1131,6 +1165,10 @@ class Shell:
                 raise state.SubscriptError(f"{a.name}[{a.index.text}]: bad array subscript") \
                     from None
             return
+        if traced is not None:  # as written
+            written = " ".join(w.text if key is None else f"[{key.text}]={w.text}"
+                               for key, w in a.array or ())
+            xtrace.line(self, traced, f"{a.name}{op}({written})")
         items: list[tuple[str | None, str]] = []
         # `m=([k]=v word)`: bash names the word as written, and skips it
         keyed = a.name in self.assoc and bool(a.array) and a.array[0][0] is not None
@@ -1434,6 +1472,7 @@ class Shell:
         sub = self.copy()
         sub.nesting += 1
         sub.subshell_depth += 1
+        sub.trace_level += 1
         if "inherit_errexit" not in self.shopts:  # bash: $(...) runs without set -e
             sub.errexit = False
         stdin = getattr(self, "_current_stdin", None) or io.BytesIO(b"")

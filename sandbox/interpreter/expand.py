@@ -524,6 +524,8 @@ class Expander:
                 n = len(value or "")
             self._emit(str(n), fb, split, in_dq)
             return
+        if value is None and name.endswith("]"):  # every operator: ${m[$k]:-d}, ${a[-9]#x}
+            self._warn_negative_index(name)
         if op in (":-", "-", ":=", "=", ":+", "+", ":?", "?"):
             unset = value is None or (op.startswith(":") and value == "")
             base = op.lstrip(":")
@@ -561,8 +563,6 @@ class Expander:
             return
         unset = value is None
         if value is None:
-            if op == "" and name.endswith("]"):
-                self._warn_negative_index(name)
             if sh.nounset and name not in ("@", "*"):
                 # bash: `$1: unbound variable`, `m[$k]: ...` (as written)
                 shown = p.written or ("$" + name if p.bare else name)
@@ -751,6 +751,8 @@ class Expander:
             self._emit_list(values, at, fb, split, in_dq)
             return None
         value = sh.get_var(name)
+        if value is None and name.endswith("]"):
+            self._warn_negative_index(name)
         if value is None and sh.nounset and not (op == "@" and p.arg and p.arg.text == "a"):
             raise ExpansionError(f"{p.written or name}: unbound variable", status=127)
         if op == ":" and value is None:  # bash doesn't evaluate the bounds of an unset name

@@ -70,6 +70,7 @@ def _run_body(sh: "Shell", body: "Script", stdin: BinaryIO, stdout: object, stde
     sub = sh.copy()
     sub.nesting += 1
     sub.subshell_depth += 1
+    sub.trace_level += 1
     sub_io = IO(stdin, stdout, stderr)  # type: ignore[arg-type]
     try:
         status = sub.run_script(body, sub_io)

@@ -108,8 +108,8 @@ def test_find_root_sees_only_the_jail(tree: Path) -> None:
     cat of every file outside /dev prints the jail's two files."""
     r = _run(tree, "find /")
     listed = set(r.stdout.decode().split())
-    devices = {"/dev", "/dev/null", "/dev/zero", "/dev/random", "/dev/urandom", "/dev/stdin",
-               "/dev/stdout", "/dev/stderr"}
+    devices = {"/dev", "/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
+               "/dev/stdin", "/dev/stdout", "/dev/stderr"}
     assert listed == {"/", "/tmp", "/w", "/w/a.txt", "/w/d", "/w/d/b.txt"} | devices, r.stdout
     r = _run(tree, "find / -path /dev -prune -o -exec cat {} \\; 2>/dev/null")
     assert r.stdout == b"alpha\nbeta\n" or sorted(r.stdout.splitlines()) == [b"alpha", b"beta"]

@@ -270,7 +270,7 @@ def _sandbox(tmp_path: Path, **policy: object) -> Sandbox:
 
 def test_ls_dev_lists_the_devices(tmp_path: Path) -> None:
     r = _sandbox(tmp_path).run("ls /dev")
-    assert r.stdout == b"null\nrandom\nstderr\nstdin\nstdout\nurandom\nzero\n"
+    assert r.stdout == b"full\nnull\nrandom\nstderr\nstdin\nstdout\nurandom\nzero\n"
 
 
 def test_backquote_body_error_runs_nothing(tmp_path: Path) -> None:

@@ -41,3 +41,22 @@ SCRIPTS = [
 @pytest.mark.parametrize("script", SCRIPTS)
 def test_state_variables_and_subshell_status_match_bash(script: str) -> None:
     dt.check(script, stderr=True)
+
+
+#: ``${m[$k]OP...}`` with ``$k`` empty in an associative array (or an index before the first
+#: element): bash warns ``m: bad array subscript`` under every operator, not only the bare one.
+BAD_SUBSCRIPT = [
+    'declare -A c; w=; echo "${c[$w]}"; x=${c[$w]:-0}; y=${c[$w]:+1}; z=${c[$w]-d}\n'
+    'echo "[$x][$y][$z]"; echo ${c[$w]#a} ${c[$w]^^} ${c[$w],} ${c[$w]@Q} ${c[$w]:1} ${#c[$w]}',
+    'a=(1 2); echo ${a[-5]:-neg} ${a[-5]/x/y} ${a[-9]:1} ${a[-9]^}',
+    'set -e; declare -A c; w=; x=${c[$w]:-0}; echo after',
+    'set -u; declare -A c=([a]=1); w=; echo ${c[$w]:-def}',
+    'declare -A count=()\nwhile read -r w; do count[$w]=$(( ${count[$w]:-0} + 1 )); done <<< "a\n\nb"\n'
+    'echo "${!count[@]}"',
+]
+
+
+@needs_bash
+@pytest.mark.parametrize("script", BAD_SUBSCRIPT)
+def test_bad_subscript_warnings_match_bash(script: str) -> None:
+    dt.check(script, stderr=True)
