@@ -316,10 +316,14 @@ class Executor:
             return q.status
         return None
 
-    def flush_quietly(self) -> None:
-        """Flush what can be flushed before an error message; ignore further errors."""
+    def flush_quietly(self, blocks: bool = False) -> None:
+        """Flush what can be flushed (``blocks``: only the whole blocks stdio would have
+        written before an error message); ignore further errors."""
         try:
-            self.stdout_sink.flush()
+            if blocks:
+                self.stdout_sink.flush_blocks()
+            else:
+                self.stdout_sink.flush()
         except Exception:  # noqa: BLE001
             pass
 

@@ -9,6 +9,8 @@ from sandbox.commands.base import CommandContext
 from sandbox.fs.base import FSError
 
 CHUNK = 1 << 16
+#: glibc's buffer for a stdout that is a pipe or a file (st_blksize).
+STDIO_BLOCK = 4096
 
 
 class Sink:
@@ -39,6 +41,16 @@ class Sink:
         if self._write is not None and self.buf:
             data = bytes(self.buf)
             self.buf.clear()
+            self._write(data)
+
+    def flush_blocks(self) -> None:
+        """Write on what GNU sed's stdio would have written by now: its stdout to a pipe or
+        file is fully buffered in ``STDIO_BLOCK``-byte blocks and its messages are not
+        preceded by a flush, so ``sed p f nope 2>&1`` shows the message before short output."""
+        whole = len(self.buf) - len(self.buf) % STDIO_BLOCK
+        if self._write is not None and whole:
+            data = bytes(self.buf[:whole])
+            del self.buf[:whole]
             self._write(data)
 
 

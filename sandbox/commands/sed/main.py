@@ -210,9 +210,10 @@ def run(ctx: CommandContext) -> int:
     executor = Executor(ctx, program, options)
     try:
         return _run_program(ctx, executor, options)
-    except SedRuntimeError as err:
-        executor.flush_quietly()
+    except SedRuntimeError as err:  # GNU's panic: the message, then exit flushes the rest
+        executor.flush_quietly(blocks=True)
         ctx.error(str(err))
+        executor.flush_quietly()
         return err.status
     except LimitExceeded:
         executor.flush_quietly()
@@ -229,7 +230,7 @@ def _run_program(ctx: CommandContext, ex: Executor, options: Options) -> int:
         nonlocal missing
         if err.errno == 21:
             raise SedRuntimeError(f"read error on {operand}: {err}", 4)
-        ex.stdout_sink.flush()
+        ex.stdout_sink.flush_blocks()
         ctx.error(f"can't read {operand}: {err}")
         missing = True
 
@@ -246,7 +247,7 @@ def _run_program(ctx: CommandContext, ex: Executor, options: Options) -> int:
         for operand in files:
             if options.in_place:
                 if operand == "-":
-                    ex.stdout_sink.flush()
+                    ex.stdout_sink.flush_blocks()
                     ctx.error("couldn't edit -: not a regular file")
                     io_error = True
                     continue
@@ -256,7 +257,7 @@ def _run_program(ctx: CommandContext, ex: Executor, options: Options) -> int:
                     report(operand, err)
                     continue
                 if st.is_dir:
-                    ex.stdout_sink.flush()
+                    ex.stdout_sink.flush_blocks()
                     ctx.error(f"couldn't edit {operand}: not a regular file")
                     io_error = True
                     continue
@@ -275,7 +276,7 @@ def _run_program(ctx: CommandContext, ex: Executor, options: Options) -> int:
                         ctx.write_bytes(_backup_name(operand, options.suffix), original)
                     ctx.write_bytes(operand, bytes(file_sink.buf))
                 except FSError as err:
-                    ex.stdout_sink.flush()
+                    ex.stdout_sink.flush_blocks()
                     ctx.error(f"couldn't edit {operand}: {err}")
                     io_error = True
                 ex.out = ex.stdout
