@@ -472,8 +472,8 @@ def _report_syntax(ctx, src: Source, err: AwkSyntaxError) -> None:
         return
     pos = err.pos
     name, line, text, col = src.where(pos)
-    if err.message.startswith("unexpected newline") and pos < len(src.text) and \
-            src.text[pos] == "\n":
+    if err.message.startswith("unexpected newline") and (err.implicit_newline or (
+            pos < len(src.text) and src.text[pos] == "\n")):
         # gawk names the next line but shows the one the newline ends
         line += 1
     prefix = f"awk: {name}:{line}: "
@@ -494,6 +494,17 @@ def _fatal_text(rt, src: Source, err: AwkFatal) -> str:
 
 class MainInput:
     """The main input: the ARGV operands in order (assignments done as reached), or stdin."""
+
+    def _last_line(self) -> int | None:
+        """The source line gawk names when the next file fails to open: its last BEGINFILE,
+        else its last rule once a record went through, else the last statement run (BEGIN's),
+        else none."""
+        parsed = self.rt.parsed
+        if parsed.beginfile:
+            return parsed.beginfile_line or None
+        if parsed.items and self.rt.nr > 0:  # the rules have run on a record
+            return parsed.items[-1][3]
+        return self.rt.cur_line or None
 
     def __init__(self, rt, ctx):
         self.rt = rt
@@ -537,10 +548,11 @@ class MainInput:
                         self._warn_directory(text)
                         continue
                     stream = self.ctx.open_read(text)
-                except FSError as err:
-                    msg = err.strerror or "No such file or directory"
+                except FSError as err:  # gawk has set FNR to 0 for the next file by now;
+                    msg = err.strerror or "No such file or directory"  # the line: the last run
+                    rt.fnr = 0
                     raise AwkFatal(f"cannot open file `{text}' for reading: "
-                                   f"{msg[0].upper() + msg[1:]}") from None
+                                   f"{msg[0].upper() + msg[1:]}", self._last_line()) from None
             self._start(stream, arg)
             return True
         if not self.used_file:
@@ -956,7 +968,8 @@ class InPlace:
 
 def _main_loop(rt, comp, rules, beginfile, endfile) -> None:
     mi = rt.main_input
-    fast = not comp.uses_getline_plain and not comp.assigns_rs
+    # (the block loops set RT once per block: a program that reads it goes record by record)
+    fast = not comp.uses_getline_plain and not comp.assigns_rs and "RT" not in comp.global_names
     one = rules[0] if len(rules) == 1 else None
     pre = _prefilter_regex(rt, comp, rt.parsed.items) if fast else None
     while True:

@@ -57,6 +57,13 @@ class AwkSyntaxError(Exception):
         self.message = message
         self.pos = pos
         self.kind = kind
+        #: The error is at the newline gawk adds after the source (it names the next line).
+        self.implicit_newline = False
+
+
+#: Tokens after which gawk's grammar can't take a newline (an operand must follow).
+_NEWLINE_BAD = frozenset("$ = += -= *= /= %= ^= **= + - * / % ^ ** < <= > >= == != ~ !~ ! ? : "
+                         "in | |& >> getline".split())
 
 
 class Tok:
@@ -309,6 +316,10 @@ class Parser:
         self.errors: list[tuple[str, int | None]] = []
         self.functions: dict[str, tuple] = {}
         self.items: list[tuple] = []
+        #: ``(`` and ``[`` read and not yet closed (a newline can't stand inside them).
+        self.open_brackets = 0
+        #: The line of the last BEGINFILE (where gawk is when the next file fails to open).
+        self.beginfile_line = 0
         self.begin: list = []
         self.end: list = []
         self.beginfile: list = []
@@ -319,6 +330,11 @@ class Parser:
 
     def advance(self) -> Tok:
         t = self.tok
+        self.prev_kind = t.kind
+        if t.kind in ("(", "["):
+            self.open_brackets += 1
+        elif t.kind in (")", "]"):
+            self.open_brackets -= 1
         if self.peeked is not None:
             self.tok = self.peeked
             self.peeked = None
@@ -334,7 +350,12 @@ class Parser:
     def error(self, tok: Tok | None = None):
         t = tok or self.tok
         if t.kind == "EOF" or t.kind == "NEWLINE" and t.end >= self.lex.n:
-            raise AwkSyntaxError("unexpected newline or end of string", self.lex.n)
+            err = AwkSyntaxError("unexpected newline or end of string", self.lex.n)
+            # gawk ends the source with a newline: where one can't stand (after `$`, `=`,
+            # `(`...) the error is at it, on the next line; after `{`, `,`, `&&`... at the end
+            err.implicit_newline = (self.open_brackets > 0
+                                    or getattr(self, "prev_kind", "") in _NEWLINE_BAD)
+            raise err
         if t.kind == "NEWLINE":
             raise AwkSyntaxError("unexpected newline or end of string", t.pos)
         raise AwkSyntaxError("syntax error", max(t.pos, t.end - 1))
@@ -377,6 +398,8 @@ class Parser:
             self.in_begin_end = None
             {"BEGIN": self.begin, "END": self.end, "BEGINFILE": self.beginfile,
              "ENDFILE": self.endfile}[t.kind].append(body)
+            if t.kind == "BEGINFILE":
+                self.beginfile_line = self.line_of(t.pos)
             self.item_end()
             return
         if t.kind == "{":
