@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import unicodedata
 
-_SAFE = frozenset(b"%+,-./0123456789:ABCDEFGHIJKLMNOPQRSTUVWXYZ]_abcdefghijklmnopqrstuvwxyz")
-_SHELL_SPECIAL = frozenset(b"!\"$&()*;<=>[^`|?")
+#: Bytes gnulib's shell-escape quoting leaves bare.
+SAFE_BYTES = frozenset(b"%+,-./0123456789:ABCDEFGHIJKLMNOPQRSTUVWXYZ]_abcdefghijklmnopqrstuvwxyz")
+#: Bytes that make gnulib quote a name (shell metacharacters).
+SHELL_SPECIAL_BYTES = frozenset(b"!\"$&()*;<=>[^`|?")
 _NAMED_ESCAPES = {7: "a", 8: "b", 12: "f", 10: "n", 13: "r", 9: "t", 11: "v"}
 
 
@@ -45,7 +47,7 @@ def _needs_quotes(data: bytes, colon: bool) -> bool:
     n = len(data)
     while i < n:
         c = data[i]
-        if c in _SAFE:
+        if c in SAFE_BYTES:
             if colon and c == 0x3A:
                 return True
             i += 1
@@ -56,7 +58,7 @@ def _needs_quotes(data: bytes, colon: bool) -> bool:
         elif c in (0x23, 0x7E):  # # ~ only first
             if i == 0:
                 return True
-        elif c in _SHELL_SPECIAL or c in (0x20, 0x27, 0x5C):
+        elif c in SHELL_SPECIAL_BYTES or c in (0x20, 0x27, 0x5C):
             return True
         else:
             size, printable = _char_at(data, i)
@@ -105,7 +107,7 @@ def _shell_always(data: bytes) -> str:
             has_quote = True
             out.append("'\\''")
         else:
-            if c in _SHELL_SPECIAL or c == 0x5C:
+            if c in SHELL_SPECIAL_BYTES or c == 0x5C:
                 compat = False
             elif c in (0x7B, 0x7D):
                 compat = compat and n == 1
