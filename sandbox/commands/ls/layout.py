@@ -204,8 +204,18 @@ def human(value: int, scale: Scale, from_size: int = 1) -> str:
 
 def _autoscale(value: int, base: int) -> str:
     """-h / --si: autoscale, one decimal below 10, rounding up (``4.0K``, ``15M``)."""
+    digits, exponent = autoscale(value, base)
+    if not exponent:
+        return digits
+    letter = "k" if base == 1000 and exponent == 1 else _LETTERS[exponent - 1]
+    return digits + letter
+
+
+def autoscale(value: int, base: int) -> tuple[str, int]:
+    """gnulib ``human_readable`` with ``human_autoscale`` and ceiling rounding: the digits
+    (one decimal below 10: ``4.0``, ``15``) and the power of ``base`` they count (0 for none)."""
     if value < base:
-        return str(value)
+        return str(value), 0
     amt, tenths, rounding, exponent = value, 0, 0, 0
     while True:
         r10 = (amt % base) * 10 + tenths
@@ -233,8 +243,7 @@ def _autoscale(value: int, base: int) -> str:
             exponent += 1
             amt = 1
             point = ".0"
-    letter = "k" if base == 1000 and exponent == 1 else _LETTERS[exponent - 1]
-    return f"{amt}{point}{letter}"
+    return f"{amt}{point}", exponent
 
 
 # -- dates ---------------------------------------------------------------------------------------

@@ -39,13 +39,33 @@ _BZIP2_MESSAGES = {
 
 
 class Fatal(Exception):
-    """An unrecoverable error: tar prints the lines, then "Error is not recoverable"."""
+    """An unrecoverable error: tar prints the lines, then "Error is not recoverable"; with
+    ``child`` lines, the forked tar that feeds a compression filter printed those first
+    (``tar (child): ...``, and its own "Error is not recoverable")."""
 
-    def __init__(self, *lines: str, raw: bytes = b"", epilogue: bool = True):
+    def __init__(self, *lines: str, raw: bytes = b"", epilogue: bool = True,
+                 child: list[str] | None = None):
         super().__init__(lines[0] if lines else "")
         self.lines = list(lines)
         self.raw = raw  # bytes a filter program would have printed first (gzip's messages)
         self.epilogue = epilogue
+        self.child = list(child or [])
+
+
+#: What each filter prints when its input ends before anything came (the archive was a
+#: directory the child tar could not read).
+EMPTY_INPUT = {"gzip": b"\ngzip: stdin: unexpected end of file\n",
+               "bzip2": None, "xz": b"xz: (stdin): File format not recognized\n"}
+
+
+def child_fatal(kind: str, *child: str, filter_ran: bool = False) -> Fatal:
+    """GNU's error when the child tar between the archive and the filter ``kind`` fails:
+    its lines, the filter's complaint about its empty input (``filter_ran``), and
+    "Child returned status 2"."""
+    raw = b""
+    if filter_ran:
+        raw = EMPTY_INPUT[kind] or _BZIP2_MESSAGES["truncated"].encode()
+    return Fatal("Child returned status 2", raw=raw, child=list(child))
 
 
 def detect(head: bytes) -> str | None:
@@ -182,6 +202,8 @@ class Reader:
         self.file_pos = 0
         self.record_ordinal = 0  # block number of the record's start
         self.error: Fatal | None = None
+        #: Records read or sought over (GNU's ``records_read``, for ``--totals``).
+        self.records_read = 0
 
     def _read_full(self) -> bytes:
         if self.error is not None:
@@ -207,6 +229,8 @@ class Reader:
             self.budget.check_time()  # type: ignore[attr-defined]
         self.record_ordinal += self.nblocks  # GNU: by the blocks the last read gave
         data = self._read_full()
+        if data:
+            self.records_read += 1
         self.file_pos += len(data)
         usable = len(data) // BLOCK
         self.record = data[: usable * BLOCK]
@@ -258,6 +282,7 @@ class Reader:
                         raise Fatal("rmtlseek not stopped at a record boundary")
                     self.stream.seek(offset)  # type: ignore[union-attr]
                     self.file_pos = offset
+                    self.records_read += nrec
                     nblk = offset // BLOCK - start
                     self.record_ordinal = offset // BLOCK - self.nblocks
                     self.pos = self.nblocks

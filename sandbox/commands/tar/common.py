@@ -1,5 +1,6 @@
 """State shared by tar's modes: the command context, the options, messages (GNU's ``WARN``,
-``ERROR`` and the exit status they leave) and the verbose listing stream."""
+``ERROR`` and the exit status they leave), the verbose listing stream, the ``--transform``
+expressions and the ``--totals`` counts."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from sandbox.commands.tar.cli import Options
 from sandbox.commands.tar.format import (BLKTYPE, CHRTYPE, LNKTYPE, SYMTYPE, Header,
                                          mode_string)
 from sandbox.commands.tar.names import quote
+from sandbox.commands.tar.totals import Totals
+from sandbox.commands.tar.transform import Transformer
 
 
 class Tar:
@@ -23,8 +26,17 @@ class Tar:
         #: GNU's ``ugswidth`` and ``datewidth``: they only grow during a run.
         self.ugswidth = 18
         self.datewidth = 16
-        archive_is_stdout = opts.mode == "c" and opts.archive == "-"
+        archive_is_stdout = opts.mode in ("c", "delete") and opts.archive == "-"
         self.listing = ctx.stderr if (opts.to_stdout or archive_is_stdout) else ctx.stdout
+        #: ``--transform`` (raises ``CliError`` for a bad expression, as GNU's option parser).
+        self.transformer = Transformer(opts.transforms, ctx.budget)
+        self.totals = Totals()
+        #: Bytes the run read and wrote, as ``--totals`` counts them.
+        self.bytes_read = 0
+        self.bytes_written = 0
+        self.bytes_deleted = 0
+        #: ``-d``: a difference was found (exit status 1 unless an error makes it 2).
+        self.differs = False
 
     def warn(self, message: str) -> None:
         """``tar: message`` on stderr (no change to the exit status)."""
@@ -53,8 +65,9 @@ class Tar:
         except (DateError, OverflowError, ValueError):
             return str(mtime)
 
-    def print_header(self, h: Header, name: bytes, long: bool) -> None:
-        """GNU ``simple_print_header``: the name alone, or the ``-v`` long line."""
+    def print_header(self, h: Header, name: bytes, long: bool, link: bytes | None = None) -> None:
+        """GNU ``simple_print_header``: the name alone, or the ``-v`` long line (``link``: the
+        link target as transformed, when it differs from the header's)."""
         if not long:
             self.list_line(quote(name))
             return
@@ -72,10 +85,11 @@ class Tar:
         self.ugswidth = max(self.ugswidth, pad)
         line = (f"{modes} {user}/{group} {size:>{self.ugswidth - pad + len(size)}} "
                 f"{stamp:<{self.datewidth}} {quote(name)}")
+        target = h.linkname if link is None else link
         if h.typeflag == SYMTYPE:
-            line += " -> " + quote(h.linkname)
+            line += " -> " + quote(target)
         elif h.typeflag == LNKTYPE:
-            line += " link to " + quote(h.linkname)
+            line += " link to " + quote(target)
         elif h.typeflag not in (b"0", b"\0", b"3", b"4", b"5", b"6", b"7", b"S", b"D"):
             line += f" unknown file type ‘{h.typeflag.decode('latin-1')}’"
         self.list_line(line)

@@ -11,7 +11,7 @@ from sandbox.commands._writing import join
 from sandbox.commands.tar.common import Tar
 from sandbox.commands.tar.format import (BLKTYPE, CHRTYPE, DIRTYPE, FIFOTYPE, LNKTYPE,
                                          SYMTYPE)
-from sandbox.commands.tar.names import contains_dot_dot, quote, safer_name
+from sandbox.commands.tar.names import contains_dot_dot, quote
 from sandbox.commands.tar.reading import Member, read_and
 from sandbox.commands.tar.buffer import Reader
 from sandbox.fs.base import FSError, Timestamp
@@ -25,32 +25,11 @@ def list_members(tar: Tar, reader: Reader) -> None:
 
     def action(m: Member) -> None:
         """GNU ``list_archive`` for one member."""
-        safer_name(m.orig_name, tar.warned, tar.warn)
-        if m.header.typeflag == LNKTYPE:
-            safer_name(m.header.linkname, tar.warned, tar.warn, link_target=True)
-        tar.print_header(m.header, m.orig_name, long)
+        tar.print_header(m.header, m.shown, long, m.link)
         reader.advance()
         reader.skip(m.data_size)
 
     read_and(tar, reader, action)
-
-
-def strip_components(name: bytes, count: int) -> bytes | None:
-    """GNU ``stripped_prefix_len``: ``name`` without its first ``count`` components, or None
-    when it has no more than that."""
-    if count == 0:
-        return name
-    parts = name.split(b"/")
-    i = 0
-    seen = 0
-    while i < len(parts):
-        if parts[i]:
-            seen += 1
-            if seen == count:
-                rest = b"/".join(parts[i + 1 :]).lstrip(b"/")
-                return rest or None
-        i += 1
-    return None
 
 
 class Extractor:
@@ -66,41 +45,40 @@ class Extractor:
     def path(self, name: bytes) -> str:
         """The operand for a member name inside the extraction directory."""
         text = name.decode("utf-8", "surrogateescape")
-        return join(self.base, text) if self.base else text
+        return join(self.base, text) if self.base and not text.startswith("/") else text
 
     def member(self, m: Member) -> None:
         """GNU ``extract_archive`` for one member."""
         tar, reader, h = self.tar, self.reader, m.header
         self.ctx.budget.check_time()
-        name = safer_name(m.orig_name, tar.warned, tar.warn)
-        if h.typeflag == LNKTYPE:
-            safer_name(h.linkname, tar.warned, tar.warn, link_target=True)
-        stripped = strip_components(name, tar.opts.strip)
+        stripped = m.name + (b"/" if m.had_slash else b"")
         reader.advance()
-        if contains_dot_dot(m.orig_name):
+        if not tar.opts.absolute and contains_dot_dot(m.orig_name):
             tar.error(f"{quote(m.orig_name, True)}: Member name contains '..'")
             reader.skip(m.data_size)
             return
-        if stripped is None or not stripped:
+        if not m.name:
             reader.skip(m.data_size)
             return
         if tar.opts.verbose:
-            tar.print_header(h, m.orig_name, tar.opts.verbose > 1)
+            tar.print_header(h, m.shown, tar.opts.verbose > 1, m.link)
+        self._apply_nonancestors(m.name)
         if tar.opts.to_stdout:
             if h.typeflag in (DIRTYPE, SYMTYPE, LNKTYPE, CHRTYPE, BLKTYPE, FIFOTYPE):
                 reader.skip(m.data_size)
                 return
             self.reader.skip(self._copy_data(m, None))
             return
-        shown = quote(stripped, True)
+        shown = quote(m.name, True)
         if h.typeflag == DIRTYPE or (h.typeflag in (b"0", b"\0") and stripped.endswith(b"/")):
             self._directory(stripped, h.mtime, shown)
             reader.skip(m.data_size if h.typeflag != DIRTYPE else 0)
             return
         if h.typeflag == SYMTYPE:
-            tar.error(f"{shown}: Cannot create symlink to ‘{quote(h.linkname)}’: {_REFUSED}")
+            tar.error(f"{shown}: Cannot create symlink to ‘{quote(m.link)}’: {_REFUSED}")
         elif h.typeflag == LNKTYPE:
-            tar.error(f"{shown}: Cannot hard link to ‘{quote(h.linkname)}’: {_REFUSED}")
+            if not self._same_file(m):
+                tar.error(f"{shown}: Cannot hard link to ‘{quote(m.link)}’: {_REFUSED}")
         elif h.typeflag in (CHRTYPE, BLKTYPE):
             tar.error(f"{shown}: Cannot mknod: {_REFUSED}")
         elif h.typeflag == FIFOTYPE:
@@ -109,6 +87,27 @@ class Extractor:
             self._file(m, stripped, shown)
             return
         reader.skip(m.data_size)
+
+    def _same_file(self, m: Member) -> bool:
+        """A hard link of an existing file to itself (GNU's ``link`` fails with EEXIST and
+        finds the same file: nothing to do)."""
+        try:
+            p = self.ctx.path(self.path(m.name))
+            return p == self.ctx.path(self.path(m.link)) and self.ctx.exists(p)
+        except FSError:
+            return False
+
+    def _apply_nonancestors(self, name: bytes) -> None:
+        """GNU ``apply_nonancestor_delayed_set_stat``: the directories made last whose
+        names are no ancestor of ``name`` get their times now (files made in them later
+        give them the time of that)."""
+        while self.dir_times:
+            p, dname, mtime = self.dir_times[-1]
+            if (len(dname) < len(name) and name.startswith(dname)
+                    and (name[len(dname)] == 0x2F or dname.endswith(b"/"))):
+                break
+            self.dir_times.pop()
+            self._set_time(p, dname, mtime)
 
     def _make_parents(self, name: bytes) -> None:
         parts = name.rstrip(b"/").split(b"/")[:-1]
@@ -128,17 +127,29 @@ class Extractor:
                 self.ctx.mkdir(p)
             prefix += b"/"
 
+    def _skipping(self, name: bytes) -> None:
+        """``--skip-old-files``: GNU's warning (the name unquoted), with ``-v`` only."""
+        if self.tar.opts.verbose:
+            self.tar.warn(f"{name.rstrip(b'/').decode('utf-8', 'surrogateescape')}: skipping "
+                          "existing file")
+
     def _directory(self, name: bytes, mtime: int, shown: str) -> None:
         p = self.path(name.rstrip(b"/") or name)
+        o = self.tar.opts
         try:
             self._make_parents(name)
             try:
                 st = self.ctx.stat(p)
+                if o.skip_old:
+                    self._skipping(name)
+                    return
                 if not st.is_dir:
-                    if self.tar.opts.keep_old:
+                    if o.keep_old:
                         return  # GNU -k leaves the file, silently
                     self.ctx.remove(p)
                     self.ctx.mkdir(p)
+                elif o.keep_old:
+                    return  # (and leaves the directory's time)
             except FSError as err:
                 if err.errno != errno.ENOENT:
                     raise
@@ -181,10 +192,16 @@ class Extractor:
                 if err.errno != errno.ENOENT:
                     raise
                 st = None
+            if st is not None and tar.opts.skip_old:
+                self._skipping(name)
+                self.reader.skip(m.data_size)
+                return
             if st is not None and tar.opts.keep_old:
                 raise FSError(errno.EEXIST, p)
+            if st is not None and st.is_dir and tar.opts.overwrite:
+                raise FSError(errno.EISDIR, p)
             if st is not None and st.is_dir:
-                if ctx.listdir(p):
+                if name.rsplit(b"/", 1)[-1] == b"." or ctx.listdir(p):
                     raise FSError(errno.EEXIST, p)
                 ctx.rmdir(p)  # GNU removes an empty directory in the way
         except FSError as err:

@@ -5,9 +5,12 @@ patterns and member operands (gnulib ``exclude_fnmatch``, ``FNM_LEADING_DIR``)."
 from __future__ import annotations
 
 import unicodedata
-from typing import Callable
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from sandbox.commands.find.glob import compile_glob
+
+if TYPE_CHECKING:
+    from sandbox.commands.tar.cli import Exclude
 
 _ESCAPES = {7: "a", 8: "b", 12: "f", 10: "n", 13: "r", 9: "t", 11: "v", 0x5C: "\\"}
 
@@ -54,9 +57,16 @@ def quote(name: bytes | str, colon: bool = False) -> str:
 
 
 def safer_name(name: bytes, warned: set[bytes], warn: Callable[[str], None],
-               link_target: bool = False) -> bytes:
+               link_target: bool = False, absolute: bool = False) -> bytes:
     """GNU ``safer_name_suffix``: drop leading components up to the last ``..`` and leading
-    slashes, warning once per removed prefix; an empty result is ``.``."""
+    slashes, warning once per removed prefix; an empty result is ``.``. ``absolute``
+    (``-P``) keeps the name as it is (an empty one still becomes ``.``)."""
+    if absolute:
+        if not name:
+            what = "hard link target" if link_target else "member name"
+            warn(f"Substituting `.' for empty {what}")
+            return b"."
+        return name
     prefix_len = 0
     p = 0
     n = len(name)
@@ -119,15 +129,26 @@ def leading_dir_match(pattern: str, name: str, wildcards: bool) -> bool:
     return name == pattern or name.startswith(pattern.rstrip("/") + "/")
 
 
-def excluded(patterns: list[str], name: str) -> bool:
-    """True if an ``--exclude`` pattern matches ``name`` or any suffix of it that starts after
-    a ``/`` (unanchored, wildcards on, as GNU's exclusion default)."""
+def name_match(pattern: str, name: str, wildcards: bool, leading_dir: bool) -> bool:
+    """``fnmatch`` (or a literal comparison) of a whole name, with FNM_LEADING_DIR when
+    ``leading_dir`` (GNU's recursion option in force)."""
+    if leading_dir:
+        return leading_dir_match(pattern, name, wildcards)
+    if wildcards:
+        return compile_glob(pattern).match(name) is not None
+    return bool(pattern) and name == pattern
+
+
+def excluded(patterns: Sequence[Exclude], name: str) -> bool:
+    """True if an exclusion matches ``name`` or any suffix of it that starts after a ``/``
+    (gnulib ``excluded_file_name``, unanchored as GNU's default)."""
     name = name.rstrip("/") or name
-    for pattern in patterns:
-        if leading_dir_match(pattern, name, True):
+    for ex in patterns:
+        if name_match(ex.pattern, name, ex.wildcards, ex.leading_dir):
             return True
         for i, c in enumerate(name):
             rest = name[i + 1 :]
-            if c == "/" and rest[:1] not in ("/", "") and leading_dir_match(pattern, rest, True):
+            if (c == "/" and rest[:1] not in ("/", "")
+                    and name_match(ex.pattern, rest, ex.wildcards, ex.leading_dir)):
                 return True
     return False

@@ -7,12 +7,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from sandbox.commands.tar.buffer import PROGRAMS, SUFFIXES, Decompressed, Fatal, Reader, detect
+from sandbox.commands.tar.buffer import (PROGRAMS, SUFFIXES, Decompressed, Fatal, Reader,
+                                         child_fatal, detect)
 from sandbox.commands.tar.common import Tar
 from sandbox.commands.tar.format import (BLOCK, DIRTYPE, LNKTYPE, LONGLINK, LONGNAME,
-                                         PAX_GLOBAL, PAX_LOCAL, Header, checksum_ok,
+                                         PAX_GLOBAL, PAX_LOCAL, SYMTYPE, Header, checksum_ok,
                                          decode_header, parse_number, parse_pax)
-from sandbox.commands.tar.names import excluded, has_wildcards, leading_dir_match, quote
+from sandbox.commands.tar.names import (excluded, has_wildcards, name_match, quote,
+                                        safer_name)
+from sandbox.commands.tar.transform import LINK, REGFILE, SYMLINK
 from sandbox.fs.base import FSError
 
 #: Bytes of a long-name or pax header's data kept (the rest is read and dropped).
@@ -21,10 +24,45 @@ MAX_LONG_NAME = 16 << 20
 
 @dataclass
 class Member:
-    """A member being read: its decoded header and the name as stored."""
+    """A member being read: its decoded header, the name as stored, and (once selected) the
+    name GNU works with: transformed, made safe and stripped (``transform_stat_info``)."""
 
     header: Header
     orig_name: bytes
+    #: The file name: ``--transform``, ``safer_name_suffix``, ``--strip-components``
+    #: (empty when stripping leaves nothing); trailing slashes gone.
+    name: bytes = b""
+    #: The stored name ended in ``/`` (GNU's ``had_trailing_slash``).
+    had_slash: bool = False
+    #: A hard link's target, treated like ``name``; a symbolic link's, transformed only.
+    link: bytes = b""
+    #: The name listings show: as stored, or as transformed with ``--show-transformed-names``.
+    shown: bytes = b""
+
+    def resolve(self, tar: Tar) -> None:
+        """Compute ``name`` and ``link`` as GNU's ``transform_stat_info``, with its warnings."""
+        o = tar.opts
+        orig = self.orig_name
+        base = orig.rstrip(b"/")
+        if not base:
+            base = orig[:1]
+        self.had_slash = len(base) < len(orig)
+        xform = tar.transformer
+        name = xform.apply(base, REGFILE) if xform else base
+        name = safer_name(name, tar.warned, tar.warn, absolute=o.absolute)
+        self.name = strip_components(name, o.strip) or b""
+        h = self.header
+        if h.typeflag == LNKTYPE:
+            link = xform.apply(h.linkname, LINK) if xform else h.linkname
+            link = safer_name(link, tar.warned, tar.warn, link_target=True, absolute=o.absolute)
+            self.link = strip_components(link, o.strip) or b""
+        elif h.typeflag == SYMTYPE:
+            self.link = xform.apply(h.linkname, SYMLINK) if xform else h.linkname
+        else:
+            self.link = h.linkname
+        self.shown = orig
+        if o.show_transformed:
+            self.shown = self.name + (b"/" if self.had_slash else b"")
 
     @property
     def data_size(self) -> int:
@@ -79,14 +117,21 @@ def open_archive(tar: Tar) -> Reader:
     ctx = tar.ctx
     named = o.archive != "-"
     if named:
+        shown = quote(o.archive, True)
         try:
             st = ctx.stat(o.archive)
             if st.is_dir:
-                raise Fatal(f"{quote(o.archive, True)}: Cannot read: Is a directory",
-                            "At beginning of tape, quitting now")
+                lines = (f"{shown}: Cannot read: Is a directory",
+                         "At beginning of tape, quitting now")
+                if o.compress is not None:
+                    raise child_fatal(o.compress, *lines, filter_ran=True)
+                raise Fatal(*lines)
             stream = ctx.open_read(o.archive)
         except FSError as err:
-            raise Fatal(f"{quote(o.archive, True)}: Cannot open: {err.strerror}") from None
+            line = f"{shown}: Cannot open: {err.strerror}"
+            if o.compress is not None:
+                raise child_fatal(o.compress, line) from None
+            raise Fatal(line) from None
     else:
         stream = ctx.stdin
     if o.compress is not None:
@@ -115,6 +160,22 @@ def open_archive(tar: Tar) -> Reader:
     if len(head) < BLOCK:
         tar.error("This does not look like a tar archive")
     return Reader(source, seekable, ctx.budget)  # type: ignore[arg-type]
+
+
+def strip_components(name: bytes, count: int) -> bytes | None:
+    """GNU ``stripped_prefix_len``: ``name`` without its first ``count`` components, or None
+    when it has no more than that."""
+    if count == 0:
+        return name
+    parts = name.split(b"/")
+    seen = 0
+    for i, part in enumerate(parts):
+        if part:
+            seen += 1
+            if seen == count:
+                rest = b"/".join(parts[i + 1 :]).lstrip(b"/")
+                return rest or None
+    return None
 
 
 def field_text(field: bytes) -> str:
@@ -215,7 +276,8 @@ class NameList:
 
     def __init__(self, tar: Tar):
         self.tar = tar
-        self.names = [(op.name.rstrip("/") or op.name, op.wildcards) for op in tar.opts.operands]
+        self.names = [(op.name.rstrip("/") or op.name, op.wildcards, op.recursion)
+                      for op in tar.opts.operands]
         self.found = [False] * len(self.names)
 
     def match(self, name: bytes) -> bool:
@@ -224,15 +286,15 @@ class NameList:
         if not self.names:
             return True
         text = name.decode("utf-8", "surrogateescape").rstrip("/") or "/"
-        for i, (pattern, wild) in enumerate(self.names):
-            if leading_dir_match(pattern, text, wild):
+        for i, (pattern, wild, recursion) in enumerate(self.names):
+            if name_match(pattern, text, wild, recursion):
                 self.found[i] = True  # only the first operand that matches counts, as GNU's
                 return True
         return False
 
     def report(self) -> None:
         """``names_notfound``: the wildcard hint and "Not found in archive" for each miss."""
-        for (pattern, wild), found in zip(self.names, self.found):
+        for (pattern, wild, _), found in zip(self.names, self.found):
             if found or not pattern:
                 continue
             if not wild and has_wildcards(pattern):
@@ -256,6 +318,7 @@ def read_and(tar: Tar, reader: Reader, action: Callable[[Member], None]) -> None
                 reader.advance()
                 reader.skip(member.data_size)
                 continue
+            member.resolve(tar)
             action(member)
             continue
         if status == "zero":

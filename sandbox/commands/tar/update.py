@@ -1,19 +1,22 @@
 """``-r`` and ``-u``: read the existing archive up to its end-of-archive marker; for ``-u``,
 GNU's ``update_archive`` drops every operand whose file is not newer than a member it matches
-(a directory operand is replaced by its entries), and the rest are appended."""
+(a directory operand is replaced by its entries), and the rest are appended. Times compare
+in whole seconds, as GNU's ``tar_timespec_cmp`` for its own format."""
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import io
 
+from sandbox.commands._dirorder import in_directory_order
 from sandbox.commands._writing import join
 from sandbox.commands.tar.buffer import Fatal, Reader, detect
 from sandbox.commands.tar.cli import Operand
 from sandbox.commands.tar.common import Tar
 from sandbox.commands.tar.create import chdir_path
 from sandbox.commands.tar.format import BLOCK
-from sandbox.commands.tar.names import leading_dir_match, quote
+from sandbox.commands.tar.names import name_match, quote
 from sandbox.commands.tar.reading import Member, read_header
 from sandbox.fs.base import FSError, mtime_ns_of
 
@@ -24,7 +27,7 @@ def _update_names(tar: Tar, member: Member, names: list[Operand]) -> None:
     text = member.orig_name.decode("utf-8", "surrogateescape").rstrip("/")
     for i, op in enumerate(names):
         pattern = op.name.rstrip("/") or op.name
-        if not pattern or not leading_dir_match(pattern, text, op.wildcards):
+        if not pattern or not name_match(pattern, text, op.wildcards, op.recursion):
             continue
         base = chdir_path(op.dirs)
         path = join(base, text) if base else text
@@ -34,13 +37,17 @@ def _update_names(tar: Tar, member: Member, names: list[Operand]) -> None:
             return
         if st.is_dir:
             try:
-                entries = tar.ctx.listdir(join(base, pattern) if base else pattern)
+                where = join(base, pattern) if base else pattern
+                entries = tar.ctx.listdir(where)
+                if tar.opts.sort == "none":  # GNU's tar_savedir: readdir order
+                    entries = in_directory_order(tar.ctx.fs, tar.ctx.path(where), entries)
             except FSError:
                 return
             del names[i]
-            names.extend(Operand(join(pattern, e), op.dirs, False) for e in entries)
-        elif mtime_ns_of(st) <= member.header.mtime * 1_000_000_000:
-            del names[i]
+            names.extend(dataclasses.replace(op, name=join(pattern, e), wildcards=False)
+                         for e in entries)
+        elif mtime_ns_of(st) // 1_000_000_000 <= member.header.mtime:
+            del names[i]  # (GNU's tar_timespec_cmp: whole seconds outside the POSIX format)
         return
 
 
@@ -53,7 +60,7 @@ def existing_blocks(tar: Tar, update: bool) -> bytes:
         raise Fatal("Cannot update compressed archives")
     try:
         if ctx.stat(o.archive).is_dir:
-            raise Fatal(f"{quote(o.archive, True)}: Cannot read: Is a directory",
+            raise Fatal(f"{quote(o.archive, True)}: Cannot read: Bad file descriptor",
                         "At beginning of tape, quitting now")
         data = ctx.read_bytes(o.archive)
     except FSError as err:
