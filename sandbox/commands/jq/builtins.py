@@ -200,7 +200,7 @@ def _add(v):
     if type(v) is dict:
         v = list(v.values())
     elif type(v) is not list:
-        raise JQError(f"Cannot iterate over {describe(v) if v is not None else 'null'}")
+        raise JQError(f"Cannot iterate over {describe(v)}")
     if not v:
         return None
     acc = v[0]
@@ -244,16 +244,7 @@ def _tojson(v):
     return s
 
 
-_NUM_RE = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-
-
-def parse_number_literal(s: str) -> int | float | None:
-    """A jq number from text, or None if the text is not one."""
-    if not _NUM_RE.fullmatch(s):
-        return None
-    if "." not in s and "e" not in s and "E" not in s:
-        return int(s)
-    return float(s)
+from sandbox.commands.jq.jsonparse import parse_number_literal, stream_events  # noqa: E402  (jq 1.8's literal rules, --stream's events)
 
 
 @native("tonumber")
@@ -334,7 +325,7 @@ def _strindices(v, i):
         raise JQError(f"{describe(v)} cannot be searched, as it is not a string")
     if type(i) is not str:
         raise JQError(f"{describe(i)} is not a string")
-    return _indices(v, i)
+    return _str_indices(v, i)
 
 
 @native("ltrimstr", 1)
@@ -471,8 +462,8 @@ def _unique(v):
 @native("min")
 @I.deep_guard("Comparison too deep")
 def _min(v):
-    if type(v) is not list:
-        raise JQError(f"{describe(v)} cannot be sorted, as it is not an array")
+    if type(v) is not list:  # jq 1.8 src/builtin.c minmax_by(values, keys): type_error2
+        raise JQError(f"{describe(v)} and {describe(v)} cannot be iterated over")
     if not v:
         return None
     best = v[0]
@@ -485,8 +476,8 @@ def _min(v):
 @native("max")
 @I.deep_guard("Comparison too deep")
 def _max(v):
-    if type(v) is not list:
-        raise JQError(f"{describe(v)} cannot be sorted, as it is not an array")
+    if type(v) is not list:  # as min: f_max is minmax_by(x, x, 0)
+        raise JQError(f"{describe(v)} and {describe(v)} cannot be iterated over")
     if not v:
         return None
     best = v[0]
@@ -496,12 +487,20 @@ def _max(v):
     return best
 
 
-def _keyed(v, env, f) -> list[tuple[list, Any]]:
+def _keyed(v, env, f, what: str) -> list[tuple[list, Any]]:
+    """jq 1.8 src/builtin.jq: ``def sort_by(f): _sort_by_impl(map([f]))`` (and so group_by,
+    unique_by, min_by, max_by): ``map`` runs ``[f]`` over the values first (``Cannot iterate
+    over T (V)`` for a scalar), then the C ``_impl`` refuses an input that is not an array
+    with ``type_error2(input, keys, what)``."""
     if type(v) is not list:
-        if type(v) is dict:
-            v = list(v.values())
-        else:
+        if type(v) is not dict:
             raise JQError(f"Cannot iterate over {describe(v)}")
+        r = I.rt()
+        keys = []
+        for x in v.values():
+            r.tick()
+            keys.append(list(f.ev(x, env)))
+        raise JQError(f"{describe(v)} and {describe(keys)} {what}")
     r = I.rt()
     out = []
     for x in v:
@@ -510,15 +509,17 @@ def _keyed(v, env, f) -> list[tuple[list, Any]]:
     return out
 
 
+_NOT_BOTH = "cannot be sorted, as they are not both arrays"
+_NOT_ITER = "cannot be iterated over"
+
+
 @I.deep_guard("Comparison too deep")
 def _sort_by(v, env, args):
     return list(_sort_by_gen(v, env, args))
 
 
 def _sort_by_gen(v, env, args):
-    if type(v) is not list:
-        raise JQError(f"{describe(v)} cannot be sorted, as it is not an array")
-    pairs = _keyed(v, env, args[0])
+    pairs = _keyed(v, env, args[0], _NOT_BOTH)
     pairs.sort(key=lambda kv: sort_key(kv[0]))
     yield [x for _, x in pairs]
 
@@ -529,9 +530,7 @@ def _group_by(v, env, args):
 
 
 def _group_by_gen(v, env, args):
-    if type(v) is not list:
-        raise JQError(f"Cannot index {type_name(v)} with number")
-    pairs = _keyed(v, env, args[0])
+    pairs = _keyed(v, env, args[0], _NOT_BOTH)
     pairs.sort(key=lambda kv: sort_key(kv[0]))
     groups: list[list] = []
     prev: Any = None
@@ -555,9 +554,7 @@ def _min_by(v, env, args):
 
 
 def _min_by_gen(v, env, args):
-    if type(v) is not list:
-        raise JQError(f"Cannot index {type_name(v)} with number")
-    pairs = _keyed(v, env, args[0])
+    pairs = _keyed(v, env, args[0], _NOT_ITER)
     if not pairs:
         yield None
         return
@@ -574,9 +571,7 @@ def _max_by(v, env, args):
 
 
 def _max_by_gen(v, env, args):
-    if type(v) is not list:
-        raise JQError(f"Cannot index {type_name(v)} with number")
-    pairs = _keyed(v, env, args[0])
+    pairs = _keyed(v, env, args[0], _NOT_ITER)
     if not pairs:
         yield None
         return
@@ -633,22 +628,7 @@ def _to_entries(v):
 
 @native("tostream", 0, "gen")
 def _tostream(v, env, args):
-    def rec(x, path):
-        t = type(x)
-        if t is list and x:
-            for i, c in enumerate(x):
-                yield from rec(c, path + [i])
-            yield [path + [len(x) - 1]]
-        elif t is dict and x:
-            last = None
-            for k, c in x.items():
-                last = k
-                yield from rec(c, path + [k])
-            yield [path + [last]]
-        else:
-            yield [path, x]
-
-    return rec(v, [])
+    return stream_events(v, [])
 
 
 def _fromstream(v, env, args):
@@ -680,7 +660,7 @@ def _transpose(v):
     if type(v) is dict:
         v = list(v.values())
     if type(v) is not list:
-        raise JQError(f"Cannot iterate over {describe(v) if v is not None else 'null'}")
+        raise JQError(f"Cannot iterate over {describe(v)}")
     n = 0
     for row in v:
         n = max(n, _length(row))
@@ -703,22 +683,29 @@ def _abs(v):
 
 @native("indices", 1)
 def _indices(v, i):
-    if v is None:
-        return None
-    if type(v) is list and type(i) is list:
-        return I.indices_of(v, i)
+    # jq 1.8 src/builtin.jq: def indices($i): if type == "array" and ($i|type) == "array"
+    # then .[$i] elif type == "array" then .[[$i]] elif type == "string" and ($i|type) ==
+    # "string" then _strindices($i) else .[$i] end;
     if type(v) is list:
-        return I.indices_of(v, [i])
+        return I.indices_of(v, i if type(i) is list else [i])
     if type(v) is str and type(i) is str:
-        if not i:
-            return None
-        out = []
-        start = v.find(i)
-        while start != -1:
-            out.append(start)
-            start = v.find(i, start + 1)
-        return out
+        return _str_indices(v, i)
     return I.index_value(v, i)
+
+
+def _str_indices(v: str, i: str) -> list:
+    """jq 1.8 src/jv.c ``_jq_memmem`` loop of ``jv_string_indexes``: an empty needle is
+    found nowhere (``[]``); the search goes on one byte after each hit, so hits overlap."""
+    out: list = []
+    if not i:
+        return out
+    r = I.rt()
+    start = v.find(i)
+    while start != -1:
+        r.tick()
+        out.append(start)
+        start = v.find(i, start + 1)
+    return out
 
 
 @native("index", 1)

@@ -54,6 +54,9 @@ Command options:
   -M, --monochrome-output   disable colored output;
       --tab                 use tabs for indentation;
       --indent n            use n spaces for indentation (max 7 spaces);
+      --stream              parse the input value in streaming fashion;
+      --stream-errors       implies --stream and report parse error as
+                            an array;
       --seq                 write RS before each output (RFC 7464);
   -f, --from-file file      load filter from the file;
       --arg name value      set $name to the string value;
@@ -438,10 +441,17 @@ class Run:
                 if "seq" in self.opts.flags:
                     yield from self._seq_values(f)
                     continue
-                self.reader = InputReader(f, self.ctx.budget)
+                self.reader = self._reader(f)
                 yield from self.reader.values()
             except FSError as e:
                 self._read_failed(e)
+
+    def _reader(self, f: Any) -> InputReader:
+        """The parser of one input: jq 1.8 main.c sets JV_PARSE_STREAMING for ``--stream``,
+        and JV_PARSE_STREAM_ERRORS as well for ``--stream-errors``."""
+        flags = self.opts.flags
+        return InputReader(f, self.ctx.budget, streaming="stream" in flags,
+                           stream_errors="stream-errors" in flags)
 
     def _seq_values(self, f: Any) -> Iterator[Any]:
         """RFC 7464 input (``--seq``): texts start with RS; text outside them is ignored."""
@@ -450,7 +460,7 @@ class Run:
         if segments[0].strip():
             self._stderr(b"jq: ignoring parse error: Unfinished abandoned text at EOF at line 1, column 0\n")
         for seg in segments[1:]:
-            self.reader = InputReader(io.BytesIO(seg), self.ctx.budget)
+            self.reader = self._reader(io.BytesIO(seg))
             try:
                 for v in self.reader.values():
                     yield v

@@ -45,7 +45,7 @@ def _urid(v: Any) -> str:
 
 def _csv(v: Any) -> str:
     if type(v) is not list:
-        raise JQError(f"{describe(v)} cannot be csv-formatted, only an array can be")
+        raise JQError(f"{describe(v)} cannot be csv-formatted, only array")
     out = []
     for x in v:
         t = type(x)
@@ -64,7 +64,7 @@ def _csv(v: Any) -> str:
 
 def _tsv(v: Any) -> str:
     if type(v) is not list:
-        raise JQError(f"{describe(v)} cannot be tsv-formatted, only an array can be")
+        raise JQError(f"{describe(v)} cannot be tsv-formatted, only array")
     out = []
     for x in v:
         t = type(x)
@@ -77,7 +77,8 @@ def _tsv(v: Any) -> str:
         elif x is None:
             out.append("")
         else:
-            raise JQError(f"{describe(x)} is not valid in a tsv row")
+            # jq 1.8 src/builtin.c f_format: one message for both formats
+            raise JQError(f"{describe(x)} is not valid in a csv row")
     return "\t".join(out)
 
 
@@ -100,24 +101,37 @@ def _b64(v: Any) -> str:
     return base64.b64encode(_tostring(v).encode("utf-8", "surrogatepass")).decode("ascii")
 
 
+_B64 = {c: i for i, c in enumerate(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
+
+
 def _b64d(v: Any) -> str:
+    """jq 1.8 src/builtin.c ``f_format`` "base64d": the input is read up to its first ``=``;
+    any byte outside the alphabet is "is not valid base64 data", one lone 6-bit group at the
+    end "trailing base64 byte found"; 2 or 3 left-over groups give 1 or 2 bytes."""
     s = _tostring(v)
     data = s.encode("utf-8", "surrogatepass")
-    # jq decodes as much as it can and ignores trailing garbage/padding issues
-    clean = data.rstrip(b"=")
-    try:
-        full = len(clean) // 4 * 4
-        rem = len(clean) - full
-        out = base64.b64decode(clean[:full], validate=True) if full else b""
-        if rem == 1:
-            raise binascii.Error("bad length")
-        if rem:
-            out += base64.b64decode(clean[full:] + b"=" * (4 - rem), validate=True)
-    except (binascii.Error, ValueError):
-        raise JQError(f"{describe(s)} is not valid base64 data")
-    if data and not out and len(clean) < 2:
+    end = data.find(b"=")
+    if end == -1:
+        end = len(data)
+    out = bytearray()
+    code = 0
+    n = 0
+    for c in data[:end]:
+        d = _B64.get(c)
+        if d is None:
+            raise JQError(f"{describe(s)} is not valid base64 data")
+        code = (code << 6) | d
+        n += 1
+        if n == 4:
+            out += code.to_bytes(3, "big")
+            code = n = 0
+    if n == 3:
+        out += (code >> 2).to_bytes(2, "big")
+    elif n == 2:
+        out.append(code >> 4)
+    elif n == 1:
         raise JQError(f"{describe(s)} trailing base64 byte found")
-    return decode_utf8(out)
+    return decode_utf8(bytes(out))
 
 
 def _b32(v: Any) -> str:

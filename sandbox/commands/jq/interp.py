@@ -182,9 +182,10 @@ def slice_value(t: Any, start: Any, end: Any) -> Any:
 
 
 def indices_of(t: list, k: list) -> Any:
-    """Start positions of sub-array ``k`` in ``t``."""
+    """Start positions of sub-array ``k`` in ``t`` (jq 1.8 src/jv.c ``jv_array_indexes``: the
+    result starts as ``jv_array()``, so an empty ``k`` gives ``[]``)."""
     if not k:
-        return None
+        return []
     out = []
     n = len(k)
     r = rt()
@@ -205,7 +206,7 @@ def iterate_value(t: Any) -> Iterator[Any]:
         return iter(t)
     if tt is dict:
         return iter(t.values())
-    raise JQError(f"Cannot iterate over {describe(t) if t is not None else 'null'}")
+    raise JQError(f"Cannot iterate over {describe(t)}")
 
 
 def add_values(a: Any, b: Any) -> Any:
@@ -759,7 +760,7 @@ class Iterate(Node):
             elif tt is dict:
                 yield from t.values()
             else:
-                raise JQError(f"Cannot iterate over {describe(t) if t is not None else 'null'}")
+                raise JQError(f"Cannot iterate over {describe(t)}")
 
     def pv(self, v, p, env):
         for t, tp in self.target.pv(v, p, env):
@@ -773,7 +774,7 @@ class Iterate(Node):
                 for k, x in t.items():
                     yield x, tp + (k,)
             else:
-                raise JQError(f"Cannot iterate over {describe(t) if t is not None else 'null'}")
+                raise JQError(f"Cannot iterate over {describe(t)}")
 
 
 class OptStep(Node):
@@ -852,7 +853,7 @@ class _StepInput:
             for k, x in t.items():
                 yield x, tp + (k,)
         else:
-            raise JQError(f"Cannot iterate over {describe(t) if t is not None else 'null'}")
+            raise JQError(f"Cannot iterate over {describe(t)}")
 
 
 class Pipe(Node):

@@ -10,7 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sandbox.commands.jq.errors import JQSyntaxError
+import re
+
+from sandbox.commands.jq.errors import JQError, JQSyntaxError
+from sandbox.commands.jq.jsonparse import parse_json_text
 
 KEYWORDS = frozenset(
     "def if then elif else end as reduce foreach try catch label import include and or "
@@ -24,7 +27,7 @@ _PUNCT = [
     "%", "?", "$",
 ]
 
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", '"': '"', "\\": "\\", "/": "/"}
+_ESCAPE_RUN = re.compile(r"(?:\\[^u(]|\\u[a-zA-Z0-9]{0,4})+")
 
 
 @dataclass
@@ -186,7 +189,6 @@ class Lexer:
     def string(self) -> list[Any]:
         """Scan a string literal starting at the opening quote; return its parts."""
         t = self.text
-        start = self.i
         self.i += 1
         parts: list[Any] = []
         buf: list[str] = []
@@ -201,25 +203,16 @@ class Lexer:
                 if self.i + 1 >= self.n:
                     raise self.error("unterminated string literal")
                 e = t[self.i + 1]
-                if e in _ESCAPES:
-                    buf.append(_ESCAPES[e])
-                    self.i += 2
-                elif e == "u":
-                    hexd = t[self.i + 2 : self.i + 6]
-                    if len(hexd) != 4 or any(ch not in "0123456789abcdefABCDEF" for ch in hexd):
-                        raise self.error("Invalid escape")
-                    cp = int(hexd, 16)
-                    self.i += 6
-                    if 0xD800 <= cp < 0xDC00 and t.startswith("\\u", self.i):
-                        lo_hex = t[self.i + 2 : self.i + 6]
-                        if len(lo_hex) == 4 and all(ch in "0123456789abcdefABCDEF" for ch in lo_hex):
-                            lo = int(lo_hex, 16)
-                            if 0xDC00 <= lo < 0xE000:
-                                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00)
-                                self.i += 6
-                    if 0xD800 <= cp < 0xE000:
-                        cp = 0xFFFD
-                    buf.append(chr(cp))
+                if e != "(":
+                    # src/lexer.l: a run of escapes, (\\[^u(]|\\u[a-zA-Z0-9]{0,4})+, is one
+                    # QQSTRING_TEXT token, read with jv_parse_sized("\"" + run + "\"")
+                    m = _ESCAPE_RUN.match(t, self.i)
+                    run = m.group(0) if m else t[self.i : self.i + 2]
+                    self.i += len(run)
+                    try:
+                        buf.append(parse_json_text('"' + run + '"'))
+                    except JQError as err:
+                        raise self.error(str(err.value))
                 elif e == "(":
                     if buf:
                         parts.append("".join(buf))
@@ -227,11 +220,6 @@ class Lexer:
                     self.i += 2
                     sub = self.tokens(until_paren=True)
                     parts.append(sub)
-                else:
-                    snippet = t[start : self.i + 2] + '"'
-                    raise self.error(
-                        f"Invalid escape at line 1, column 4 (while parsing '{snippet}')"
-                    )
             else:
                 buf.append(c)
                 self.i += 1
