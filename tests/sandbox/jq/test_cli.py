@@ -168,7 +168,7 @@ def test_number_formatting_matches_libjq() -> None:
 
 
 # Inputs whose message jq 1.6 (the host binary) and 1.8 word alike; where they differ (1.8 reads
-# "not" as a number: "Invalid numeric literal"), test_jv_parse.py states 1.8's wording.
+# "not" as a number: "Invalid numeric literal"), test_jq18_behaviour.py states 1.8's wording.
 PARSE_ERROR_INPUTS = [
     b"[1,\n2,\nx]", b'{"a" 2}\n', b"1\n]\n", b"abc\n", b"nul\n", b'{"a":1}\n{"a":2}\nnul json\n',
     b"[1 2]\n", b'{"a":1,}\n', b'"abc', b"{", b"[1,2", b'{"a":1}}', b"tru e", b"1 2 3\n[4,,5]",
