@@ -222,7 +222,20 @@ def _run(ctx: CommandContext) -> int:
         a = a[:limit]
     if limit < len(b):
         b = b[:limit]
-    return _compare(ctx, names, a, b, mode, print_bytes, limit, [n == "-" for n in names])
+    return _compare(ctx, names, a, b, mode, print_bytes, limit, [_unsized(ctx, n) for n in names])
+
+
+def _unsized(ctx: CommandContext, name: str) -> bool:
+    """Whether ``name`` is not a regular file (a pipe, a device): GNU's ``-l`` column width
+    counts only regular files' sizes. ``-`` is what fd 0 reads (a pipe unless redirected)."""
+    if name == "-":
+        name = getattr(ctx.stdin, "redirected_from", None) or ""
+        if not name:
+            return True
+    try:
+        return not ctx.stat(name).is_file or _is_endless(ctx, name)
+    except FSError:
+        return True
 
 
 def _is_endless(ctx: CommandContext, name: str) -> bool:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from sandbox.commands import _filemagic, _wcwidth
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, UsageError, parse
-from sandbox.fs.base import FSError
+from sandbox.fs.base import FIFO, FSError
 
 SPEC = OptionSpec(
     "0bEf:F:hikLNnprsvzZ",
@@ -197,6 +197,8 @@ def _one(ctx: CommandContext, operand: str, name: str, mode: str, errors: bool) 
         return f"cannot open `{name}' ({e.strerror})", False
     if st is not None and st.is_dir:
         return _render(mode, "directory", "inode/directory", "binary"), False
+    if st is not None and st.kind == FIFO:  # (a process substitution's descriptor)
+        return _render(mode, "fifo (named pipe)", "inode/fifo", "binary"), False
     try:
         if operand == "-":
             buf = ctx.stdin.read(LIMIT)

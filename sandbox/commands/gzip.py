@@ -515,7 +515,7 @@ class Gzip:
                 others = st.nlink - 1
                 self.warn(f"{PROGRAM}: {self.ifname} has {others} other link{'' if others == 1 else 's'} -- file ignored\n")
                 return
-        self.ifile_size = st.size
+        self.ifile_size = st.size if st.is_file else -1  # (a pipe's size is unknown)
         self.time_nsec = -1
         if not self.no_time or self.list:
             ns = mtime_ns_of(st)

@@ -13,7 +13,7 @@ import io
 import time
 from typing import TYPE_CHECKING, BinaryIO
 
-from sandbox.fs.base import FileStat
+from sandbox.fs.base import FIFO, FileStat
 
 if TYPE_CHECKING:
     from sandbox.interpreter.core import IO, Shell
@@ -149,20 +149,18 @@ class FdView:
         self._fs.append_bytes(path, data)  # type: ignore[attr-defined]
 
     def stat(self, path: str) -> FileStat:
-        """A pipe's stat: a file of the output's size."""
+        """A substitution's descriptor is a pipe (``test -p``, ``stat -L``: fifo, size 0)."""
         return self._pipe_stat(path) or self._fs.stat(path)  # type: ignore[attr-defined]
 
     def lstat(self, path: str) -> FileStat:
-        """``stat`` for a substitution's descriptor, else the mount table's ``lstat``."""
+        """``stat`` for a substitution's descriptor (the pipe: the kernel's link to it is not
+        modelled), else the mount table's ``lstat``."""
         return self._pipe_stat(path) or self._fs.lstat(path)  # type: ignore[attr-defined]
 
     def _pipe_stat(self, path: str) -> FileStat | None:
-        data = self._fds.get(path)
-        if isinstance(data, OutSub):
-            return FileStat("file", 0, time.time(), 0o600)
-        if data is not None:
-            return FileStat("file", len(data), time.time(), 0o600)
-        return None
+        if path not in self._fds:
+            return None
+        return FileStat(FIFO, 0, time.time(), 0o600)  # (a pipe's size is 0, as the kernel's)
 
     def exists(self, path: str) -> bool:
         """True for the substitutions' descriptors too."""

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from sandbox.commands._canonical import stat_through
 from sandbox.fs.paths import normalize
-from sandbox.fs.base import BLOCKDEV, CHARDEV, FIFO, LINK, SOCKET, FSError
+from sandbox.fs.base import BLOCKDEV, CHARDEV, FIFO, LINK, SOCKET, FileStat, FSError
 from sandbox.fs.vfs import DEVICES
 from sandbox.interpreter.read import legal_number
 
@@ -63,6 +63,9 @@ def _stat(sh: "Shell", operand: str, follow: bool = True):  # type: ignore[no-un
     (None, ""). The shell has the ``fs``, ``cwd`` and ``budget`` the resolution reads."""
     if operand == "":
         return None, ""
+    vpath = normalize(operand, sh.cwd)
+    if vpath in sh.procsubs:  # a process substitution's descriptor: a pipe
+        return FileStat(FIFO, 0, 0.0, 0o600), vpath
     try:
         return stat_through(sh, operand, follow)  # type: ignore[arg-type]
     except (FSError, OSError, ValueError):
@@ -72,7 +75,8 @@ def _stat(sh: "Shell", operand: str, follow: bool = True):  # type: ignore[no-un
 def file_test(sh: "Shell", op: str, operand: str) -> bool:
     """A unary file test (``-e -f -d -s -r -w -x -c ...``) of ``operand``."""
     if op in ("-h", "-L"):
-        if operand and normalize(operand, sh.cwd) in _FD_LINKS:
+        if operand and (normalize(operand, sh.cwd) in _FD_LINKS
+                        or normalize(operand, sh.cwd) in sh.procsubs):  # (links to pipe:[N])
             return True
         st, _ = _stat(sh, operand, follow=False)
         return st is not None and st.kind == LINK

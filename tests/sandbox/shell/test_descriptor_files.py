@@ -43,6 +43,14 @@ SCRIPTS = [
     '  [ -h "$f" ] && echo "$f link" || echo "$f not"; done',
     'cd /dev && [ -L stdin ] && echo rel-link',
     '[ -t 0 ] || echo "not a terminal"; [ -t 1 ] || echo "stdout not a terminal"',
+    # a process substitution's /dev/fd/N is a link to a pipe: -p, -h, -e, -r hold, -f and -s
+    # don't; stat -L says fifo, size 0; every reader still reads it whole
+    'for op in -p -h -L -e -r -f -s -c; do [ $op <(echo x) ] && echo "$op y" || echo "$op n"; done\n'
+    'stat -L -c "%F %s" <(echo abc); f() { [ -p "$1" ] && echo pipe; cat "$1"; }; f <(echo in)',
+    'gzip -c <(echo hi) | gzip -d; wc -c <(echo abc) | cut -d" " -f1; sha256sum <(echo) | cut -c1-8',
+    # cmp -l pads offsets to the smallest regular file's size; a pipe has none (19 columns)
+    'cmp -l <(printf abcd) <(printf abXY); printf abcd | cmp -l - <(printf abXY)\n'
+    'printf abXY > b.txt; cmp -l - b.txt < a.txt; printf "a\\nb\\nc\\nd" | cmp -l - b.txt',
 ]
 
 
