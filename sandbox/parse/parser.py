@@ -513,8 +513,8 @@ class Parser:
         if self.i >= self.n:
             return ""
         for op in ("&&", "||", "(", ")", "<", ">"):
-            if self.s.startswith(op, self.i):
-                return op
+            if self.s.startswith(op, self.i) and not (op in "<>" and self.s.startswith("(", self.i + 1)):
+                return op  # (`<(cmd)` and `>(cmd)` are words: process substitutions)
         w = self.peek_word()
         return w if w is not None else "WORD"
 

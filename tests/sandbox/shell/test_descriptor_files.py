@@ -47,6 +47,8 @@ SCRIPTS = [
     # don't; stat -L says fifo, size 0; every reader still reads it whole
     'for op in -p -h -L -e -r -f -s -c; do [ $op <(echo x) ] && echo "$op y" || echo "$op n"; done\n'
     'stat -L -c "%F %s" <(echo abc); f() { [ -p "$1" ] && echo pipe; cat "$1"; }; f <(echo in)',
+    '[[ -p <(echo) ]] && echo pp; [[ -s <(echo x) ]] || echo ns; [[ <(:) == /dev/fd/* ]] && echo fd\n'
+    '[[ a < b ]] && echo lt; [[ b > a ]] && echo gt; [[ $(cat <(echo a)) == a ]] && echo eq',
     'gzip -c <(echo hi) | gzip -d; wc -c <(echo abc) | cut -d" " -f1; sha256sum <(echo) | cut -c1-8',
     # cmp -l pads offsets to the smallest regular file's size; a pipe has none (19 columns)
     'cmp -l <(printf abcd) <(printf abXY); printf abcd | cmp -l - <(printf abXY)\n'
