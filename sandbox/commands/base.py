@@ -38,6 +38,10 @@ from sandbox.policy import Policy
 
 #: Prefix of an argument the guard could not read as a literal word (see ``runs`` above).
 DYNAMIC = "\x00"
+#: glibc's buffer for a stdout that is a pipe or a file (st_blksize): a program whose stdio
+#: buffers fully writes its output in blocks of this size, so a message it prints on stderr
+#: comes before the part of its output that fills no whole block yet (``cmd 2>&1``).
+STDIO_BLOCK = 4096
 #: Names a command may never run, whatever the allowlist says (a shell would run any string).
 NEVER_RUN: frozenset[str] = frozenset(
     "sh bash dash zsh ksh mksh csh tcsh fish busybox eval exec source . command builtin "

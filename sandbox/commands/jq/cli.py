@@ -8,11 +8,12 @@ jq does not parse its command line with getopt: ``--arg NAME VALUE`` takes two w
 
 from __future__ import annotations
 
+import errno
 import io
 import json
 from typing import Any, Iterator
 
-from sandbox.commands.base import CommandContext
+from sandbox.commands.base import STDIO_BLOCK, CommandContext
 from sandbox.commands.jq import interp as I
 from sandbox.commands.jq.compiler import Compiler, Globals
 from sandbox.commands.jq.errors import Break, Halt, JQError, JQSyntaxError
@@ -245,33 +246,80 @@ def parse_args(ctx: CommandContext, argv: list[str]) -> Options:
     return o
 
 
+class _Unreadable:
+    """A directory named as an input: fopen(3) opens it, its first read fails (EISDIR), and
+    jq reports that at its next read_more ("jq: error: Is a directory")."""
+
+    def __init__(self, err: FSError):
+        self.err = err
+
+    def read(self, size: int = -1) -> bytes:
+        raise self.err
+
+    def __iter__(self) -> Iterator[bytes]:
+        raise self.err
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+
 class OutputFailed(Exception):
     """Standard output refused a write; ``str()`` is the reason (``strerror``)."""
 
 
 class _Out:
-    """Buffered writer of the command's output."""
+    """The command's output as jq's stdio writes it: fully buffered, in ``STDIO_BLOCK``-byte
+    blocks, so a message on stderr goes before the output that fills no whole block yet
+    (``flush_blocks``); ``--unbuffered`` writes each result as it comes."""
 
-    def __init__(self, ctx: CommandContext):
+    def __init__(self, ctx: CommandContext, unbuffered: bool = False):
         self.ctx = ctx
         self.parts: list[bytes] = []
         self.size = 0
+        self.unbuffered = unbuffered
+        #: How many bytes may wait before they are written on (``spill``).
+        self.limit = 1 if unbuffered else 65536
 
     def write(self, data: bytes) -> None:
         self.parts.append(data)
         self.size += len(data)
-        if self.size >= 65536:
+        if self.size >= self.limit:
+            self.spill()
+
+    def spill(self) -> None:
+        """Write on what has reached ``limit``: all of it under ``--unbuffered``, else the
+        whole blocks."""
+        if self.unbuffered:
             self.flush()
+        else:
+            self.flush_blocks()
+
+    def flush_blocks(self) -> None:
+        """Write on the whole ``STDIO_BLOCK``-byte blocks the buffer holds (what stdio has
+        written by now); keep the rest."""
+        whole = self.size - self.size % STDIO_BLOCK
+        if not whole:
+            return
+        data = b"".join(self.parts)
+        self.parts.clear()  # in place: the main loop holds a reference to this list
+        if len(data) > whole:
+            self.parts.append(data[whole:])
+        self.size = len(data) - whole
+        self._write(data[:whole])
+
+    def _write(self, data: bytes) -> None:
+        try:
+            self.ctx.stdout.write(data)
+        except OSError as e:  # >&-, > /dev/full: jq's fclose(stdout) check at exit
+            raise OutputFailed(e.strerror or "Input/output error") from None
 
     def flush(self) -> None:
+        """Write on everything buffered (at the end, or after a result under --unbuffered)."""
         if self.parts:
             data = b"".join(self.parts)
             self.parts.clear()  # in place: the main loop holds a reference to this list
             self.size = 0
-            try:
-                self.ctx.stdout.write(data)
-            except OSError as e:  # >&-, > /dev/full: jq's fclose(stdout) check at exit
-                raise OutputFailed(e.strerror or "Input/output error") from None
+            self._write(data)
 
 
 def run(ctx: CommandContext) -> int:
@@ -311,7 +359,7 @@ class Run:
         self.ctx = ctx
         self.opts = opts
         self.program = program
-        self.out = _Out(ctx)
+        self.out = _Out(ctx, "unbuffered" in opts.flags)
         self.reader: InputReader | None = None
         self.filename: Any = None
         self.position_known = False
@@ -362,17 +410,17 @@ class Run:
                 continue
             try:
                 f = self.ctx.open_read(name)
-            except FSError as e:
-                self.out.flush()
-                self.ctx.stderr.write(f"jq: error: Could not open {name}: {e.strerror}\n".encode("utf-8", "surrogateescape"))
-                self.exit_code = 2
-                self.input_failures += 1
-                continue
             except IsADirectoryError:
-                self.ctx.stderr.write(f"jq: error: Could not open {name}: Is a directory\n".encode("utf-8", "surrogateescape"))
-                self.exit_code = 2
-                self.input_failures += 1
-                continue
+                f = _Unreadable(FSError(errno.EISDIR, name))
+            except FSError as e:
+                if e.errno != errno.EISDIR:  # util.c's fprinter
+                    self.out.flush_blocks()
+                    self.ctx.stderr.write(f"jq: error: Could not open file {name}: {e.strerror}\n"
+                                          .encode("utf-8", "surrogateescape"))
+                    self.exit_code = 2
+                    self.input_failures += 1
+                    continue
+                f = _Unreadable(e)
             yield name, f
 
     def _read_failed(self, err: FSError) -> None:
@@ -517,7 +565,7 @@ class Run:
 
     def error(self, e: JQError) -> None:
         """Report an uncaught runtime error (exit status 5)."""
-        self.out.flush()
+        self.out.flush_blocks()
         val = e.value
         if type(val) is str:
             msg = f"jq: error (at {self.position()}): {val}\n"
@@ -560,7 +608,7 @@ class Run:
             I.set_runtime(prev if prev is not I._DEFAULT_RT else None)
 
     def _stderr(self, data: bytes) -> None:
-        self.out.flush()
+        self.out.flush_blocks()
         self.ctx.stderr.write(data)
 
     def _main(self, runtime: I.Runtime) -> int:
@@ -579,13 +627,14 @@ class Run:
             else:
                 self.run_fast(prog, source)
         except JSONParseError as e:
-            self.out.flush()
+            self.out.flush_blocks()
             self.ctx.stderr.write(encode_text(f"jq: parse error: {e}\n"))
             status = 5  # jq 1.7 main.c: ret = JQ_ERROR_UNKNOWN
         except Halt as h:
-            self.out.flush()
+            self.out.flush_blocks()
             if h.message is not None:
                 self.ctx.stderr.write(h.message)
+            self.out.flush()
             return h.status
         self.out.flush()
         if self.input_failures:  # main.c: ``if (jq_util_input_errors(...)) ret = 2``
@@ -673,6 +722,7 @@ class Run:
         emit = self.make_emitter()
         out = self.out
         parts = out.parts
+        limit = out.limit
         simple = prog.simple
         one = prog.one
         ev = prog.ev
@@ -688,16 +738,16 @@ class Run:
                     have = True
                     parts.append(data)
                     out.size += len(data)
-                    if out.size >= 65536:
-                        out.flush()
+                    if out.size >= limit:
+                        out.spill()
                 else:
                     for last in ev(v, None):
                         data = emit(last)
                         have = True
                         parts.append(data)
                         out.size += len(data)
-                        if out.size >= 65536:
-                            out.flush()
+                        if out.size >= limit:
+                            out.spill()
             except JQError as e:
                 self.error(e)
             except Break:

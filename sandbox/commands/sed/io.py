@@ -5,12 +5,10 @@ from __future__ import annotations
 
 from typing import BinaryIO, Callable
 
-from sandbox.commands.base import CommandContext
+from sandbox.commands.base import STDIO_BLOCK, CommandContext
 from sandbox.fs.base import FSError
 
 CHUNK = 1 << 16
-#: glibc's buffer for a stdout that is a pipe or a file (st_blksize).
-STDIO_BLOCK = 4096
 
 
 class Sink:

@@ -140,7 +140,7 @@ def test_errors_and_exit_statuses() -> None:
     code, out, err = run_command(["jq"], stdin=b'{"a":1}')  # no program: '.', stdin is no tty
     assert (code, out, err) == (0, b'{\n  "a": 1\n}\n', b"")
     code, out, err = run_command(["jq", ".", "nope.json"])
-    assert (code, err) == (2, b"jq: error: Could not open nope.json: No such file or directory\n")
+    assert (code, err) == (2, b"jq: error: Could not open file nope.json: No such file or directory\n")
 
 
 def test_malformed_jsonl_line_stops_after_earlier_results() -> None:
