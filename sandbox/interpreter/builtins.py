@@ -68,15 +68,19 @@ def b_cd(sh: "Shell", argv: list[str], io_: "IO") -> int:
 
 def change_dir(sh: "Shell", io_: "IO", target: str, prog: str) -> int:
     """``cd target`` as ``prog`` (cd, pushd, popd) reports it: ``-`` is $OLDPWD, printed; an
-    empty target stays; a missing or non-directory target fails with status 1."""
+    empty target stays (``$OLDPWD`` is the directory still); a missing or non-directory
+    target fails with status 1."""
     show = False
     if target == "-":
-        target = sh.get_var("OLDPWD") or ""
-        if not target:
+        old = sh.get_var("OLDPWD")
+        if old is None:  # (an empty $OLDPWD is an empty target)
             _err(sh, io_, prog, "OLDPWD not set")
             return 1
-        show = True
+        target, show = old, True
     if target == "":
+        sh.vars["OLDPWD"] = sh.cwd
+        if show:
+            io_.stdout.write(b"\n")
         return 0
     try:
         from sandbox.fs.paths import normalize
@@ -116,15 +120,23 @@ def b_export(sh: "Shell", argv: list[str], io_: "IO") -> int:
         if args[0] == "--":
             args = args[1:]
             break
-        if args[0] == "-n":
-            unexport = True
-        elif args[0] == "-f":  # functions: each name must be one (nothing else changes)
-            functions = True
-        elif args[0] != "-p":
-            _err(sh, io_, "export", f"{args[0][:2]}: invalid option")
-            io_.stderr.write(b"export: usage: export [-fn] [name[=value] ...] or export -p\n")
-            return 2
+        for c in args[0][1:]:  # (letters may come together: `export -nf f`)
+            if c == "n":
+                unexport = True
+            elif c == "f":  # functions: each name must be one (nothing else changes)
+                functions = True
+            elif c != "p":
+                _err(sh, io_, "export", f"-{c}: invalid option")
+                io_.stderr.write(b"export: usage: export [-fn] [name[=value] ...] or export -p\n")
+                return 2
         args = args[1:]
+    if not args and functions:  # `export -f`: each exported function and its attribute
+        from sandbox.interpreter import funcprint
+        for name in sorted(n for n in sh.exported_funcs if n in sh.functions):
+            text = funcprint.render(sh.functions[name])
+            head = "" if text is None else text + "\n"
+            io_.stdout.write(f"{head}declare -fx {name}\n".encode("utf-8", "surrogateescape"))
+        return 0
     if not args:
         for k in sorted(sh.exported):
             if k in sh.vars:
@@ -136,6 +148,10 @@ def b_export(sh: "Shell", argv: list[str], io_: "IO") -> int:
             if name not in sh.functions:
                 _err(sh, io_, "export", f"{name}: not a function")
                 status = 1
+            elif unexport:
+                sh.own_set("exported_funcs").discard(name)
+            else:
+                sh.own_set("exported_funcs").add(name)
         return status
     for a in args:
         name, eq, value = a.partition("=")
@@ -187,6 +203,8 @@ def b_unset(sh: "Shell", argv: list[str], io_: "IO") -> int:
     for name in args:
         if funcs:
             sh.functions.pop(name, None)
+            if sh.exported_funcs:
+                sh.own_set("exported_funcs").discard(name)
             continue
         if refs:  # bash's unbind_nameref: a variable that is not a nameref stays
             if "n" in sh.attrs.get(name, ()):
@@ -208,12 +226,34 @@ def b_unset(sh: "Shell", argv: list[str], io_: "IO") -> int:
             continue
         if name not in sh.vars and name not in sh.arrays and name in sh.functions:
             sh.functions.pop(name, None)
+            if sh.exported_funcs:
+                sh.own_set("exported_funcs").discard(name)
             continue
         if sh.attrs and _unset_readonly(sh, name, io_):
             status = 1
             continue
-        sh.unset_var(name)
+        if not _unset_callers_local(sh, name):
+            sh.unset_var(name)
     return status
+
+
+def _unset_callers_local(sh: "Shell", name: str) -> bool:
+    """``unset x`` where ``x`` is a local of a calling function (not of the running one):
+    that local goes, and the value of the scope before it shows again, as in bash (a local
+    of the running function stays a local, unset). True when done."""
+    if not sh.locals or name in sh.locals[-1]:
+        return False
+    depth = next((k for k in range(len(sh.locals) - 2, -1, -1) if name in sh.locals[k]), None)
+    if depth is None:
+        return False
+    hidden = sh.local_attrs.get(depth + 1, {}).get(name) if sh.local_attrs else None
+    if sh.local_attrs and name in sh.local_attrs.get(depth + 1, {}):
+        del sh.own_dict("local_attrs")[depth + 1][name]
+    sh.restore_var(name, sh.locals[depth].pop(name))
+    sh.attrs.pop(name, None)
+    if hidden is not None:
+        sh.attrs[name] = hidden
+    return True
 
 
 def _too_many(sh: "Shell", io_: "IO", name: str) -> None:
@@ -244,8 +284,12 @@ def b_shift(sh: "Shell", argv: list[str], io_: "IO") -> int:
 
 
 def b_set(sh: "Shell", argv: list[str], io_: "IO") -> int:
-    """``set [-eu] [+eu] [-o pipefail] [--] [args]``: options and positional parameters."""
+    """``set [-eu] [+eu] [-o pipefail] [--] [args]``: options and positional parameters
+    (without arguments: the variables and functions)."""
     args = argv[1:]
+    if not args:
+        from sandbox.interpreter.declare import print_set
+        return print_set(sh, io_)
     i = 0
     while i < len(args):
         a = args[i]

@@ -222,6 +222,8 @@ class Shell:
     decl_arrays: "dict[str, list[tuple[str | None, str]]]" = _EMPTY_MAP  # type: ignore[assignment]
     #: Special variables (``RANDOM``, ``SECONDS``...) unset by the script: plain now.
     unset_specials: "set[str] | frozenset[str]" = frozenset()
+    #: Functions given the export attribute (``export -f``).
+    exported_funcs: "set[str] | frozenset[str]" = frozenset()
     #: ``local -`` in the function at each depth: the set options to put back.
     local_opts: "dict[int, dict[str, object]]" = _EMPTY_MAP  # type: ignore[assignment]
     #: ``trap`` (``traps.py``): signal number -> action; a subshell's parent's, shown only;
@@ -260,6 +262,10 @@ class Shell:
         self.exported: set[str] = set(env)
         for name, value in _SHELL_DEFAULTS.items():  # bash sets these (not exported)
             self.vars.setdefault(name, value)
+        #: The last process number given (shared by the subshells) and this shell's.
+        self.pids = [1000]
+        self.bashpid = 1000
+        self.vars.setdefault("_", self.arg0)  # `$_`: the shell's name until a command runs
         self.positional: list[str] = []
         self.functions: dict[str, FunctionDef] = {}
         #: The ``shopt`` options that are on.
@@ -307,7 +313,8 @@ class Shell:
         sub.attrs = {k: set(v) for k, v in self.attrs.items()}
         # the lazily made containers: a copy of each the shell has its own of (none if empty)
         mine = sub.__dict__
-        for name in ("declared", "local_attrs", "decl_arrays", "unset_specials", "local_opts"):
+        for name in ("declared", "local_attrs", "decl_arrays", "unset_specials", "local_opts",
+                     "exported_funcs"):
             if name in mine:
                 del mine[name]
         if self.declared:
@@ -324,9 +331,13 @@ class Shell:
         sub.call_lines = list(self.call_lines)
         if self.unset_specials:
             sub.unset_specials = set(self.unset_specials)
+        if self.exported_funcs:
+            sub.exported_funcs = set(self.exported_funcs)
         if self.local_opts:
             sub.local_opts = dict(self.local_opts)
         sub.rand_seed = None  # bash reseeds $RANDOM in a subshell (state.py: when first used)
+        self.pids[0] += 1  # `$BASHPID`: each subshell is a process of its own ($$ stays)
+        sub.bashpid = self.pids[0]
         sub.rand_last = 0
         sub.loop_depth = 0
         sub.expander = Expander(sub)
@@ -465,6 +476,8 @@ class Shell:
         if name in state.SPECIALS and name not in self.unset_specials:
             if name == "RANDOM":
                 state.seed_random(self, value)
+                return
+            if name == "SRANDOM":  # bash ignores what is assigned to it
                 return
             if name == "SECONDS":
                 self.seconds_offset = int(value) if value.lstrip("-").isdigit() else 0
@@ -767,7 +780,11 @@ class Shell:
                 self.status = 0
                 return 0
             if isinstance(cmd, SyntaxFailure):
-                raise self._syntax_failure(cmd, io_)
+                leave = self._syntax_failure(cmd, io_)
+                if leave is not None:
+                    raise leave
+                self.status = 1  # (an array assignment that does not parse: bash reads on)
+                return 1
             mark = len(self.outsubs)
             redirected = self.open_redirects(cmd.redirects, io_)
             if redirected is None:
@@ -814,9 +831,10 @@ class Shell:
         finally:
             self.nesting -= 1
 
-    def _syntax_failure(self, cmd: SyntaxFailure, io_: IO) -> ExitShell:
+    def _syntax_failure(self, cmd: SyntaxFailure, io_: IO) -> ExitShell | None:
         """The line that does not parse, reached after the lines before it ran: print the
-        error as a syntax error is printed and leave with bash's status."""
+        error as a syntax error is printed and leave with bash's status (None: stay, the
+        rule ``discard`` without ``set -e``)."""
         # bash's parser_error leaves at once, status 2, when errexit is on: only the first
         # line of the message is printed (not the `LINE' echo)
         echo = None if self.errexit else cmd.echo_line
@@ -826,6 +844,8 @@ class Shell:
             pass
         if self.errexit:
             status = 2
+        elif cmd.status_rule == "discard":
+            return None
         elif cmd.status_rule == "keep":
             status = self.status
         elif cmd.status_rule == "quote":
@@ -1103,6 +1123,7 @@ class Shell:
             self.close_redirects(redirected[1])
             status = self._sub_status if self._sub_status is not None else 0
             self.status = status
+            self.vars["_"] = ""  # `$_` after a command of assignments (or redirections) only
             return status
         redirected = self.open_redirects(cmd.redirects, io_)
         if redirected is None:
@@ -1118,6 +1139,7 @@ class Shell:
         finally:
             if closers is not None:
                 redirs.finish(self, closers)
+            self.vars["_"] = argv[-1]  # `$_`: the last word of the command that ran
         self.status = status
         return status
 
@@ -1489,7 +1511,12 @@ class Shell:
             status = traps.at_exit(sub, sub_io, status)
         self._sub_status = status
         self.status = status
-        return bytes(out.buf).rstrip(b"\n").decode("utf-8", "surrogateescape")
+        data = bytes(out.buf)
+        if b"\0" in data:  # a shell string holds no NUL: bash drops them, and says so
+            self.diag(IO(stdin, out, self._current_stderr),
+                      "warning: command substitution: ignored null byte in input")
+            data = data.replace(b"\0", b"")
+        return data.rstrip(b"\n").decode("utf-8", "surrogateescape")
 
     # -- redirections ---------------------------------------------------------------------
 

@@ -46,8 +46,8 @@ def _print_functions(sh: "Shell", names: list[str], io_: "IO", prog: str) -> int
         text = funcprint.render(func)
         if text is None:
             _err(sh, io_, prog, f"{n}: printing this function's body is not supported in the "
-                 "sandbox (here-documents, subshells, [[ ]], (( )), array assignments and nested "
-                 "functions are not printed); declare -F lists the names")
+                 "sandbox (here-documents, array assignments and nested functions are not "
+                 "printed); declare -F lists the names")
             status = 1
             continue
         io_.stdout.write(f"{text}\n".encode("utf-8", "surrogateescape"))
@@ -108,6 +108,30 @@ def print_var(sh: "Shell", name: str) -> str | None:
     return f"declare -{flags} {name}={strops.dquote(value)}"
 
 
+def print_set(sh: "Shell", io_: "IO") -> int:
+    """``set`` without arguments: each variable that has a value as ``name=value`` (quoted
+    as bash's ``print_var_value`` quotes it; arrays as ``declare -p`` writes them), then
+    each function, in name order."""
+    from sandbox.interpreter import funcprint, xtrace
+    lines: list[str] = []
+    for n in sorted(set(sh.vars) | set(sh.arrays)):
+        if n in sh.arrays:
+            line = print_var(sh, n)
+            if line is not None and "=" in line:
+                lines.append(line.split(" ", 2)[2])
+        elif n in sh.vars:
+            v = sh.vars[n]
+            v = xtrace.ansic_quote(v) if xtrace.should_ansic_quote(v) else \
+                xtrace.single_quote(v) if xtrace.contains_metas(v) else v
+            lines.append(f"{n}={v}")
+    for n in sorted(sh.functions):
+        text = funcprint.render(sh.functions[n])
+        if text is not None:  # (a body this printer does not cover is left out)
+            lines.append(text)
+    io_.stdout.write("".join(x + "\n" for x in lines).encode("utf-8", "surrogateescape"))
+    return 0
+
+
 #: The ``set`` options ``local -`` saves (attributes of ``Shell``).
 _SET_OPTIONS = ("errexit", "nounset", "xtrace", "noglob", "noclobber", "pipefail", "verbose",
                 "allexport", "noexec", "braceexpand")
@@ -135,9 +159,41 @@ def _nameref_ok(sh: "Shell", io_: "IO", prog: str, name: str, value: str) -> boo
     return True
 
 
-def b_declare(sh: "Shell", argv: list[str], io_: "IO") -> int:
+def _global_binding(sh: "Shell", name: str) -> int | None:
+    """The index of the outermost function frame whose ``local`` hides the global ``name``
+    (None when the global is the variable in sight)."""
+    return next((k for k, frame in enumerate(sh.locals) if name in frame), None)
+
+
+def _declare_global(sh: "Shell", argv: list[str], io_: "IO", frame: int) -> int:
+    """``declare -g name...`` (one name) while a caller's ``local`` hides the global: the
+    global (saved in that caller's frame) changes, the local in sight stays, as in bash."""
+    base = state.split_name(argv[-1].partition("=")[0].rstrip("+"))[0]
+    saved, hidden_attrs = sh.locals[frame], sh.local_attrs.get(frame + 1, {})
+    visible, visible_attrs = sh.save_var(base), sh.attrs.pop(base, None)
+    sh.restore_var(base, saved[base])
+    if hidden_attrs.get(base) is not None:
+        sh.attrs[base] = hidden_attrs[base]  # type: ignore[assignment]
+    try:
+        return b_declare(sh, argv, io_, in_global=True)
+    finally:
+        saved[base] = sh.save_var(base)
+        attrs = sh.attrs.pop(base, None)
+        if frame + 1 in sh.local_attrs:
+            sh.local_attrs[frame + 1][base] = attrs
+        elif attrs:
+            sh.own_dict("local_attrs")[frame + 1] = {base: attrs}
+        sh.restore_var(base, visible)
+        if visible_attrs is not None:
+            sh.attrs[base] = visible_attrs
+
+
+def b_declare(sh: "Shell", argv: list[str], io_: "IO", in_global: bool = False) -> int:
     """``declare [-aAilrux] [-gpF] [name[=value]...]`` (also ``typeset``, ``local``)."""
     prog = argv[0]
+    if prog == "local" and not sh.locals:  # (before bash looks at the options)
+        _err(sh, io_, prog, "can only be used in a function")
+        return 1
     on: set[str] = set()
     off: set[str] = set()
     opts: set[str] = set()
@@ -160,16 +216,13 @@ def b_declare(sh: "Shell", argv: list[str], io_: "IO") -> int:
                 return 2
         i += 1
     names = argv[i:]
-    if prog == "local" and not sh.locals:
-        _err(sh, io_, prog, "can only be used in a function")
-        return 1
     if "f" in opts and "F" not in opts:
         return _print_functions(sh, names, io_, prog)
     if "F" in opts:
         status = 0
         for n in names or sorted(sh.functions):
             if n in sh.functions:  # `declare -F f` prints the name, `declare -F` all, as bash
-                line = n if names else f"declare -f {n}"
+                line = n if names else f"declare -f{'x' if n in sh.exported_funcs else ''} {n}"
                 io_.stdout.write(f"{line}\n".encode("utf-8", "surrogateescape"))
             else:
                 status = 1
@@ -178,6 +231,15 @@ def b_declare(sh: "Shell", argv: list[str], io_: "IO") -> int:
         return _print(sh, names, on, io_, prog)
     local = bool(sh.locals) and "g" not in opts and prog != "readonly"
     status = 0
+    if "g" in opts and sh.locals and not in_global:
+        flags = argv[1:len(argv) - len(names)]
+        for arg in names:
+            frame = _global_binding(sh, state.split_name(arg.partition("=")[0].rstrip("+"))[0])
+            if frame is None:
+                status |= b_declare(sh, [prog, *flags, arg], io_, in_global=True)
+            else:
+                status |= _declare_global(sh, [prog, *flags, arg], io_, frame)
+        return status
     for arg in names:
         if arg == "-" and prog == "local" and sh.locals:  # `local -`: set options come back
             sh.own_dict("local_opts").setdefault(len(sh.locals), options(sh))

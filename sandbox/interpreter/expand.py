@@ -788,13 +788,17 @@ class Expander:
         """``${a[@]:off:len}``: elements whose index is at least ``off`` (sparse arrays)."""
         sh = self.sh
         offset, length = self._slice_bounds(p)
+        if sh.attrs and namerefs.is_ref(sh, base):
+            base = namerefs.for_read(sh, base) or base
         arr = sh.arrays.get(base)
-        if base in sh.assoc or arr is None:
-            vals = state.values(sh, base) or []
-            try:
+        try:
+            if arr is None and base in sh.vars:  # `${s[@]:0:1}` of a scalar: its substring
+                return [strops.substring(sh.vars[base], offset, length, self._bounds_text(p))]
+            if base in sh.assoc or arr is None:  # (also PIPESTATUS, BASH_REMATCH, FUNCNAME...)
+                vals = sh.list_var(f"{base}[@]") or []
                 return strops.slice_list(vals, offset, length, self._bounds_text(p))
-            except strops.SubstringError as exc:
-                raise ArithExpansionError(str(exc)) from None
+        except strops.SubstringError as exc:
+            raise ArithExpansionError(str(exc)) from None
         keys = sorted(arr)
         if offset < 0:
             offset += (keys[-1] + 1) if keys else 0

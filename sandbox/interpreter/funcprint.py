@@ -1,11 +1,12 @@
 """``declare -f`` / ``typeset -f``: a function printed as bash 5.2 prints it (print_cmd.c).
 
 Covered: simple commands (assignments, words as written, redirections ``<`` ``>`` ``>>``
-``N>&M`` ``<<<``), pipelines (``!``), ``&&``/``||`` lists, brace groups, ``if``/``elif``/
-``else``, ``for ... in``, ``while``/``until``, ``case`` (``;;`` arms), and a redirection after a
-loop or group (``done < file``). Anything else (here-documents, subshells, ``(( ))``,
-``[[ ]]``, arithmetic ``for``, nested functions, array assignments) returns None: the caller
-refuses it in one line rather than print it differently from bash.
+``>|`` ``<>`` ``&>`` ``&>>`` ``N>&M`` ``<<<``), pipelines (``!``, ``time``, ``|&``),
+``&&``/``||`` lists, brace groups, subshells, ``(( ))``, ``if``/``elif``/``else``,
+``for ... in``, arithmetic ``for``, ``while``/``until``, ``case`` (``;;`` arms), ``[[ ]]``,
+and a redirection after a loop or group (``done < file``). Anything else (here-documents,
+nested functions, array assignments) returns None: the caller refuses it in one line rather
+than print it differently from bash.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from __future__ import annotations
 import re
 
 from sandbox.parse.ast import (
-    AndOr, ArithCmd, Assign, BraceGroup, Case, For, FunctionDef, If, Pipeline, Redirect, Script,
-    SimpleCommand, While,
+    AndOr, ArithCmd, ArithFor, Assign, BraceGroup, Case, CondAndOr, CondBinary, CondExpr, CondNot,
+    CondUnary, DBracket, For, FunctionDef, If, Pipeline, Redirect, Script, SimpleCommand, Subshell,
+    While,
 )
 
 _IND = "    "
@@ -27,10 +29,13 @@ class _Unprintable(Exception):
 def render(func: FunctionDef) -> str | None:
     """``declare -f NAME``'s text (no final newline), or None when not covered."""
     body = func.body
-    if not isinstance(body, BraceGroup) or body.redirects:
-        return None
     try:
-        inner = _list(body.body, 1, last_semicolon=False)
+        if isinstance(body, Subshell):  # `f() ( ... )`: printed in braces
+            inner = _IND + _command(body, 1)
+        elif not isinstance(body, BraceGroup) or body.redirects:
+            return None
+        else:
+            inner = _list(body.body, 1, last_semicolon=False)
     except _Unprintable:
         return None
     return f"{func.name} () \n{{ \n{inner}\n}}"
@@ -98,10 +103,13 @@ def _andor(node: AndOr, level: int) -> str:
 
 
 def _pipeline(node: Pipeline, level: int) -> str:
-    if node.timed is not None or any(node.stderr_pipes):
-        raise _Unprintable
-    text = " | ".join(_command(c, level) for c in node.commands)
-    return "! " + text if node.negate else text
+    # `a |& b` is printed as `a 2>&1 | b`; `time` (`-p`) before `!`, as bash prints them
+    text = " | ".join(_command(c, level) + (" 2>&1" if err else "")
+                      for c, err in zip(node.commands, list(node.stderr_pipes) + [False]))
+    text = "! " + text if node.negate else text
+    if node.timed is not None:
+        text = ("time -p " if node.timed == "p" else "time ") + text
+    return text
 
 
 def _command(cmd: object, level: int) -> str:
@@ -128,11 +136,40 @@ def _command(cmd: object, level: int) -> str:
                 + _list(cmd.body, level + 1, True) + f"\n{ind}done")
     elif isinstance(cmd, Case):
         text = _case(cmd, level)
+    elif isinstance(cmd, Subshell):  # its lines at the subshell's own level, as bash's
+        text = f"( {_inline(cmd.body, level)} )"
+    elif isinstance(cmd, ArithCmd):
+        text = f"(({cmd.expr.text}))"
+    elif isinstance(cmd, DBracket):
+        text = f"[[ {_cond(cmd.expr)} ]]"
+    elif isinstance(cmd, ArithFor):
+        # each section without its leading blanks, an empty one as 1 (print_arith_for_command)
+        init, cond, step = (w.text.lstrip(" \t\n") or "1" for w in (cmd.init, cmd.cond, cmd.step))
+        text = (f"for (({init}; {cond}; {step}))\n{ind}do\n" + _list(cmd.body, level + 1, True)
+                + f"\n{ind}done")
     else:
         raise _Unprintable
     redirects = getattr(cmd, "redirects", [])
     if redirects:
         text += " " + " ".join(_redirect(r) for r in redirects)
+    return text
+
+
+def _cond(e: CondExpr) -> str:
+    """A ``[[ ]]`` condition as bash's print_cond_node writes it: words as written, one blank
+    between, ``[[ word ]]`` as ``-n word``, each ``( )`` written kept."""
+    if isinstance(e, CondNot):
+        text = "! " + _cond(e.expr)
+    elif isinstance(e, CondAndOr):
+        text = f"{_cond(e.left)} {e.op} {_cond(e.right)}"
+    elif isinstance(e, CondUnary):
+        text = f"{e.op} {e.operand.text}"
+    elif isinstance(e, CondBinary):
+        text = f"{e.left.text} {e.op} {e.right.text}"
+    else:
+        text = f"-n {e.word.text}"
+    for _ in range(e.paren):
+        text = f"( {text} )"
     return text
 
 
@@ -176,7 +213,13 @@ def _redirect(r: Redirect) -> str:
             raise _Unprintable
         fd = r.fd if r.fd is not None else (1 if op == ">&" else 0)
         return f"{fd}{op}{target}"
-    if op not in (">", ">>", "<", "<<<"):
+    if op in ("&>", "&>>"):
+        if r.fd is not None:
+            raise _Unprintable
+        return f"{op} {target}"
+    if op == "<>":  # bash writes its descriptor even when it is 0
+        return f"{0 if r.fd is None else r.fd}{op} {target}"
+    if op not in (">", ">>", "<", "<<<", ">|"):
         raise _Unprintable
     default = 0 if op in ("<", "<<<") else 1
     return f"{'' if r.fd is None or r.fd == default else r.fd}{op} {target}"

@@ -36,6 +36,7 @@ def b_getopts(sh: "Shell", argv: list[str], io_: "IO") -> int:
     silent = spec.startswith(":")
     if silent:
         spec = spec[1:]
+    noisy = _opterr(sh)
     try:
         optind = int(sh.get_var("OPTIND") or "1")
     except ValueError:
@@ -65,7 +66,7 @@ def b_getopts(sh: "Shell", argv: list[str], io_: "IO") -> int:
     if idx < 0:
         if silent:
             sh.set_var("OPTARG", c)
-        else:
+        elif noisy:
             io_.stderr.write(f"bash: illegal option -- {c}\n".encode("utf-8", "surrogateescape"))
         sh.set_var(name, "?")
     elif idx + 1 < len(spec) and spec[idx + 1] == ":":
@@ -81,8 +82,9 @@ def b_getopts(sh: "Shell", argv: list[str], io_: "IO") -> int:
                 sh.set_var("OPTARG", c)
                 sh.set_var(name, ":")
             else:
-                io_.stderr.write(f"bash: option requires an argument -- {c}\n"
-                                 .encode("utf-8", "surrogateescape"))
+                if noisy:
+                    io_.stderr.write(f"bash: option requires an argument -- {c}\n"
+                                     .encode("utf-8", "surrogateescape"))
                 sh.set_var(name, "?")
             sh.set_var("OPTIND", str(optind))
             sh.getopts_ind, sh.getopts_pos = optind, pos
@@ -93,3 +95,13 @@ def b_getopts(sh: "Shell", argv: list[str], io_: "IO") -> int:
     sh.set_var("OPTIND", str(optind))
     sh.getopts_ind, sh.getopts_pos = optind, pos
     return 0
+
+
+def _opterr(sh: "Shell") -> bool:
+    """bash's ``sv_opterr``: messages unless ``$OPTERR`` is set to a number that is 0 (as
+    ``atoi`` reads it: text that is no number is 0 too)."""
+    value = sh.get_var("OPTERR")
+    if not value:
+        return True
+    m = re.match(r"\s*[-+]?\d+", value)
+    return m is not None and int(m.group(0)) != 0

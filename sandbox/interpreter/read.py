@@ -93,15 +93,13 @@ def legal_number(text: str) -> int | None:
 
 
 def fd_stream(sh: "Shell", io_: "IO", fd: int) -> Any:
-    """The stream open on descriptor ``fd`` for this command, or None when it isn't open."""
-    if fd == 0:
-        return io_.stdin
-    if fd == 1:
-        return io_.stdout
-    if fd == 2:
-        return io_.stderr
+    """The stream open on descriptor ``fd`` for this command, or None when it isn't open
+    (``<&-`` closed it)."""
     from sandbox.interpreter import redirs
-    stream = (getattr(sh, "fdmap", None) or {}).get(fd)
+    if fd in (0, 1, 2):
+        stream = (io_.stdin, io_.stdout, io_.stderr)[fd]
+    else:
+        stream = (getattr(sh, "fdmap", None) or {}).get(fd)
     return None if stream is None or redirs.is_closed(stream) else stream
 
 
@@ -423,7 +421,7 @@ def b_read(sh: "Shell", argv: list[str], io_: "IO") -> int:
     g = _Gather(raw, CTLESC in split_ifs, CTLNUL in split_ifs)
     stream = fd_stream(sh, io_, fd)
     if nflag and nchars == 0:
-        eof = False
+        eof = stream is None  # `read -n 0 <&-`: status 1, no message (bash)
     elif not hasattr(stream, "read"):
         _err(sh, io_, f"read error: {fd}: Bad file descriptor")
         return 1

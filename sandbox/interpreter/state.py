@@ -227,11 +227,17 @@ def assign(sh: "Shell", base: str, items: list[tuple[str | None, str]], append: 
 
 
 def unset_element(sh: "Shell", base: str, sub: str) -> None:
-    """``unset 'a[sub]'``."""
+    """``unset 'a[sub]'``: ``a[@]`` and ``a[*]`` empty an indexed array (an associative one
+    loses the key ``@`` or ``*``; a scalar is not an array variable, as bash says)."""
     arr = sh.arrays.get(base)
     if arr is None:
+        if base in sh.vars and sub in ("@", "*"):
+            raise SubscriptError(f"{base}: not an array variable")
         if base in sh.vars and sub in ("0", "-0"):
             sh.vars.pop(base, None)
+        return
+    if sub in ("@", "*") and base not in sh.assoc:
+        arr.clear()  # type: ignore[union-attr]
         return
     k = index_of(sh, base, sub, False)
     arr.pop(k, None)  # type: ignore[call-overload]
@@ -240,8 +246,8 @@ def unset_element(sh: "Shell", base: str, sub: str) -> None:
 # -- special variables ------------------------------------------------------------------------
 
 #: Variables the shell computes (unless the script assigned them: then they are plain).
-SPECIALS = frozenset({"RANDOM", "SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "BASH_VERSION",
-                      "BASHPID", "PPID", "UID", "EUID", "HOSTNAME", "FUNCNAME",
+SPECIALS = frozenset({"RANDOM", "SRANDOM", "SECONDS", "EPOCHSECONDS", "EPOCHREALTIME",
+                      "BASH_VERSION", "BASHPID", "PPID", "UID", "EUID", "HOSTNAME", "FUNCNAME",
                       "BASH_VERSINFO", "LINENO", "BASH_LINENO", "BASH_SOURCE", "BASH_COMMAND",
                       "BASH_SUBSHELL", "SHELLOPTS", "BASHOPTS", "MACHTYPE", "HOSTTYPE",
                       "OPTERR"})
@@ -290,6 +296,9 @@ def special(sh: "Shell", name: str) -> str | None:
     import time
     if name == "RANDOM":
         return str(next_random(sh))
+    if name == "SRANDOM":  # bash 5.1's 32-bit random numbers (from the system's source)
+        import secrets
+        return str(secrets.randbits(32))
     if name == "SECONDS":
         return str(int(time.monotonic() - sh.start_time) + sh.seconds_offset)
     if name == "EPOCHSECONDS":
@@ -300,7 +309,9 @@ def special(sh: "Shell", name: str) -> str | None:
         return BASH_VERSION
     if name == "BASH_VERSINFO":
         return BASH_VERSINFO[0]
-    if name in ("BASHPID", "UID", "EUID"):
+    if name == "BASHPID":
+        return str(sh.bashpid)
+    if name in ("UID", "EUID"):
         return "1000"
     if name == "PPID":
         return "999"

@@ -5,7 +5,7 @@ quoting (``@Q``, ``declare -p``'s value quoting)."""
 from __future__ import annotations
 
 from sandbox.interpreter import patterns
-from sandbox.parse.parser import decode_escape
+from sandbox.parse.parser import decode_escape, join_bytes
 
 
 class SubstringError(Exception):
@@ -105,4 +105,4 @@ def expand_escapes(value: str) -> str:
         else:
             out.append(value[i])
             i += 1
-    return "".join(out)
+    return join_bytes(out)

@@ -98,6 +98,7 @@ def b_type(sh: "Shell", argv: list[str], io_: "IO") -> int:
         if not found:
             status = 1
             if "t" not in flags and "p" not in flags:
+                _flush_lines(io_, out)  # bash's stdout goes first (in order under 2>&1)
                 io_.stderr.write(f"{callstack.error_prefix(sh)}type: {name}: not found\n"
                                  .encode("utf-8", "surrogateescape"))
             continue
@@ -115,8 +116,14 @@ def b_type(sh: "Shell", argv: list[str], io_: "IO") -> int:
                 text = funcprint.render(sh.functions[name])
                 if text is not None:
                     out.append(text)
-    io_.stdout.write("".join(x + "\n" for x in out).encode("utf-8", "surrogateescape"))
+    _flush_lines(io_, out)
     return status
+
+
+def _flush_lines(io_: "IO", lines: list[str]) -> None:
+    """Write the pending ``lines`` on stdout and forget them."""
+    io_.stdout.write("".join(x + "\n" for x in lines).encode("utf-8", "surrogateescape"))
+    lines.clear()
 
 
 def _bucket(name: str) -> int:
@@ -235,6 +242,7 @@ def b_command(sh: "Shell", argv: list[str], io_: "IO") -> int:
         if k is None:
             status = 1
             if verbose:
+                _flush_lines(io_, out)
                 io_.stderr.write(f"{callstack.error_prefix(sh)}command: {name}: not found\n"
                                  .encode("utf-8", "surrogateescape"))
             continue
@@ -242,5 +250,5 @@ def b_command(sh: "Shell", argv: list[str], io_: "IO") -> int:
             out.append(_describe(sh, name, k))
         else:
             out.append(_path(name) if k == "file" else name)
-    io_.stdout.write("".join(x + "\n" for x in out).encode("utf-8", "surrogateescape"))
+    _flush_lines(io_, out)
     return status

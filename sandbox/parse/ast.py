@@ -276,6 +276,8 @@ class CondUnary:
 
     op: str
     operand: Word
+    #: How many ``( )`` were written around it (``declare -f`` prints them).
+    paren: int = 0
 
 
 @dataclass
@@ -286,6 +288,8 @@ class CondBinary:
     op: str
     left: Word
     right: Word
+    #: How many ``( )`` were written around it (``declare -f`` prints them).
+    paren: int = 0
 
 
 @dataclass
@@ -293,6 +297,8 @@ class CondWord:
     """``[[ word ]]``: true if the word is not empty."""
 
     word: Word
+    #: How many ``( )`` were written around it (``declare -f`` prints them).
+    paren: int = 0
 
 
 @dataclass
@@ -300,6 +306,8 @@ class CondNot:
     """``[[ ! expr ]]``."""
 
     expr: "CondExpr"
+    #: How many ``( )`` were written around it (``declare -f`` prints them).
+    paren: int = 0
 
 
 @dataclass
@@ -309,6 +317,8 @@ class CondAndOr:
     op: str
     left: "CondExpr"
     right: "CondExpr"
+    #: How many ``( )`` were written around it (``declare -f`` prints them).
+    paren: int = 0
 
 
 CondExpr = Union[CondUnary, CondBinary, CondWord, CondNot, CondAndOr]
@@ -337,7 +347,8 @@ class SyntaxFailure:
     """Where a script stops parsing (bash reports the error and exits). ``message`` is the
     whole text (``line N: ...``); ``status_rule`` is bash's exit status: "2", "quote" (``$?``
     when it is not 0, else 2: an unterminated quote), "keep" (``$?``: a ``[[ ]]`` that does
-    not parse) or "1" (an array assignment the end of the script cuts). Complete lines before it may run first (``parser.RUN_LINES_BEFORE_SYNTAX_ERROR``).
+    not parse), "1" (an array assignment the end of the script cuts) or "discard" (an
+    array assignment that does not parse: status 1, the script goes on with the next line). Complete lines before it may run first (``parser.RUN_LINES_BEFORE_SYNTAX_ERROR``).
     It has no words and runs nothing."""
 
     message: str

@@ -556,6 +556,7 @@ class Parser:
             if self._cond_peek() != ")":
                 raise self.syntax_error()
             self.i += 1
+            expr.paren += 1
             return expr
         if tok in _COND_UNARY:
             save = self.i
@@ -655,11 +656,12 @@ class Parser:
                     else:
                         raise self.syntax_error()
         self.skip_newlines()
-        self.expect_word("do")
-        body = self.parse_list(frozenset({"done"}))
-        self.expect_word("done")
+        closer = "}" if self.peek_word() == "{" else "done"  # bash's `for x in a; { ...; }`
+        self.expect_word("{" if closer == "}" else "do")
+        body = self.parse_list(frozenset({closer}))
+        self.expect_word(closer)
         if not body.items:
-            raise self.syntax_error("done")
+            raise self.syntax_error(closer)
         return For(var, words, body, self.parse_redirects(), pos)
 
     def parse_arith_for(self, pos: int) -> ArithFor:
@@ -869,7 +871,9 @@ class Parser:
                 self.i += 1
                 return out
             if c in _META:
-                raise self.syntax_error()
+                exc = self.syntax_error()
+                exc.discard_line = True  # type: ignore[attr-defined]  # bash reads on (below)
+                raise exc
             key = None
             if c == "[":
                 end = _subscript_end(self.s, self.i)
@@ -890,7 +894,10 @@ class Parser:
         buf: list[str] = []
         while self.i < end:
             c = s[self.i]
-            if c == "'":
+            if c == "$" and s.startswith("'", self.i + 1):  # `m[$'a\tb']`: decoded
+                _flush_quoted(buf, parts)
+                parts.append(Quoted(self.parse_ansi_c()))
+            elif c == "'":
                 j = s.find("'", self.i + 1)
                 if j < 0 or j > end:
                     raise UnsupportedSyntax("unexpected EOF while looking for matching `''")
@@ -1338,7 +1345,7 @@ class Parser:
             c = s[self.i]
             if c == "'":
                 self.i += 1
-                return "".join(out)
+                return join_bytes(out)
             if c == "\\" and self.i + 1 < n:
                 text, self.i = decode_escape(s, self.i + 1, ansi_c=True)
                 if text == "\x00":  # bash stops the string at a NUL
@@ -1435,6 +1442,12 @@ def decode_escape(s: str, i: int, ansi_c: bool) -> tuple[str, int]:
     return "\\" + c, i + 1
 
 
+def join_bytes(pieces: list[str]) -> str:
+    """The decoded pieces as one string, raw bytes that spell UTF-8 together made the
+    character they spell (``$'\\xc3\\xa9'`` is ``é``, one character, as in bash)."""
+    return "".join(pieces).encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
+
+
 def _byte_char(value: int) -> str:
     """A raw byte as text: ASCII as is, other bytes as surrogate escapes (lossless)."""
     return chr(value) if value < 0x80 else bytes([value]).decode("utf-8", "surrogateescape")
@@ -1450,11 +1463,19 @@ def _subscript_end(s: str, i: int) -> int:
         if c == "\\":
             j += 2
             continue
-        if c in "'\"":
+        if c == "'":
             k = s.find(c, j + 1)
             if k < 0:
                 return -1
             j = k + 1
+            continue
+        if c == '"':  # `m["q\"z"]`: a backslash-escaped quote does not end it
+            j += 1
+            while j < n and s[j] != '"':
+                j += 2 if s[j] == "\\" else 1
+            if j >= n:
+                return -1
+            j += 1
             continue
         if c == "[":
             depth += 1
@@ -1538,13 +1559,16 @@ def parse_heredoc_text(text: str) -> Word:
 RUN_LINES_BEFORE_SYNTAX_ERROR = True
 
 
-def parse_script(src: str, offset: int = 0, lines_before_error: bool = False) -> Script:
+def parse_script(src: str, offset: int = 0, lines_before_error: bool = False,
+                 discarded: int = 0) -> Script:
     """Parse a whole script into a ``Script``; raise ``UnsupportedSyntax`` on anything else.
 
     ``lines_before_error``: a ``[[ ]]`` that does not parse on the first line gives a
     ``SyntaxFailure`` (bash leaves with ``$?``, not 2), and with
     ``RUN_LINES_BEFORE_SYNTAX_ERROR`` any syntax error after complete lines gives those lines
-    and the ``SyntaxFailure``."""
+    and the ``SyntaxFailure``; a syntax error inside ``name=( )`` drops that command and the
+    script reads on (``_discarded_lines``; ``discarded`` of them so far, at most
+    ``MAX_DISCARDED``)."""
     p = Parser(src, offset)
     try:
         script = p.parse_list()
@@ -1565,6 +1589,8 @@ def parse_script(src: str, offset: int = 0, lines_before_error: bool = False) ->
         lines = p.complete is not None and p.complete[1] > 0
         echo = exc.echo_line or (f"`{src.split(chr(10))[line - 1]}'"
                                  if "near unexpected token" in str(exc) else None)
+        if lines_before_error and getattr(exc, "discard_line", False) and discarded < MAX_DISCARDED:
+            return _discarded_lines(src, p, f"line {line}: {exc}", echo, discarded)
         if lines_before_error and (RUN_LINES_BEFORE_SYNTAX_ERROR and lines
                                    or rule in ("keep", "1") and not lines):
             return _lines_then_failure(p, f"line {line}: {exc}", rule, echo)
@@ -1592,6 +1618,28 @@ def _lines_then_failure(p: Parser, message: str, rule: str, echo: str | None = N
     groups = tuple(g for g in p.extglob_groups if g < end)
     if groups:
         script.extglob = groups
+    return script
+
+
+#: How many commands with a bad ``name=( )`` one script may drop and read on past (each costs
+#: a parse of the rest); the next such error ends the script as any other syntax error.
+MAX_DISCARDED = 64
+
+
+def _discarded_lines(src: str, p: Parser, message: str, echo: str | None, discarded: int) -> Script:
+    """A syntax error inside ``name=( ... )``: bash reports it, drops the top-level command
+    it is in (all of its lines up to the error's) with status 1, and reads on from the next
+    line. The dropped text is blanked (lines and offsets stay) and the script parsed again,
+    the ``SyntaxFailure`` (rule ``discard``) where the dropped command was."""
+    start = p.complete[2] if p.complete is not None else 0
+    end = src.find("\n", p.i)
+    end = len(src) if end < 0 else end
+    blank = "".join(c if c == "\n" else " " for c in src[start:end])
+    script = parse_script(src[:start] + blank + src[end:], 0, lines_before_error=True,
+                          discarded=discarded + 1)
+    failure = SyntaxFailure(message, "discard", start, echo_line=echo)
+    k = sum(1 for item in script.items if item.pos < start)
+    script.items.insert(k, AndOr(Pipeline([failure], pos=start), pos=start))
     return script
 
 

@@ -171,10 +171,8 @@ def test_declare_f_prints_as_bash(body: str) -> None:
     check(f"{body}\ndeclare -f {name}; typeset -f {name} nope; echo $?; declare -f | wc -l")
 
 
-REFUSED_BODIES = [
-    "f() { cat <<E\nx\nE\n}", "f() ( echo sub )", "f() { [[ -n $x ]]; }", "f() { (( i++ )); }",
-    "f() { g() { :; }; }", "f() { a=(1 2); }", "f() { for ((i=0; i<2; i++)); do :; done; }",
-]
+#: (subshells, ``[[ ]]``, ``(( ))`` and arithmetic ``for`` print now: test_corpus_lang12.py)
+REFUSED_BODIES = ["f() { cat <<E\nx\nE\n}", "f() { g() { :; }; }", "f() { a=(1 2); }"]
 
 
 @pytest.mark.parametrize("body", REFUSED_BODIES)
