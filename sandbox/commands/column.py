@@ -18,6 +18,7 @@ from __future__ import annotations
 import errno
 import re
 
+from sandbox.commands._locale import utf8_ctype
 from sandbox.commands._wcwidth import is_space, width as char_width
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command_line
@@ -87,16 +88,28 @@ VERSION = "column from util-linux 2.38.1"
 _BLANKS = re.compile(r"[ \t]+")
 
 
-def decode_line(raw: bytes) -> str:
-    """A line as util-linux holds it: cut at NUL, invalid bytes as ``\\xNN``."""
+def decode_line(raw: bytes, single_byte: bool = False, escape: bool = True) -> str:
+    """A line as util-linux holds it: cut at NUL, invalid bytes as ``\\xNN``. In a
+    single-byte locale every byte above 0x7F is invalid; an option's text (``escape`` False)
+    keeps those bytes, as surrogates of no width."""
     nul = raw.find(b"\0")
     if nul >= 0:
         raw = raw[:nul]
+    if single_byte:
+        text = raw.decode("ascii", "surrogateescape")
+        if not escape or text.isascii():
+            return text
+        return "".join(f"\\x{ord(ch) - 0xDC00:02x}" if ord(ch) >= 0xDC80 else ch for ch in text)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
         text = raw.decode("utf-8", "surrogateescape")
         return "".join(f"\\x{ord(ch) - 0xDC00:02x}" if 0xDC80 <= ord(ch) <= 0xDCFF else ch for ch in text)
+
+
+def _option_text(value: str | None, single_byte: bool) -> str:
+    """An option's text as util-linux holds it (see ``decode_line``)."""
+    return decode_line((value or "").encode("utf-8", "surrogateescape"), single_byte, False)
 
 
 def text_width(text: str) -> int:
@@ -149,6 +162,7 @@ def run(ctx: CommandContext) -> int:
     json = False
     table_name: str | None = None
     keep_empty = False
+    single_byte = not utf8_ctype(ctx.env)
     for key, value in opts:
         if key == "h":
             ctx.stdout.write(HELP.encode())
@@ -163,20 +177,20 @@ def run(ctx: CommandContext) -> int:
                 ctx.error(str(err))
                 return 1
         elif key == "o":
-            out_sep = decode_line((value or "").encode("utf-8", "surrogateescape"))
+            out_sep = _option_text(value, single_byte)
         elif key == "s":
-            separators = decode_line((value or "").encode("utf-8", "surrogateescape"))
+            separators = _option_text(value, single_byte)
         elif key == "t":
             table = True
         elif key == "x":
             fill_rows = True
         elif key == "N":
-            text = decode_line((value or "").encode("utf-8", "surrogateescape"))
+            text = _option_text(value, single_byte)
             names = [n for n in text.split(",") if n] if text else [""]
         elif key == "R":
-            right = decode_line((value or "").encode("utf-8", "surrogateescape"))
+            right = _option_text(value, single_byte)
         elif key == "H":
-            hide = decode_line((value or "").encode("utf-8", "surrogateescape"))
+            hide = _option_text(value, single_byte)
         elif key == "l":
             try:
                 limit = _parse_u32(value or "", "invalid columns limit argument")
@@ -189,7 +203,7 @@ def run(ctx: CommandContext) -> int:
         elif key == "J":
             json = table = True
         elif key == "n":
-            table_name = decode_line((value or "").encode("utf-8", "surrogateescape"))
+            table_name = _option_text(value, single_byte)
         elif key == "d":
             headings = False
         elif key == "L":
@@ -200,6 +214,11 @@ def run(ctx: CommandContext) -> int:
         return 1
     if json and names is None:
         ctx.error("option --table-columns required for --json")
+        return 1
+    if single_byte and separators is not None and not separators.isascii():
+        # util-linux turns the separators into wide characters, which fails in the C locale
+        ctx.error("failed to use input separator: Invalid or incomplete multibyte or wide "
+                  "character")
         return 1
     if termwidth is None:
         env = ctx.env.get("COLUMNS", "")
@@ -220,7 +239,7 @@ def run(ctx: CommandContext) -> int:
         if lines[-1] == b"":
             lines.pop()
         for raw in lines:
-            text = decode_line(raw)
+            text = decode_line(raw, single_byte)
             if text and not _blank(text):
                 entries.append(text)
             elif keep_empty:  # -L: a blank line is an empty entry (an empty table row)

@@ -5,7 +5,8 @@ next newline onto it (``a\\0b\\ncd\\n`` prints ``dca``), and an invalid UTF-8 se
 file with ``rev: NAME: N: Invalid or incomplete multibyte or wide character`` (N = lines
 already written), exit 1; the line holding it is not printed. Blocks of complete lines are
 reversed with whole-block slicing, so large inputs cost a few C-level passes. As in util-linux,
-``-`` is a file name, not standard input.
+``-`` is a file name, not standard input. In a single-byte locale (``LC_ALL=C``) every byte
+above 0x7F is such an invalid sequence (glibc's C locale has no wide character for it).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import re
 
 from sandbox.commands._lineblocks import line_blocks
+from sandbox.commands._locale import utf8_ctype
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, OptionSpec, parse_command_line
 from sandbox.fs.base import FSError
@@ -95,6 +97,14 @@ def _valid_prefix(line: bytes) -> bytes:
     return line[:end]
 
 
+def _ascii_prefix(line: bytes) -> bytes:
+    """The bytes of ``line`` before its first byte above 0x7F."""
+    for i, b in enumerate(line):
+        if b >= 0x80:
+            return line[:i]
+    return line
+
+
 def _fast_block(lines: bytes) -> bytes | None:
     """Reverse a block of whole lines (ending with a newline) in one go, or None when the block
     holds a NUL or anything that is not plain UTF-8."""
@@ -117,10 +127,11 @@ def _fast_block(lines: bytes) -> bytes | None:
 class _Reverser:
     """The state of one file: the line being glued across NULs and the lines written."""
 
-    def __init__(self, ctx: CommandContext):
+    def __init__(self, ctx: CommandContext, single_byte: bool = False):
         self.ctx = ctx
         self.pending = b""
         self.lines = 0
+        self.single_byte = single_byte
 
     def feed_slow(self, block: bytes, final: bool) -> None:
         """Process ``block`` line by line (the last piece unterminated only when ``final``)."""
@@ -136,11 +147,15 @@ class _Reverser:
             self.ctx.stdout.write(b"".join(out))
 
     def _piece(self, piece: bytes, newline: bool, out: list[bytes]) -> None:
-        if not newline:
-            piece = _drop_incomplete_tail(piece)  # glibc reads a cut-off character as EOF
-        if not _valid(piece):
+        if self.single_byte:
+            valid = piece.isascii()
+        else:
+            if not newline:
+                piece = _drop_incomplete_tail(piece)  # glibc reads a cut-off character as EOF
+            valid = _valid(piece)
+        if not valid:
             if self.pending:  # util-linux prints the glued text and what it read of this piece
-                prefix = _valid_prefix(piece)
+                prefix = _ascii_prefix(piece) if self.single_byte else _valid_prefix(piece)
                 nul = prefix.find(b"\0")
                 out.append(_reverse_chars(self.pending) + (prefix if nul < 0 else prefix[:nul]))
                 self.pending = b""
@@ -167,12 +182,14 @@ class _Reverser:
 
 
 def _rev_stream(ctx: CommandContext, stream) -> None:
-    state = _Reverser(ctx)
+    single_byte = not utf8_ctype(ctx.env)
+    state = _Reverser(ctx, single_byte)
     for block, whole in line_blocks(ctx, stream):
         if not whole:
             state.feed_slow(block, True)
             continue
-        fast = None if state.pending else _fast_block(block)
+        plain = not state.pending and (block.isascii() or not single_byte)
+        fast = _fast_block(block) if plain else None
         if fast is not None:
             ctx.stdout.write(fast)
             state.lines += block.count(b"\n")

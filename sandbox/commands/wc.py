@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from sandbox.commands import _wcwidth
+from sandbox.commands._locale import utf8_ctype
 from sandbox.commands._quoting import quoteaf, quotef
 from sandbox.commands._records import iter_blocks
 from sandbox.commands._textutil import CHUNK, file_error
@@ -65,7 +66,11 @@ _UNICODE_SEPARATORS = [
 _WORD_SHAPE = bytes(0x20 if c in b" \t\n\r\x0b\x0c" else 0x78 for c in range(256))
 _HIGH_TO_X = bytes(c if c < 0x80 else 0x78 for c in range(256))
 _ASCII_BYTES = bytes(range(0x80))
+_ASCII_BYTES_HIGH = bytes(range(0x80, 0x100))
 _SIMPLE_LINE = re.compile(rb"[^\x20-\x7e]")
+#: In the C locale: the bytes that take no column (all but the printable ASCII and the ones
+#: the line length handles: tab, newline, carriage return, form feed).
+_NO_COLUMN = bytes(c for c in range(256) if not (0x20 <= c < 0x7F or c in b"\t\n\r\f"))
 
 
 @dataclass
@@ -132,8 +137,11 @@ def _utf8_tail(data: bytes) -> int:
 class _Counter:
     """Streaming state of one input: feed chunks, read ``counts`` at the end."""
 
-    def __init__(self, want_words: bool, want_chars: bool, want_max: bool):
+    def __init__(self, want_words: bool, want_chars: bool, want_max: bool,
+                 single_byte: bool = False):
         self.counts = Counts()
+        #: The C locale: every byte is a character; those above 0x7F are not printable.
+        self.single_byte = single_byte
         self.want_words = want_words
         self.want_chars = want_chars
         self.want_max = want_max
@@ -146,6 +154,9 @@ class _Counter:
         self.counts.lines += chunk.count(b"\n")
         self.counts.nbytes += len(chunk)
         if not (self.want_words or self.want_chars or self.want_max):
+            return
+        if self.single_byte:
+            self._feed_bytes(chunk)
             return
         data = self.pending + chunk if self.pending else chunk
         cut = 0 if final else _utf8_tail(data)
@@ -170,6 +181,16 @@ class _Counter:
             self._words_text(text)
         if self.want_max:
             self._max_line(text)
+
+    def _feed_bytes(self, data: bytes) -> None:
+        """Count a chunk as GNU's single-byte loop does: non-printable bytes (all above 0x7F
+        among them) neither start nor end a word and take no column."""
+        if self.want_chars:
+            self.counts.chars += len(data)
+        if self.want_words:
+            self._words_ascii(data.translate(None, _ASCII_BYTES_HIGH))
+        if self.want_max:
+            self._max_line(data.translate(None, _NO_COLUMN).decode("ascii"))
 
     def _plain_utf8(self, data: bytes) -> bool:
         """Count words and characters of valid UTF-8 whose non-ASCII characters are all
@@ -242,7 +263,7 @@ class _Counter:
 
 
 def _count_stream(ctx: CommandContext, stream: BinaryIO, flags: dict[str, bool]) -> Counts:
-    counter = _Counter(flags["w"], flags["m"], flags["L"])
+    counter = _Counter(flags["w"], flags["m"], flags["L"], not utf8_ctype(ctx.env))
     if not (flags["w"] or flags["m"] or flags["L"]):
         _count_lines_bytes(ctx, stream, counter.counts, flags["l"])
         return counter.counts

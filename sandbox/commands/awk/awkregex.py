@@ -13,6 +13,7 @@ back-references, which awk has not); every match checks the run's deadline.
 
 from __future__ import annotations
 
+from sandbox.commands._locale import SingleByteRegex, widen_ast
 from sandbox.regex import Regex, RegexError
 from sandbox.regex.parser import (
     CLASS_NAMES, NONSPACE_SET, NONWORD_SET, SPACE_SET, WORD_SET, ParsedRegex,
@@ -279,10 +280,18 @@ def parse_gawk(text: str) -> ParsedRegex:
     return ParsedRegex(ast, parser.groups, False, [])
 
 
-def compile_gawk(pattern: bytes, icase: bool, budget) -> Regex:
-    """Compile a gawk regexp given as bytes (escape sequences not yet processed)."""
-    parsed = parse_gawk(pattern.decode("utf-8", "surrogateescape"))
+def compile_gawk(pattern: bytes, icase: bool, budget,
+                 single_byte: bool = False) -> Regex | SingleByteRegex:
+    """Compile a gawk regexp given as bytes (escape sequences not yet processed);
+    ``single_byte`` for the C locale (or ``-b``), where every byte is a character."""
+    if not single_byte:
+        parsed = parse_gawk(pattern.decode("utf-8", "surrogateescape"))
+    else:
+        parsed = parse_gawk(pattern.decode("ascii", "surrogateescape"))
+        parsed = ParsedRegex(widen_ast(parsed.ast), parsed.groups, parsed.has_backrefs,
+                             parsed.warnings)
     try:
-        return Regex(parsed, icase=icase, multiline=False, dot_newline=True, budget=budget)
+        regex = Regex(parsed, icase=icase, multiline=False, dot_newline=True, budget=budget)
     except RecursionError:
         raise RegexError("Regular expression too big") from None
+    return SingleByteRegex(regex) if single_byte else regex

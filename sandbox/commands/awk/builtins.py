@@ -9,7 +9,9 @@ from sandbox.commands.awk import gawkrand
 from sandbox.commands.awk.fmt import FormatError, sprintf
 from sandbox.commands.awk.fmt import ran_out_message as _ran_out_message
 from sandbox.commands.awk.interp import AwkFatal, InCommand, InFile, StdoutFailed, check_name_length
-from sandbox.commands.awk.records import DirectoryInput, RecordReader, split_chars, split_default, split_regex
+from sandbox.commands.awk.records import (
+    DirectoryInput, RecordReader, split_bytes, split_chars, split_default, split_regex,
+)
 from sandbox.commands.awk.values import (
     UNINIT, AwkArray, Str, StrNum, Uninit, num_to_str, str_to_num, strnum_value, to_bool,
 )
@@ -470,7 +472,10 @@ def b_length(c, args, line):
 
         def length0():
             r = get0()
-            return float(len(r) if r.isascii() or not rt.char_mode else char_len(r))
+            if r.isascii() or not rt.char_mode:
+                return float(len(r))
+            rt.check_multibyte(r, line)
+            return float(char_len(r))
         return length0
     _nargs("length", args, 0, 1, line)
     a = args[0]
@@ -485,13 +490,19 @@ def b_length(c, args, line):
             if type(v) is AwkArray:
                 return float(len(v))
             s = rt.S(v)
-            return float(char_len(s) if rt.char_mode else len(s))
+            if rt.char_mode:
+                rt.check_multibyte(s, line)
+                return float(char_len(s))
+            return float(len(s))
         return length_dyn
     f = c.cstr(a)
 
     def length_s():
         s = f()
-        return float(char_len(s) if rt.char_mode else len(s))
+        if rt.char_mode:
+            rt.check_multibyte(s, line)
+            return float(char_len(s))
+        return float(len(s))
     return length_s
 
 
@@ -508,9 +519,13 @@ def b_substr(c, args, line):
             length = ln() if ln is not None else None
             return _substr_b(text, start, length)
         return substr_bytes
-    if ln is None:
-        return lambda: substr(s(), st(), None)
-    return lambda: substr(s(), st(), ln())
+    check = rt.check_multibyte
+
+    def substr_chars():
+        text = s()
+        check(text, line)
+        return substr(text, st(), ln() if ln is not None else None)
+    return substr_chars
 
 
 def _substr_b(s, start, length):
@@ -533,6 +548,9 @@ def b_index(c, args, line):
 
     def index_():
         s, t = a(), b()
+        if rt.char_mode:
+            rt.check_multibyte(s, line)
+            rt.check_multibyte(t, line)
         if rt.icase:
             s, t = fold(s), fold(t)
         k = s.find(t)
@@ -557,7 +575,7 @@ def _split_into(rt, s: bytes, d: AwkArray, sepf, seps) -> float:
             if fs == b" ":
                 splitter = split_default
             elif fs == b"":
-                splitter = split_chars
+                splitter = split_chars if rt.char_mode else split_bytes
             else:
                 splitter = rt.make_splitter(fs, False)
         else:
@@ -734,6 +752,7 @@ def b_match(c, args, line):
             return 0.0
         st, en = m.span()
         if rt.char_mode:
+            rt.check_multibyte(text, line)
             cst = char_offset(text, st)
             clen = char_len(text[st:en])
         else:
@@ -774,7 +793,7 @@ def b_sprintf(c, args, line):
     def sprintf_():
         f = fmt()
         try:
-            r = sprintf(f, [v() for v in vals], rt.N, rt.S)
+            r = sprintf(f, [v() for v in vals], rt.N, rt.S, rt.char_mode)
         except FormatError as err:
             raise AwkFatal(_ran_out_message(f, err.pos), line)
         if len(r) > rt.str_limit:
@@ -873,13 +892,29 @@ def b_srand(c, args, line):
 def b_tolower(c, args, line):
     _nargs("tolower", args, 1, 1, line)
     f = c.cstr(args[0])
-    return lambda: _lower(f())
+    rt = c.rt
+    if not rt.char_mode:  # bytes: ASCII letters only
+        return lambda: f().lower()
+
+    def tolower():
+        s = f()
+        rt.check_multibyte(s, line)
+        return _lower(s)
+    return tolower
 
 
 def b_toupper(c, args, line):
     _nargs("toupper", args, 1, 1, line)
     f = c.cstr(args[0])
-    return lambda: _upper(f())
+    rt = c.rt
+    if not rt.char_mode:
+        return lambda: f().upper()
+
+    def toupper():
+        s = f()
+        rt.check_multibyte(s, line)
+        return _upper(s)
+    return toupper
 
 
 def _bits(name, op, min_args=2):
@@ -1316,7 +1351,8 @@ def compile_getline(c, node):
                 rt.check_literal(name, line)
             status, out = rt.run_command(name, b"", capture=True)
             import io
-            reader = RecordReader(io.BytesIO(out), rt.rs, rt.icase, rt.budget, rt.str_limit)
+            reader = RecordReader(io.BytesIO(out), rt.rs, rt.icase, rt.budget, rt.str_limit,
+                                  single_byte=not rt.char_mode)
             inp = InCommand(reader, status)
             rt.inputs[name] = inp
         rec = inp.reader.next()
@@ -1346,7 +1382,8 @@ def open_input_file(rt, name: bytes):
         except FSError as err:
             rt.set_errno(_errno_text(err))
             return None
-    reader = RecordReader(stream, rt.rs, rt.icase, rt.budget, rt.str_limit)
+    reader = RecordReader(stream, rt.rs, rt.icase, rt.budget, rt.str_limit,
+                          single_byte=not rt.char_mode)
     return InFile(reader, stream if text not in ("-", "/dev/stdin") else None)
 
 

@@ -1306,7 +1306,7 @@ class Compiler:
         def render():
             f = fmt()
             try:
-                return sprintf(f, [v() for v in vals], N, S)
+                return sprintf(f, [v() for v in vals], N, S, rt.char_mode)
             except FormatError as err:
                 raise AwkFatal(_ran_out_message(f, err.pos), line)
         if redir is None:

@@ -83,8 +83,10 @@ def format_number(fmt: bytes, v: float) -> bytes:
         return fmt
 
 
-def sprintf(fmt: bytes, args: list, tonum, tostr) -> bytes:
-    """Format ``args`` (awk values) with ``fmt``; ``tonum``/``tostr`` convert values."""
+def sprintf(fmt: bytes, args: list, tonum, tostr, chars: bool = True) -> bytes:
+    """Format ``args`` (awk values) with ``fmt``; ``tonum``/``tostr`` convert values.
+    ``chars`` False: a single-byte locale (or ``-b``), where ``%c`` and the widths and
+    precisions of ``%s`` deal in bytes."""
     out = bytearray()
     i = 0
     n = len(fmt)
@@ -174,9 +176,13 @@ def sprintf(fmt: bytes, args: list, tonum, tostr) -> bytes:
         w = width or 0
         if conv == "s":
             s = tostr(arg)
-            if w or prec is not None:
-                s, chars = _mb_clip(s, prec)
-                out += _pad(s, w, left, chars)
+            if (w or prec is not None) and not chars:
+                if prec is not None:
+                    s = s[:prec]
+                out += _pad(s, w, left)
+            elif w or prec is not None:
+                s, nchars = _mb_clip(s, prec)
+                out += _pad(s, w, left, nchars)
             else:
                 out += s
             continue
@@ -190,7 +196,9 @@ def sprintf(fmt: bytes, args: list, tonum, tostr) -> bytes:
                     arg = nv
             if type(arg) is float:
                 code = int(arg) if arg - arg == 0.0 else 0
-                if 0 <= code < 0x80:
+                if not chars:
+                    s = bytes([code & 0xFF])
+                elif 0 <= code < 0x80:
                     s = bytes([code])
                 elif code < 0 or code > 0x7FFFFFFF:
                     s = b" "[:0] + bytes([code & 0xFF])
@@ -202,7 +210,7 @@ def sprintf(fmt: bytes, args: list, tonum, tostr) -> bytes:
                 t = tostr(arg)
                 if not t:
                     s = b"\x00"
-                elif t[0] < 0x80:
+                elif t[0] < 0x80 or not chars:
                     s = t[:1]
                 else:
                     ch = t.decode("utf-8", "surrogateescape")[:1]

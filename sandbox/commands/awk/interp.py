@@ -24,7 +24,9 @@ import time
 from sandbox.commands.awk import gawkrand
 from sandbox.commands.awk.awkregex import compile_gawk
 from sandbox.commands.awk.fmt import FormatError, sprintf
-from sandbox.commands.awk.records import RecordReader, split_chars, split_default, split_regex
+from sandbox.commands.awk.records import (
+    RecordReader, split_bytes, split_chars, split_default, split_regex,
+)
 from sandbox.commands.awk.values import (
     UNINIT, AwkArray, Str, StrNum, Uninit, looks_numeric, num_to_str, special_float,
     str_to_num, strnum_value, subscript_of_num, to_bool,
@@ -175,6 +177,18 @@ class Runtime:
         self.ctx.stderr.write(f"awk: {where}warning: {message}\n".encode("utf-8",
                                                                           "surrogateescape"))
 
+    def check_multibyte(self, s: bytes, line: int | None) -> None:
+        """gawk's warning, once a run, when a string it converts to wide characters (length,
+        substr, index, match, toupper, tolower) holds invalid UTF-8."""
+        if s.isascii() or "multibyte" in self.warned:
+            return
+        try:
+            s.decode("utf-8")
+        except UnicodeDecodeError:
+            self.warned.add("multibyte")
+            self.warn("Invalid multibyte data detected. There may be a mismatch between your "
+                      "data and your locale", line)
+
     def fatal(self, message: str, line: int | None = None):
         raise AwkFatal(message, line)
 
@@ -302,7 +316,7 @@ class Runtime:
         if fs == b" ":
             return split_default
         if fs == b"":
-            return split_chars
+            return split_chars if self.char_mode else split_bytes
         if len(fs) == 1 and fs != b"\\" and not para:
             if fs == b" ":
                 return split_default
@@ -507,7 +521,7 @@ class Runtime:
         rx = self.rx_cache.get(key)
         if rx is None:
             try:
-                rx = compile_gawk(pattern, icase, self.budget)
+                rx = compile_gawk(pattern, icase, self.budget, not self.char_mode)
             except RegexError as err:
                 shown = pattern.decode("utf-8", "surrogateescape")
                 raise AwkFatal(f"{err}: /{shown}/", self.cur_line) from None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from sandbox.commands._locale import utf8_ctype
 from sandbox.commands.awk.compiler import Compiler
 from sandbox.commands.awk.interp import (
     AwkFatal, ExitProgram, NextFile, NextRecord, Runtime, StdoutFailed, _strerror,
@@ -565,7 +566,8 @@ class MainInput:
     def _start(self, stream, name: bytes) -> None:
         rt = self.rt
         self.stream = stream
-        self.reader = RecordReader(stream, rt.rs, rt.icase, rt.budget, rt.str_limit)
+        self.reader = RecordReader(stream, rt.rs, rt.icase, rt.budget, rt.str_limit,
+                                   single_byte=not rt.char_mode)
         rt.filename = name
         rt.G[rt.slots["FILENAME"]] = name
         rt.fnr = 0
@@ -633,7 +635,7 @@ def assign_var(rt, text: str) -> None:
 def _execute(ctx, src: Source, parsed, opts: Options, operands: list[str]) -> int:
     rt = None
     try:
-        rt = Runtime(ctx, parsed, "cmd. line", opts.char_mode)
+        rt = Runtime(ctx, parsed, "cmd. line", opts.char_mode and utf8_ctype(ctx.env))
         comp = Compiler(rt, parsed)
         comp.compile_functions()
         for name, cell in comp.compiled_funcs.items():

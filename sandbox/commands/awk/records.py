@@ -24,8 +24,10 @@ class RecordReader:
     the text that ended the last record (RT).
     """
 
-    def __init__(self, stream, rs: bytes, icase: bool, budget, limit: int):
+    def __init__(self, stream, rs: bytes, icase: bool, budget, limit: int,
+                 single_byte: bool = False):
         self.stream = stream
+        self.single_byte = single_byte  # a multi-character RS matches bytes (C locale, -b)
         self.buf = b""
         self.pos = 0
         self.eof = False
@@ -41,7 +43,7 @@ class RecordReader:
         self.rx = None
         if len(rs) > 1 or (len(rs) == 1 and icase and rs.isalpha()):
             self.mode = "re"
-            self.rx = compile_gawk(rs, icase, self.budget)
+            self.rx = compile_gawk(rs, icase, self.budget, self.single_byte)
         elif rs == b"":
             self.mode = "para"
         else:
@@ -232,9 +234,15 @@ def split_default(rec: bytes) -> list:
 
 
 def split_chars(rec: bytes) -> list:
+    """Fields with an empty FS: one per character (UTF-8)."""
     if rec.isascii():
         return [rec[i:i + 1] for i in range(len(rec))]
     return [c.encode("utf-8", "surrogateescape") for c in rec.decode("utf-8", "surrogateescape")]
+
+
+def split_bytes(rec: bytes) -> list:
+    """Fields with an empty FS in a single-byte locale (or ``-b``): one per byte."""
+    return [rec[i:i + 1] for i in range(len(rec))]
 
 
 def split_regex(rec: bytes, rx) -> list:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 
+from sandbox.commands._locale import expand_byte_ranges, utf8_ctype, widen
 from sandbox.commands.base import CommandContext
 from sandbox.commands.grep.color import from_env as color_from_env
 from sandbox.commands.grep.cli import Config, _Fatal, _parse_args
@@ -37,6 +38,10 @@ def run(ctx: CommandContext) -> int:
             cfg.max_count == 0 or (not cfg.patterns and not cfg.invert)
             or (only_empty and cfg.invert and not cfg.lines and not cfg.words)):
         return 1
+    single_byte = not utf8_ctype(ctx.env)
+    if single_byte:  # the C locale: search with one character per byte (see Grep)
+        cfg.patterns = [widen(p if cfg.syntax in "FP" else expand_byte_ranges(p))
+                        for p in cfg.patterns]
     colors = None
     if cfg.color:
         colors, warning = color_from_env(ctx.env)
@@ -45,7 +50,7 @@ def run(ctx: CommandContext) -> int:
     try:
         if cfg.syntax == "P":
             regex = compile_perl(cfg.patterns, icase=cfg.icase, words=cfg.words,
-                                 lines=cfg.lines, budget=ctx.budget)
+                                 lines=cfg.lines, budget=ctx.budget, single_byte=single_byte)
         else:
             regex = compile_patterns(
                 cfg.patterns, syntax=cfg.syntax, icase=cfg.icase, whole_line=cfg.lines,
@@ -66,7 +71,7 @@ def run(ctx: CommandContext) -> int:
     # GNU: -r implies -H only when the (single) operand turns out to be a directory.
     auto_names = cfg.with_filename is None and len(operands) == 1 and cfg.recursive
     show_names = cfg.with_filename if cfg.with_filename is not None else len(operands) > 1
-    g = Grep(ctx, cfg, regex, show_names, colors)
+    g = Grep(ctx, cfg, regex, show_names, colors, single_byte)
     g.auto_names = auto_names
     status = {"matched": False, "error": False}
     try:

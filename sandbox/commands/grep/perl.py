@@ -25,6 +25,7 @@ from time import monotonic as _monotonic
 
 import regex as _regex
 
+from sandbox.commands._locale import stand_in
 from sandbox.errors import LimitExceeded
 from sandbox.limits import Budget, Limits
 
@@ -144,6 +145,12 @@ _ESC_OUT = {
     "V": _cls(_complement(_VSPACE)),
     "N": _cls(_complement([(0x0A, 0x0A)])),
 }
+#: The stand-alone ``\\D \\W \\S`` without UTF (the C locale): every other character.
+_ESC_OUT_BYTES = {
+    "D": _cls(_complement(_DIGIT)),
+    "W": _cls(_complement(_WORD)),
+    "S": _cls(_complement(_SPACE)),
+}
 _ESC_IN = {
     "d": _DIGIT, "D": _complement(_DIGIT), "w": _WORD, "W": _complement(_WORD),
     "s": _SPACE, "S": _complement(_SPACE), "h": _HSPACE, "H": _complement(_HSPACE),
@@ -181,7 +188,12 @@ class _Node:
 
 
 class _Parser:
-    def __init__(self, pattern: str, icase: bool, widths: dict | None = None):
+    def __init__(self, pattern: str, icase: bool, widths: dict | None = None,
+                 single_byte: bool = False):
+        #: The C locale (PCRE2 without UTF; pattern and subject widened, see
+        #: ``_locale.widen``): ``\\xHH`` above 0x7F is that byte's stand-in, and the
+        #: stand-alone ``\\D \\W \\S`` match every byte outside their class.
+        self.single_byte = single_byte
         #: Capture group number -> (min, max) width, from a first pass (back-references in
         #: a lookbehind need the width of a group that may come later).
         self.widths = widths
@@ -527,6 +539,8 @@ class _Parser:
             self.error("\\ at end of pattern")
         c = p[self.i]
         self.i += 1
+        if c in _ESC_OUT_BYTES and self.single_byte:
+            return _Node(_ESC_OUT_BYTES[c], 1, 1)
         if c in _ESC_OUT:
             if c == "N" and self.peek() == "{" and not self._looks_quantifier():
                 return self._named_char()
@@ -610,7 +624,15 @@ class _Parser:
         return cp
 
     def _char_escape(self, c: str, inside: bool) -> int:
-        """The code point of a character escape whose letter ``c`` was just read."""
+        """The code point of a character escape whose letter ``c`` was just read (a byte's
+        stand-in in the C locale)."""
+        cp = self._escape_value(c, inside)
+        if self.single_byte and 0x80 <= cp <= 0xFF:
+            return stand_in(cp)
+        return cp
+
+    def _escape_value(self, c: str, inside: bool) -> int:
+        """The number a character escape whose letter ``c`` was just read stands for."""
         p = self.p
         if c in _SIMPLE_ESC:
             return _SIMPLE_ESC[c]
@@ -1338,8 +1360,10 @@ def translate(pattern: bytes, icase: bool, words: bool, lines: bool) -> str:
     return _translate(pattern, icase, words, lines)[0]
 
 
-def _translate(pattern: bytes, icase: bool, words: bool, lines: bool):
-    """``translate`` and the parser that wrote it (its cost figures and literal)."""
+def _translate(pattern: bytes, icase: bool, words: bool, lines: bool,
+               single_byte: bool = False):
+    """``translate`` and the parser that wrote it (its cost figures and literal);
+    ``single_byte``: the C locale (``_Parser``)."""
     raw = pattern
     if lines:
         pass
@@ -1350,19 +1374,19 @@ def _translate(pattern: bytes, icase: bool, words: bool, lines: bool):
     except UnicodeDecodeError as err:
         raise PerlError(_utf8_error(pattern, err.start)) from None
     try:
-        first = _Parser(text, icase)
+        first = _Parser(text, icase, None, single_byte)
         first.parse()
         widths: dict = dict(first.found_widths)
         for name, num in first.names.items():
             widths[name] = first.found_widths.get(num, (0, None))
-        parser = _Parser(text, icase, widths)
+        parser = _Parser(text, icase, widths, single_byte)
         out = parser.parse()
     except RecursionError:
         raise PerlError("parentheses are too deeply nested") from None
     if words and not lines:
         # The wrapped pattern has no top-level literal; the pattern's own is required too.
         try:
-            plain = _Parser(raw.decode("utf-8"), icase, widths)
+            plain = _Parser(raw.decode("utf-8"), icase, widths, single_byte)
             plain.parse()
             parser.required = plain.required
         except (PerlError, RecursionError):
@@ -1569,18 +1593,19 @@ _CACHE_LOCK = threading.Lock()
 
 
 def compile_perl(patterns: list[bytes], *, icase: bool, words: bool, lines: bool,
-                 budget: Budget | None) -> PerlRegex:
-    """Compile grep's -P pattern list (GNU: a single pattern once duplicates are removed).
-    Raises ``PerlError`` with GNU's message."""
+                 budget: Budget | None, single_byte: bool = False) -> PerlRegex:
+    """Compile grep's -P pattern list (GNU: a single pattern once duplicates are removed);
+    ``single_byte``: widened patterns of the C locale. Raises ``PerlError`` with GNU's
+    message."""
     unique = list(dict.fromkeys(patterns))
     if len(unique) > 1:
         raise PerlError("the -P option only supports a single pattern")
     pattern = unique[0] if unique else b""
-    key = (pattern, icase, words, lines)
+    key = (pattern, icase, words, lines, single_byte)
     with _CACHE_LOCK:
         hit = _CACHE.get(key)
     if hit is None:
-        text, parser = _translate(pattern, icase, words, lines)
+        text, parser = _translate(pattern, icase, words, lines, single_byte)
         info = (parser.required.encode("utf-8"), parser.risky, parser.nq + parser.alts)
         try:
             hit = (_regex.compile(text, _regex.V0), info)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from sandbox.commands._locale import WIDE_LEAD as _WIDE_LEAD, narrow, widen
 from sandbox.commands.base import CommandContext
 from sandbox.commands.grep.cli import Config
 from sandbox.commands.grep.color import Colors
@@ -26,7 +27,7 @@ class Grep:
     """One grep invocation: configuration, compiled matcher, output state."""
 
     def __init__(self, ctx: CommandContext, cfg: Config, regex: Regex, show_names: bool,
-                 colors: Colors | None = None):
+                 colors: Colors | None = None, single_byte: bool = False):
         self.ctx = ctx
         self.cfg = cfg
         self.regex = regex
@@ -34,7 +35,10 @@ class Grep:
         #: -r with one operand: names are shown once that operand is found to be a directory.
         self.auto_names = False
         self.eol = b"\0" if cfg.null_data else b"\n"
-        self.out = ctx.stdout
+        #: The C locale: input is searched widened (``_locale.widen``: one character per
+        #: byte, the patterns were widened alike) and the output narrowed back.
+        self.single_byte = single_byte
+        self.out = _Narrowing(ctx.stdout) if single_byte else ctx.stdout
         self.used = False  # a line was selected before (GNU's ``used``: group separators)
         # The fast path applies when no line is printed as context and -v / -o are off.
         #: The --color=always capabilities, or None.
@@ -249,11 +253,15 @@ class Grep:
         lastout_kept = False
         base_lines = 0  # lines before buf[0]
         base_offset = 0  # file offset of buf[0]
+        base_wide = 0  # stand-ins before it (C locale: see _FileState.base_wide)
+        count_wide = self.single_byte and cfg.byte_offset
         finished = False
         no_context = out_before < 0 and out_after < 0
         reader = _Reader(stream, CHUNK, nul_check)
         while not finished:
             chunk = reader.read()
+            if self.single_byte:
+                chunk = widen(chunk)
             eof = not chunk
             if nul_check and first_null < 0 and reader.binary:
                 if cfg.binary_files == "without-match":
@@ -283,6 +291,8 @@ class Grep:
                 st.counted_at = start
                 st.counted_lines = base_lines
                 st.base_offset = base_offset - start
+                if count_wide:
+                    st.base_wide = base_wide - buf.count(_WIDE_LEAD, 0, start)
                 beg = start + kept_ctx
                 if eof:
                     if beg >= len(buf):
@@ -324,6 +334,8 @@ class Grep:
                 if cfg.line_numbers:
                     base_lines = st.line_count_at(b)
                 base_offset += b - start
+                if count_wide:
+                    base_wide += buf.count(_WIDE_LEAD, start, b)
                 kept = buf[b:]
                 kept_ctx = lim - b
             del buf, parts
@@ -592,7 +604,7 @@ class Grep:
                 text = str(st.line_count_at(beg) + 1).encode()
                 parts.append(c.wrap(c.line_number, text.rjust(st.width)) + sep_text)
             if cfg.byte_offset:
-                text = str(st.base_offset + beg).encode()
+                text = str(self._file_offset(st, beg)).encode()
                 parts.append(c.wrap(c.byte_offset, text.rjust(st.width)) + sep_text)
         else:
             if self.show_names:
@@ -602,13 +614,26 @@ class Grep:
                 text = str(st.line_count_at(beg) + 1).encode()
                 parts.append(text.rjust(st.width) + sep)
             if cfg.byte_offset:
-                text = str(st.base_offset + beg).encode()
+                text = str(self._file_offset(st, beg)).encode()
                 parts.append(text.rjust(st.width) + sep)
         if cfg.initial_tab and (self.show_names or cfg.line_numbers or cfg.byte_offset) and length:
             parts.append(b"\t")
         if parts:
             self.out.write(b"".join(parts))
         return True
+
+
+    def _file_offset(self, st: "_FileState", beg: int) -> int:
+        """The file offset of buf[beg] (-b), of the input before widening."""
+        if not self.single_byte:
+            return st.base_offset + beg
+        buf = st.buf
+        seen_buf, seen_at, seen = st.wide_seen
+        if seen_buf is not buf or beg < seen_at:  # a new buffer: count from its start
+            seen_at, seen = 0, 0
+        seen += buf.count(_WIDE_LEAD, seen_at, beg)
+        st.wide_seen = (buf, beg, seen)
+        return st.base_offset + beg - 3 * (st.base_wide + seen)
 
 
 def _next_char(buf: bytes, pos: int, end: int) -> int:
@@ -621,6 +646,21 @@ def _next_char(buf: bytes, pos: int, end: int) -> int:
 #: GNU grep reads a file in 96 KiB buffers and turns to "binary file" mode at the first buffer
 #: holding a NUL: lines that end before that buffer are output as text.
 WINDOW = 96 * 1024
+
+
+class _Narrowing:
+    """A writer that undoes ``widen`` on what it passes on (grep in the C locale)."""
+
+    def __init__(self, out):
+        self.target = out
+
+    def write(self, data: bytes) -> object:
+        """Write ``data`` narrowed."""
+        return self.target.write(narrow(bytes(data)))
+
+    def flush(self) -> None:
+        """Flush the target."""
+        self.target.flush()
 
 
 class _Reader:
@@ -696,6 +736,11 @@ class _FileState:
         self.counted_at = 0
         self.counted_lines = 0
         self.base_offset = 0
+        #: Stand-ins (``_locale.widen``) before buf[0], to turn base_offset back into a file
+        #: offset (grep -b in the C locale).
+        self.base_wide = 0
+        #: (buffer, offset, stand-ins in buffer[:offset]): -b counts them incrementally.
+        self.wide_seen: tuple = (None, 0, 0)
 
     def line_count_at(self, pos: int) -> int:
         """Number of complete lines before offset ``pos`` in the file."""

@@ -27,6 +27,7 @@ _PUNCT = [
     "%", "?", "$",
 ]
 
+_CLOSER = {"(": ")", "[": "]", "{": "}"}
 _ESCAPE_RUN = re.compile(r"(?:\\[^u(]|\\u[a-zA-Z0-9]{0,4})+")
 
 
@@ -88,7 +89,9 @@ class Lexer:
     def tokens(self, until_paren: bool = False) -> list[Token]:
         """Tokenize to the end, or to the ``)`` closing an interpolation when ``until_paren``."""
         out: list[Token] = []
-        depth = 0
+        #: The brackets still open: src/lexer.l's start-condition stack, where a closing
+        #: bracket that is not the innermost open one's is an INVALID_CHARACTER token.
+        opened: list[str] = []
         t = self.text
         while True:
             self.skip_ws()
@@ -99,15 +102,19 @@ class Lexer:
                 return out
             start = self.i
             c = t[start]
-            if until_paren:
-                if c == "(":
-                    depth += 1
-                elif c == ")":
-                    if depth == 0:
-                        self.i += 1
-                        out.append(Token("EOF", None, start, self.line_at(start)))
-                        return out
-                    depth -= 1
+            if until_paren and c == ")" and not opened:
+                self.i += 1  # the end of the interpolation's tokens: bison's token name
+                out.append(Token("EOF", "QQSTRING_INTERP_END", start, self.line_at(start)))
+                return out
+            if c in "([{":
+                opened.append(_CLOSER[c])
+            elif c in ")]}":
+                if opened and opened[-1] == c:
+                    opened.pop()
+                else:
+                    self.i += 1
+                    out.append(Token("INVALID", "INVALID_CHARACTER", start, self.line_at(start)))
+                    continue
             if c == '"':
                 out.append(Token("STR", self.string(), start, self.line_at(start)))
                 continue

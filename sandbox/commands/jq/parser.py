@@ -24,9 +24,15 @@ MODULES_REFUSED = (
 )
 
 
+#: What bison expects after an expression (``Exp``) that a closing token must end: the tokens
+#: of its state once the default reductions are done (jq 1.8's grammar).
+_AFTER_EXP = "'|' or ','"
+_ARGS_END = "';' or ')'"
+
+
 def _describe_token(tok: Token) -> str:
     if tok.kind == "EOF":
-        return "end of file"
+        return tok.value or "end of file"
     if tok.kind == "OP":
         return f"'{tok.value}'" if len(tok.value) == 1 else tok.value
     if tok.kind == "IDENT":
@@ -37,8 +43,8 @@ def _describe_token(tok: Token) -> str:
         return "LITERAL"
     if tok.kind == "STR":
         return "QQSTRING_START"
-    if tok.kind == "VAR":
-        return "'$'"
+    if tok.kind == "VAR":  # jq 1.8's lexer reads "$name" as one BINDING token
+        return "$__loc__" if tok.value == "__loc__" else "BINDING"
     if tok.kind == "FORMAT":
         return "FORMAT"
     return tok.value
@@ -93,10 +99,11 @@ class Parser:
             msg += f", expecting {expecting}"
         return JQSyntaxError(msg)
 
-    def expect_op(self, value: str) -> Token:
-        """Consume the punctuation ``value`` or fail."""
+    def expect_op(self, value: str, expecting: str | None = None) -> Token:
+        """Consume the punctuation ``value`` or fail; ``expecting`` is what bison lists
+        then when it is more than ``value`` (see ``_AFTER_EXP``)."""
         if not self.at_op(value):
-            raise self.fail(f"'{value}'" if len(value) == 1 else value)
+            raise self.fail(expecting or (f"'{value}'" if len(value) == 1 else value))
         return self.advance()
 
     def expect_kw(self, value: str) -> Token:
@@ -145,7 +152,7 @@ class Parser:
                 if self.at_op(";"):
                     self.advance()
                     continue
-                self.expect_op(")")
+                self.expect_op(")", _ARGS_END)
                 break
         self.expect_op(":")
         body = self.parse_pipe()
@@ -297,7 +304,7 @@ class Parser:
         if self.at_op(":"):
             self.advance()
             hi = self.parse_pipe()
-            self.expect_op("]")
+            self.expect_op("]", _AFTER_EXP + " or ']'")
             return ("slice", term, None, hi)
         idx = self.parse_pipe()
         if self.at_op(":"):
@@ -306,9 +313,9 @@ class Parser:
                 self.advance()
                 return ("slice", term, idx, None)
             hi = self.parse_pipe()
-            self.expect_op("]")
+            self.expect_op("]", _AFTER_EXP + " or ']'")
             return ("slice", term, idx, hi)
-        self.expect_op("]")
+        self.expect_op("]", _AFTER_EXP + " or ':' or ']'")
         return ("index", term, idx)
 
     def parse_string(self, tok: Token, fmt: str | None) -> Node:
@@ -323,10 +330,10 @@ class Parser:
             else:
                 sub = Parser(p, self.text)
                 if sub.at("EOF"):
-                    raise JQSyntaxError("syntax error, unexpected ')'")
+                    raise JQSyntaxError("syntax error, unexpected QQSTRING_INTERP_END")
                 e = sub.parse_pipe()
                 if not sub.at("EOF"):
-                    raise sub.fail("')'")
+                    raise sub.fail("QQSTRING_INTERP_END or " + _AFTER_EXP)
                 out.append(e)
         return ("interp", out, fmt)
 
@@ -366,7 +373,7 @@ class Parser:
             if v == "(":
                 self.advance()
                 e = self.parse_pipe()
-                self.expect_op(")")
+                self.expect_op(")", _AFTER_EXP + " or ')'")
                 return ("paren", e)
             if v == "[":
                 self.advance()
@@ -374,7 +381,7 @@ class Parser:
                     self.advance()
                     return ("array", None)
                 e = self.parse_pipe()
-                self.expect_op("]")
+                self.expect_op("]", _AFTER_EXP + " or ']'")
                 return ("array", e)
             if v == "{":
                 return self.parse_object()
@@ -401,9 +408,9 @@ class Parser:
                 pats = self.parse_patterns()
                 self.expect_op("(")
                 init = self.parse_pipe()
-                self.expect_op(";")
+                self.expect_op(";", _AFTER_EXP + " or ';'")
                 update = self.parse_pipe()
-                self.expect_op(")")
+                self.expect_op(")", _AFTER_EXP + " or ')'")
                 return ("reduce", src, pats, init, update)
             if v == "foreach":
                 self.advance()
@@ -412,13 +419,13 @@ class Parser:
                 pats = self.parse_patterns()
                 self.expect_op("(")
                 init = self.parse_pipe()
-                self.expect_op(";")
+                self.expect_op(";", _AFTER_EXP + " or ';'")
                 update = self.parse_pipe()
                 extract = None
                 if self.at_op(";"):
                     self.advance()
                     extract = self.parse_pipe()
-                self.expect_op(")")
+                self.expect_op(")", _AFTER_EXP + (" or ')'" if extract else " or ';' or ')'"))
                 return ("foreach", src, pats, init, update, extract)
             if v == "label":
                 self.advance()
@@ -454,7 +461,7 @@ class Parser:
                     if self.at_op(";"):
                         self.advance()
                         continue
-                    self.expect_op(")")
+                    self.expect_op(")", _ARGS_END)
                     break
             return ("call", name, args, t.line)
         raise self.fail()
@@ -551,7 +558,7 @@ class Parser:
             elif t.kind == "OP" and t.value == "(":
                 self.advance()
                 key = self.parse_pipe()
-                self.expect_op(")")
+                self.expect_op(")", _AFTER_EXP + " or ')'")
                 if key[0] == "literal" and not isinstance(key[1], str):
                     from sandbox.commands.jq.values import describe
 
@@ -561,7 +568,7 @@ class Parser:
             else:
                 if t.kind == "OP" and t.value in ("[", "{", "-", "."):
                     raise JQSyntaxError("May need parentheses around object key expression")
-                raise self.fail("'}'")
+                raise self.fail()  # many tokens may start an entry: bison names none
             if self.at_op(","):
                 self.advance()
                 continue
@@ -604,7 +611,7 @@ class Parser:
                 if self.at_op(","):
                     self.advance()
                     continue
-                self.expect_op("]")
+                self.expect_op("]", "',' or ']'")
                 break
             return ("parray", items)
         if self.at_op("{"):
@@ -631,7 +638,7 @@ class Parser:
                 elif self.at_op("("):
                     self.advance()
                     key = self.parse_pipe()
-                    self.expect_op(")")
+                    self.expect_op(")", _AFTER_EXP + " or ')'")
                     if key[0] == "literal" and not isinstance(key[1], str):
                         from sandbox.commands.jq.values import describe
 

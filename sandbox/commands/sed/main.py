@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from sandbox.commands._locale import utf8_ctype
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, UsageError, parse
 from sandbox.commands.sed.execute import Executor, Options, SedRuntimeError
@@ -174,7 +175,8 @@ def run(ctx: CommandContext) -> int:
     if status >= 0:
         return status
     compiler = Compiler(extended=extended, posix=options.posix, null_data=options.null_data,
-                        budget=ctx.budget, sandbox=options.sandbox)
+                        budget=ctx.budget, sandbox=options.sandbox,
+                        single_byte=not utf8_ctype(ctx.env))
     expr_index = 0
     try:
         for kind, text, piece_extended, piece_null in pieces:
@@ -241,7 +243,8 @@ def _run_program(ctx: CommandContext, ex: Executor, options: Options) -> int:
     if not options.separate:
         ex.reset_ranges()
         inp = Input(ctx, files, ex.delim_byte, report)
-        if not try_fast_path(ex, inp):
+        # The block scans search UTF-8 patterns: the C locale takes the ordinary path.
+        if not utf8_ctype(ctx.env) or not try_fast_path(ex, inp):
             quit_status = ex.run_unit_quittable(inp)
     else:
         for operand in files:

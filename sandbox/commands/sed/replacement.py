@@ -40,10 +40,13 @@ class Replacement:
     max_group: int
     #: True when the replacement is plain literal bytes (no group, no case change).
     literal: bytes | None
+    #: The C locale: case changes work on single bytes (ASCII letters only).
+    single_byte: bool = False
 
 
-def parse_replacement(text: bytes) -> Replacement:
-    """Parse an already escape-normalised replacement (see ``escapes.normalize``)."""
+def parse_replacement(text: bytes, single_byte: bool = False) -> Replacement:
+    """Parse an already escape-normalised replacement (see ``escapes.normalize``);
+    ``single_byte`` for the C locale."""
     pieces: list[Piece] = []
     max_group = 0
     case = ASIS
@@ -89,7 +92,8 @@ def parse_replacement(text: bytes) -> Replacement:
     # Drop empty pieces that carry nothing (keeps expansion cheap).
     kept = tuple(p for p in pieces if p.text or p.group >= 0 or p.case & _FIRST)
     is_literal = all(p.group < 0 and p.case == ASIS for p in kept)
-    return Replacement(kept, max_group, b"".join(p.text for p in kept) if is_literal else None)
+    return Replacement(kept, max_group, b"".join(p.text for p in kept) if is_literal else None,
+                       single_byte)
 
 
 def expand(rep: Replacement, data: bytes, spans: list[tuple[int, int]], out: bytearray,
@@ -100,11 +104,12 @@ def expand(rep: Replacement, data: bytes, spans: list[tuple[int, int]], out: byt
     pending by the previous match (GNU carries it). Returns the modifier left pending.
     """
     pending = carried
+    single = rep.single_byte
     for piece in rep.pieces:
         mode = piece.case if piece.case & _FIRST else piece.case | pending
         pending = 0
         if piece.text:
-            mode = _append_cased(out, piece.text, mode)
+            mode = _append_cased(out, piece.text, mode, single)
         g = piece.group
         if g >= 0:
             start, end = spans[g] if g < len(spans) else (-1, -1)
@@ -112,18 +117,19 @@ def expand(rep: Replacement, data: bytes, spans: list[tuple[int, int]], out: byt
                 if piece.case & _FIRST:
                     pending = mode & _FIRST
             else:
-                _append_cased(out, data[start:end], mode)
+                _append_cased(out, data[start:end], mode, single)
     return pending
 
 
-def _append_cased(out: bytearray, text: bytes, mode: int) -> int:
-    """Append ``text`` converted by ``mode``; return the mode without a consumed modifier."""
+def _append_cased(out: bytearray, text: bytes, mode: int, single: bool = False) -> int:
+    """Append ``text`` converted by ``mode`` (byte by byte when ``single``); return the mode
+    without a consumed modifier."""
     if mode == ASIS:
         out += text
         return mode
     if mode & _FIRST:
         # The one-shot modifier applies to the first character (an invalid byte drops it).
-        first_len = _char_len(text, 0)
+        first_len = _char_len(text, 0, single)
         if first_len == 0:  # a NUL or an incomplete character: copied as is (GNU)
             out += text
             return mode & ~_FIRST
@@ -133,23 +139,30 @@ def _append_cased(out: bytearray, text: bytes, mode: int) -> int:
             if rest_mode == ASIS:
                 out += text[1:]
             else:
-                _convert_run(out, text[1:], rest_mode)
+                _convert_run(out, text[1:], rest_mode, single)
             return rest_mode
-        ch = text[:first_len].decode("utf-8")
-        ch = _upper(ch) if mode & FIRST_UPPER else _lower(ch)
-        out += ch.encode("utf-8")
+        if single:
+            out += _single_cased(text[:1], bool(mode & FIRST_UPPER))
+        else:
+            ch = text[:first_len].decode("utf-8")
+            ch = _upper(ch) if mode & FIRST_UPPER else _lower(ch)
+            out += ch.encode("utf-8")
         rest_mode = mode & ~_FIRST
         if rest_mode == ASIS:
             out += text[first_len:]
         else:
-            _convert_run(out, text[first_len:], rest_mode)
+            _convert_run(out, text[first_len:], rest_mode, single)
         return rest_mode
-    _convert_run(out, text, mode)
+    _convert_run(out, text, mode, single)
     return mode
 
 
-def _convert_run(out: bytearray, text: bytes, mode: int) -> None:
-    """Append ``text`` upper- or lower-cased character by character, as GNU's towupper."""
+def _convert_run(out: bytearray, text: bytes, mode: int, single: bool = False) -> None:
+    """Append ``text`` upper- or lower-cased character by character, as GNU's towupper (byte
+    by byte in the C locale, when ``single``)."""
+    if single:
+        out += _single_cased(text, bool(mode & UPPER))
+        return
     i = 0
     n = len(text)
     convert = _upper if mode & UPPER else _lower
@@ -174,6 +187,16 @@ def _convert_run(out: bytearray, text: bytes, mode: int) -> None:
     return
 
 
+#: GNU sed in the C locale: a byte above 0x7F has no wide character to convert, and comes out
+#: of a case conversion as 0xFF.
+_HIGH_TO_FF = bytes(c if c < 0x80 else 0xFF for c in range(256))
+
+
+def _single_cased(text: bytes, upper: bool) -> bytes:
+    """``text`` case-converted byte by byte as GNU sed does in the C locale."""
+    return (text.upper() if upper else text.lower()).translate(_HIGH_TO_FF)
+
+
 def _upper(ch: str) -> str:
     up = ch.upper()
     return up if len(up) == 1 else ch
@@ -184,12 +207,15 @@ def _lower(ch: str) -> str:
     return low if len(low) == 1 else ch
 
 
-def _char_len(text: bytes, i: int) -> int:
-    """Length of the UTF-8 character at ``text[i]``: -1 for an invalid byte, 0 for NUL or an
-    incomplete sequence at the end (GNU copies the rest as is then)."""
+def _char_len(text: bytes, i: int, single: bool = False) -> int:
+    """Length of the UTF-8 character at ``text[i]`` (of a byte when ``single``): -1 for an
+    invalid byte, 0 for NUL or an incomplete sequence at the end (GNU copies the rest as is
+    then)."""
     b = text[i]
     if b == 0:
         return 0
+    if single:
+        return 1
     if b < 0x80:
         return 1
     if 0xC2 <= b <= 0xDF:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sandbox.commands._locale import SingleByteRegex, expand_byte_ranges, widen
 from sandbox.commands.sed.escapes import EscapeError, Kind, normalize
 from sandbox.commands.sed.replacement import Replacement, parse_replacement
 
@@ -154,8 +155,9 @@ class Compiler:
     """Compiles sources one after another (state such as open blocks carries over)."""
 
     def __init__(self, *, extended: bool, posix: bool, null_data: bool = False, budget=None,
-                 sandbox: bool = False):
+                 sandbox: bool = False, single_byte: bool = False):
         self.sandbox = sandbox  # --sandbox: e/r/w commands refused (GNU's wording)
+        self.single_byte = single_byte  # the C locale: every byte is a character
         self.extended = extended
         self.posix = posix
         self.null_data = null_data  # -z: M no longer anchors at newlines (GNU)
@@ -562,15 +564,19 @@ class Compiler:
         if self.posix:
             pattern = _posix_pattern(pattern, self.extended)
         try:
-            compiled = compile_regex(pattern, extended=self.extended, icase=icase,
-                                     multiline=multiline and not self.null_data,
-                                     # M is glibc's REG_NEWLINE: '.' and [^x] skip newlines
-                                     dot_newline=not multiline, reg_newline=multiline,
-                                     glibc_syntax=True, budget=self.budget)
+            compiled = compile_regex(
+                widen(expand_byte_ranges(pattern)) if self.single_byte else pattern,
+                extended=self.extended, icase=icase, multiline=multiline and not self.null_data,
+                # M is glibc's REG_NEWLINE: '.' and [^x] skip newlines
+                dot_newline=not multiline, reg_newline=multiline, glibc_syntax=True,
+                budget=self.budget)
         except RegexError as err:
             raise rd.error(str(err.args[0]) if err.args else str(err)) from None
         if needed_groups > compiled.groups:
             raise rd.error(f"invalid reference \\{needed_groups} on `s' command's RHS")
+        if self.single_byte:
+            return SedRegex(pattern, icase, multiline, SingleByteRegex(compiled), True,
+                            self.extended)
         return SedRegex(pattern, icase, multiline, compiled, byte_mode(pattern, icase),
                         self.extended)
 
@@ -586,7 +592,7 @@ class Compiler:
         if rhs is None:
             raise rd.error("unterminated `s' command")
         try:
-            replacement = parse_replacement(normalize(rhs, Kind.REPLACEMENT))
+            replacement = parse_replacement(normalize(rhs, Kind.REPLACEMENT), self.single_byte)
         except EscapeError as err:
             raise rd.error(str(err)) from None
         global_ = print_ = False
@@ -656,15 +662,15 @@ class Compiler:
         if dst is None:
             raise rd.error("unterminated `y' command")
         try:
-            src_chars = _y_chars(normalize(src, Kind.PLAIN))
-            dst_chars = _y_chars(normalize(dst, Kind.PLAIN))
+            src_chars = _y_chars(normalize(src, Kind.PLAIN), self.single_byte)
+            dst_chars = _y_chars(normalize(dst, Kind.PLAIN), self.single_byte)
         except EscapeError as err:
             raise rd.error(str(err)) from None
         if src_chars is None or dst_chars is None:
             raise rd.error("unknown option to `s'")  # pragma: no cover - see _y_chars
         if len(src_chars) != len(dst_chars):
             raise rd.error("strings for `y' command are different lengths")
-        if all(c[0] < 0x80 and len(c) == 1 for c in src_chars) and all(
+        if all((c[0] < 0x80 or self.single_byte) and len(c) == 1 for c in src_chars) and all(
                 len(c) == 1 for c in dst_chars):
             table = bytearray(range(256))
             seen: set[int] = set()
@@ -678,8 +684,9 @@ class Compiler:
         self._read_end_of_cmd(rd)
 
 
-def _y_chars(text: bytes) -> list[bytes] | None:
-    """Split a ``y`` string into characters: ``\\\\`` is a backslash, ``\\X`` is ``X``."""
+def _y_chars(text: bytes, single_byte: bool = False) -> list[bytes] | None:
+    """Split a ``y`` string into characters (bytes when ``single_byte``): ``\\\\`` is a
+    backslash, ``\\X`` is ``X``."""
     chars: list[bytes] = []
     i = 0
     n = len(text)
@@ -688,7 +695,7 @@ def _y_chars(text: bytes) -> list[bytes] | None:
         if b == 0x5C and i + 1 < n:
             i += 1
             b = text[i]
-        clen = _utf8_len(text, i)
+        clen = 1 if single_byte else _utf8_len(text, i)
         chars.append(text[i:i + clen])
         i += clen
     return chars
