@@ -58,8 +58,9 @@ def stat_through(ctx: CommandContext, name: str, follow: bool = True) -> tuple[F
         where = canonicalize(ctx, head or ("/" if name.startswith("/") else "."), EXISTING)
         return where.rstrip("/") + "/" + last
 
-    # `link/..` is the parent of what the link names: resolved, not cut lexically
-    path = above() if ".." in head.split("/") else normalize(name, ctx.cwd)
+    # `link/..` is the parent of what the link names: resolved, not cut lexically; `x/.` and
+    # `x/..` need x to be a directory (`missing/..` is ENOENT, `file/.` ENOTDIR)
+    path = above() if ".." in head.split("/") or (whole and head) else normalize(name, ctx.cwd)
     try:
         st = ctx.fs.lstat(path)
     except FSError as e:

@@ -1,6 +1,6 @@
 """The signatures ``file`` knows, as file 5.44 describes them: JSON (its lenient parser,
-newline-delimited too), CSV (its field counter), PNG, JPEG (JFIF/segment walk), PDF, gzip,
-zip, ``#!`` scripts of common interpreters, HTML, and the text classes of ``encoding.c`` / ``ascmagic.c`` (ASCII, UTF-8 with or without
+newline-delimited too), CSV (its field counter), tar (``is_tar``'s checksum), PNG, JPEG
+(JFIF/segment walk), PDF, gzip, zip, ``#!`` scripts of common interpreters, HTML, and the text classes of ``encoding.c`` / ``ascmagic.c`` (ASCII, UTF-8 with or without
 BOM, ISO-8859, non-ISO extended ASCII; line terminators, very long lines, escapes,
 overstriking). Anything else is ``data``.
 
@@ -453,6 +453,37 @@ def _html(buf: bytes, enc: tuple[str, str, str]) -> tuple[str, str] | None:
     return None
 
 
+def _tar_octal(field: bytes) -> int:
+    """file's ``from_oct``: leading blanks, then octal digits ending in a blank or NUL (-1
+    otherwise, or when the field is all blanks)."""
+    i, end = 0, len(field)
+    while i < end and field[i : i + 1].isspace():
+        i += 1
+    if i == end:
+        return -1
+    value = 0
+    while i < end and 0x30 <= field[i] <= 0x37:
+        value = (value << 3) | (field[i] - 0x30)
+        i += 1
+    if i < end and field[i] and not field[i : i + 1].isspace():
+        return -1
+    return value
+
+
+def _tar(buf: bytes) -> str | None:
+    """file's ``is_tar``: a 512-byte header whose checksum (its own field counted as blanks)
+    holds; the magic at 257 tells GNU's, POSIX's and the old format apart."""
+    if len(buf) < 512:
+        return None
+    if sum(buf[:512]) - sum(buf[148:156]) + 8 * 0x20 != _tar_octal(buf[148:156]):
+        return None
+    if buf[257:265] == b"ustar  \0":
+        return "POSIX tar archive (GNU)"
+    if buf[257:263] == b"ustar\0":
+        return "POSIX tar archive"
+    return "tar archive"
+
+
 SIGNATURES = [(_png, "image/png"), (_jpeg, "image/jpeg"), (_pdf, "application/pdf"),
               (_gzip, "application/gzip"), (_zip, "application/zip")]
 
@@ -467,6 +498,9 @@ def describe(buf: bytes) -> tuple[str, str, str]:
                 "application/json" if kind == 1 else "application/x-ndjson", charset)
     if enc and is_csv(buf):
         return "CSV text", "text/csv", charset
+    tar = _tar(buf)
+    if tar is not None:
+        return tar, "application/x-tar", charset
     for probe, mime in SIGNATURES:
         found = probe(buf)
         if found is not None:

@@ -21,9 +21,10 @@ Access times are not kept.
 creating the missing leading directories as GNU's ``make_dir_parents_private`` does (``-v``
 prints ``SRC -> DST`` unquoted for each one it makes).
 
-Deviation: copying a directory into itself (``cp -r d d/sub``) creates the target directory,
-reports ``cannot copy a directory, 'd', into itself, 'd/sub/d'`` and stops; GNU stops at the
-same point but may have copied some entries first, depending on directory order.
+Copying a directory into itself (``cp -r d d/sub``) goes as GNU's: the target is created
+and filled in directory order until the first directory the operand created is met as a
+source; that is reported (``cannot copy a directory, 'd', into itself, 'd/sub/d'``) and the
+operand's copy ends there.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ import errno
 from sandbox.commands._dirorder import in_inode_order
 from sandbox.commands._quoting import quoteaf
 from sandbox.commands._textutil import ArgmatchError, argmatch
-from sandbox.commands._writing import copy_file, is_inside, join, operands_of, new_slash_errno, same_path, stat_operand
+from sandbox.commands._writing import copy_file, join, operands_of, new_slash_errno, same_path, stat_operand
 from sandbox.commands.base import CommandContext
 from sandbox.commands.mv import Backups, backup_policy, targets
 from sandbox.commands.options import NO_ARG, OPTIONAL, REQUIRED, OptionSpec, parse_command_line
@@ -162,8 +163,15 @@ class _Copier:
         self.dereference = False  # -L: a directory met again is copied again
         #: GNU's src_info (only with two or more sources into a directory): source files seen.
         self.seen_files: set[str] | None = None
-        #: GNU's remember_copied for directory operands: source path -> its copy's path.
+        #: GNU's remember_copied for directory operands: source path -> its copy's path
+        #: (and the first directory each operand creates -> itself, to meet it as a source).
         self.dir_copies: dict[str, tuple[str, str]] = {}
+        #: The operand being copied and its target, as GNU's messages name them.
+        self.top_names = ("", "")
+        #: GNU's first_dir_created_per_command_line_arg, and its copy_into_self (which ends
+        #: the listing of every directory the operand is in the middle of).
+        self.first_dir_created = False
+        self.into_self = False
         #: -b/--backup/-S: an existing destination file is renamed to its backup name first
         self.backups: Backups | None = None
         #: --reflink[=always]: a clone or nothing; the jail's ext4-like store can't clone
@@ -250,6 +258,8 @@ class _Copier:
         target is not looked at and its creation fails with EEXIST."""
         ctx = self.ctx
         ctx.budget.check_time()
+        if top:
+            self.top_names, self.first_dir_created, self.into_self = (src, dst), False, False
         try:
             src_stat = stat_operand(ctx, src)
         except FSError as e:
@@ -295,25 +305,23 @@ class _Copier:
                     if earlier[0] == ctx.path(dst):
                         ctx.error(f"warning: source directory {quoteaf(src)} specified more than once")
                         return True
+                elif earlier[0] == key:  # the copy made below itself, met as a source
+                    top_src, top_dst = self.top_names
+                    ctx.error(f"cannot copy a directory, {quoteaf(top_src)}, into itself, {quoteaf(top_dst)}")
+                    self.into_self = True
+                    return False
                 elif not self.dereference:
                     ctx.error(f"will not create hard link {quoteaf(dst)} to directory {quoteaf(earlier[1])}")
                     return False
-            if top and is_inside(ctx, dst, src):
-                # GNU creates the target, then meets it as a source and stops; we stop at
-                # once after creating it (GNU may have copied part of the tree meanwhile).
-                if dst_stat is None:
-                    try:
-                        ctx.mkdir(dst)
-                    except FSError:
-                        pass
-                ctx.error(f"cannot copy a directory, {quoteaf(src)}, into itself, {quoteaf(dst)}")
-                return False
             if dst_stat is None:
                 try:
                     ctx.mkdir(dst)
                 except FSError as e:
                     ctx.error(f"cannot create directory {quoteaf(dst)}: {e}")
                     return False
+                if not self.first_dir_created:
+                    self.first_dir_created = True
+                    self.dir_copies.setdefault(ctx.path(dst), (ctx.path(dst), dst))
                 self.say(src, dst)
             try:
                 names = in_inode_order(ctx.fs, ctx.path(src), ctx.listdir(src))
@@ -323,6 +331,8 @@ class _Copier:
             ok = True
             for name in names:
                 ok = self.copy(join(src, name), join(dst, name), False) and ok
+                if self.into_self:  # no point in going on (GNU's copy_dir)
+                    break
             return self.keep_mtime(dst, Timestamp(mtime_ns_of(src_stat))) and ok
         if dst_stat is not None:
             if ctx.path(dst) in self.created:

@@ -3,7 +3,8 @@
 backup name first (``backup_name``, shared with ``cp``).
 
 A move within one mount is an atomic rename; across mounts it is a copy then a removal.
-``-i`` (interactive) is refused: there is no terminal.
+A source named ``.`` or ``..`` (``mv dir/. x``) fails as rename(2) does (``Device or
+resource busy``). ``-i`` (interactive) is refused: there is no terminal.
 """
 
 from __future__ import annotations
@@ -202,6 +203,8 @@ def _move(ctx: CommandContext, src: str, dst: str, no_clobber: bool, verbose: bo
           backups: "Backups | None" = None, update: bool = False) -> bool:
     try:  # lstat, as GNU's: a link is moved as itself (rename(2) never follows it)
         src_stat = stat_through(ctx, src, follow=False)[0]
+        if src.rstrip("/").rpartition("/")[2] in (".", ".."):
+            ctx.path(src)  # ``file/.``: ENOTDIR
     except FSError as e:
         ctx.error(f"cannot stat {quoteaf(src)}: {e}")
         return False
@@ -235,6 +238,9 @@ def _move(ctx: CommandContext, src: str, dst: str, no_clobber: bool, verbose: bo
         if not dst_stat.is_dir and src_stat.is_dir:
             ctx.error(f"cannot overwrite non-directory {quoteaf(dst)} with directory {quoteaf(src)}")
             return False
+    if src.rstrip("/").rpartition("/")[2] in (".", ".."):  # rename(2) refuses to move a dot
+        ctx.error(f"cannot move {quoteaf(src)} to {quoteaf(dst)}: {FSError(errno.EBUSY, src)}")
+        return False
     if src_stat.is_dir and is_inside(ctx, dst, src):
         ctx.error(f"cannot move {quoteaf(src)} to a subdirectory of itself, {quoteaf(dst)}")
         return False

@@ -64,8 +64,9 @@ class _Remover:
         self.ctx.error(f"cannot remove {quoteaf(shown)}: {err}")
         return False
 
-    def remove(self, shown: str) -> bool:
-        """Remove one operand (typed as ``shown``); False on error."""
+    def remove(self, shown: str, top: bool = False) -> bool:
+        """Remove one operand (typed as ``shown``; ``top`` for a command-line one); False on
+        error."""
         ctx = self.ctx
         ctx.budget.check_time()
         try:
@@ -94,6 +95,13 @@ class _Remover:
             try:
                 if ctx.listdir(shown):
                     raise FSError(errno.ENOTEMPTY, shown)
+            except FSError as e:
+                return self.fail(shown, e)
+        if top and _dotted(shown):  # GNU's check of a directory it could otherwise remove
+            ctx.error(f"refusing to remove '.' or '..' directory: skipping {quoteaf(shown)}")
+            return False
+        if not self.recursive:
+            try:
                 ctx.rmdir(shown)
             except FSError as e:
                 return self.fail(shown, e)
@@ -114,6 +122,21 @@ class _Remover:
             return self.fail(shown, e)
         self.say(f"removed directory {quoteaf(shown)}\n")
         return True
+
+
+def _fts_trimmed(operand: str) -> str:
+    """The operand as gnulib's ``fts_open`` keeps it (and rm names it): two or more trailing
+    slashes become one (``d//`` is ``d/``; ``//`` stays)."""
+    end = len(operand)
+    if end > 2 and operand.endswith("/"):
+        while end > 1 and operand[end - 2] == "/":
+            end -= 1
+    return operand[:end]
+
+
+def _dotted(operand: str) -> bool:
+    """True if the operand's last component is ``.`` or ``..`` (POSIX: never removed)."""
+    return operand.rstrip("/").rpartition("/")[2] in (".", "..")
 
 
 def _diagnose_leading_hyphen(ctx: CommandContext) -> None:
@@ -181,24 +204,19 @@ def run(ctx: CommandContext) -> int:
         return ctx.usage_error("missing operand")
     remover = _Remover(ctx, force, recursive, "d" in keys, "v" in keys)
     status = 0
-    for operand in operands:
-        base = operand.rstrip("/").rsplit("/", 1)[-1]
-        if recursive and base in (".", "..") and operand.rstrip("/") != "":
-            ctx.error(f"refusing to remove '.' or '..' directory: skipping {quoteaf(operand)}")
-            status = 1
-            continue
+    for operand in map(_fts_trimmed, operands):
         try:
-            is_root = ctx.path(operand) == "/"
+            is_root = ctx.path(operand) == "/" and not _dotted(operand)  # (``/.``: refused as a dot)
         except FSError:
             is_root = False
         if recursive and is_root and "no-preserve-root" not in keys:
-            if operand.rstrip("/") == "":
+            if operand == "/":
                 ctx.error("it is dangerous to operate recursively on '/'")
             else:
                 ctx.error(f"it is dangerous to operate recursively on {quoteaf(operand)} (same as '/')")
             ctx.error("use --no-preserve-root to override this failsafe")
             status = 1
             continue
-        if not remover.remove(operand):
+        if not remover.remove(operand, top=True):
             status = 1
     return status

@@ -321,7 +321,10 @@ class _Writer:
         name = self._next_name()
         if self.verbose:
             self.ctx.stdout.write(f"creating file {quoteaf(name)}\n".encode("utf-8", "surrogateescape"))
-        self.ctx.write_bytes(name, data)
+        try:
+            self.ctx.write_bytes(name, data)
+        except FSError as err:  # GNU names the file as it built it: ``PREFIX`` + suffix
+            raise SplitError(f"{quotef(name)}: {err}") from err
         self.current = name
         self.ctx.budget.check_time()
 
@@ -329,7 +332,10 @@ class _Writer:
         """Add ``data`` to the current output file."""
         assert self.current is not None
         if data:
-            self.ctx.append_bytes(self.current, data)
+            try:
+                self.ctx.append_bytes(self.current, data)
+            except FSError as err:
+                raise SplitError(f"{quotef(self.current)}: {err}") from err
 
     def _next_name(self) -> str:
         return self.namer.next()

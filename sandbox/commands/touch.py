@@ -19,10 +19,10 @@ import re
 import time
 
 from sandbox.commands._quoting import quote, quoteaf
-from sandbox.commands._writing import operands_of
+from sandbox.commands._writing import new_slash_errno, operands_of
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, REQUIRED, OptionSpec, parse_command_line
-from sandbox.fs.base import FSError, Timestamp, file_time_ns, mtime_ns_of
+from sandbox.fs.base import FileStat, FSError, Timestamp, file_time_ns, mtime_ns_of
 
 SPEC = OptionSpec(
     "acd:fmr:t:h",
@@ -186,14 +186,26 @@ def run(ctx: CommandContext) -> int:
         if operand == "-":
             continue  # GNU touches standard output: nothing to do in the sandbox
         try:
-            exists = ctx.stat(operand) is not None
+            st: FileStat | None = ctx.stat(operand)
         except FSError as e:
+            if operand.endswith("/") and e.errno == errno.ENOENT and new_slash_errno(ctx, operand) == errno.ENOTDIR:
+                # a new ``name/``: open(2) fails with EISDIR, which GNU ignores; then setting
+                # the times fails (ENOENT, which -c silences)
+                if not no_create:
+                    ctx.error(f"setting times of {quoteaf(operand)}: {e}")
+                    status = 1
+                continue
             if no_create:
                 if e.errno != errno.ENOENT:  # GNU only tries to set the times
                     ctx.error(f"setting times of {quoteaf(operand)}: {e}")
                     status = 1
                 continue
-            exists = False
+            st = None
+        if st is not None and operand.endswith("/") and not st.is_dir:  # ``file/``
+            ctx.error(f"setting times of {quoteaf(operand)}: {FSError(errno.ENOTDIR, operand)}")
+            status = 1
+            continue
+        exists = st is not None
         try:
             if not exists:
                 ctx.append_bytes(operand, b"")

@@ -3,7 +3,8 @@
 Options: ``-a`` (hidden names too), ``-d`` (directories only), ``-L LEVEL``, ``-f`` (full
 paths), ``-i`` (no indentation lines), ``-F`` (``/`` after directories, ``*`` after
 executables), ``-I PATTERN`` (leave out matching names), ``-P PATTERN`` (list only files that
-match; directories are kept), ``-t`` (oldest first), ``-r``, ``--dirsfirst``, ``--filesfirst``,
+match; directories are kept), ``-t`` (oldest first, whole seconds, then by name; ``-c`` too:
+the jail keeps one time), ``-r``, ``--dirsfirst``, ``--filesfirst``,
 ``-n`` (no colour), ``-C`` (colour when ``TERM`` is set: ``LS_COLORS``'s ``di``/``ex``/``fi``,
 or without it tree's defaults: directories ``01;34``, executables ``01;32``, other files ``00``), ``--noreport``, ``--prune`` (leave out
 directories that end up empty), ``--``. The ``[...]`` information before a name, in tree's
@@ -46,6 +47,7 @@ from sandbox.commands.base import CommandContext
 from sandbox.commands.date import Moment, strftime
 from sandbox.commands.ls.layout import format_date
 from sandbox.commands._dirorder import in_directory_order
+from sandbox.commands._writing import stat_operand
 from sandbox.commands.sort import filevercmp
 from sandbox.fs.base import FileStat, FSError
 from sandbox.fs.paths import normalize
@@ -269,9 +271,9 @@ class _Tree:
                             raise TreeExit("tree: Invalid level, must be greater than 0.")
                     else:
                         (self.include if letter == "P" else self.exclude).append(value)
-                elif letter in "adfiFrt":
+                elif letter in "adfiFrtc":  # (-c: by status change time, the jail's one time)
                     attr = {"a": "all", "d": "dirs_only", "f": "full", "i": "no_indent", "F": "classify",
-                            "r": "reverse", "t": "by_time"}[letter]
+                            "r": "reverse", "t": "by_time", "c": "by_time"}[letter]
                     setattr(self, attr, True)
                 elif letter == "n":
                     pass  # no colour: the default; -C wins over it wherever it stands
@@ -342,7 +344,7 @@ class _Tree:
         for operand in self.operands or ["."]:
             try:
                 vpath = self.ctx.path(operand)
-                st = self.ctx.fs.stat(vpath)
+                st = stat_operand(self.ctx, operand)  # ``file/`` fails as a missing one
             except FSError:
                 self.out.append(printable(operand) + "  [error opening dir]\n")
                 status = 2
@@ -430,7 +432,7 @@ class _Tree:
         elif how == "size":
             entries.sort(key=lambda e: (-e[3].size, e[0]))
         elif how == "mtime":
-            entries.sort(key=lambda e: (e[3].mtime, e[0]))
+            entries.sort(key=lambda e: (e[3].mtime // 1, e[0]))  # tree compares whole seconds
         else:
             entries.sort(key=lambda e: e[0])
         if self.reverse and how != "none":

@@ -1,4 +1,6 @@
-"""find's ``-printf`` format (GNU findutils 4.9): directives with flags, width and precision,
+"""find's ``-printf`` format (GNU findutils 4.9): directives with flags, width and precision
+(``%d``/``%m`` are C's ``%d``/``%o``, ``%S`` its ``%g``, the other numbers strings, as findutils
+prints them; ``%{ %[ %(`` are reserved),
 ``%Tk``/``%Ak``/``%Ck`` through the C library's ``strftime`` (UTC; ``S T X +`` carry GNU's
 ten-digit fraction), escapes, and GNU's warnings for unknown ones. Owner and group are the
 sandbox's virtual identity; there is no inode or device number (both print as 0)."""
@@ -102,8 +104,10 @@ def compile_format(ctx: CommandContext, fmt: str) -> list:
             pieces.append((spec, d, ""))
             i = j + 1
             continue
+        if d in "{[(":
+            raise FindError(f"error: the format directive `%{d}' is reserved for future use")
         ctx.error(f"warning: unrecognized format directive `%{d}'")
-        lit += ("%" + d).encode("utf-8", "surrogateescape")
+        lit += data[i : j + 1].encode("utf-8", "surrogateescape")  # (its flags and width too)
         i = j + 1
     flush()
     return pieces
@@ -209,12 +213,10 @@ def render(walker, pieces: list, e) -> bytes:  # type: ignore[no-untyped-def]
             continue
         if d in _NUMERIC:
             value = _number(e, fs, d)
-            base = spec.split(".")[0]
-            if d == "m" and "#" in base:  # C's %#o: a leading 0 (Python's is 0o)
-                text = "0" + format(value, "o") if value else "0"
-                out.append(((base.replace("#", "").replace("0", "") + "s") % text).encode())
-                continue
-            out.append(((base + ("o" if d == "m" else "d")) % value).encode())
+            if d in "dm":  # findutils prints these two with C's %d and %o
+                out.append(_c_integer(spec, value, d == "m").encode())
+            else:  # the others as strings (human_readable's): %s's flags and precision
+                out.append(((spec + "s") % value).encode())
             continue
         if d == "p":
             text = e.path
@@ -240,14 +242,35 @@ def render(walker, pieces: list, e) -> bytes:  # type: ignore[no-untyped-def]
             text = mode_string(e.stat(fs))
         elif d == "F":
             text = "ext4"
-        elif d == "S":  # sparseness: 512-byte blocks over the size, as C's %g
+        elif d == "S":  # sparseness: 512-byte blocks over the size (1 when empty), C's %g
             st = e.stat(fs)
             blocks = -(-st.size // 4096) * 8
-            text = "%g" % (blocks * 512 / st.size) if st.size else "1"
+            out.append(((spec + "g") % (blocks * 512 / st.size if st.size else 1.0)).encode())
+            continue
         else:  # t a c
             text = ctime_string(mtime_ns_of(e.stat(fs)))
         out.append(((spec + "s") % text).encode("utf-8", "surrogateescape"))
     return b"".join(out)
+
+
+def _c_integer(spec: str, value: int, octal: bool) -> str:
+    """C's ``printf`` of a non-negative ``value`` as ``%d`` (or ``%o``: unsigned, so no sign
+    flag) with ``spec``'s flags, width and precision: a precision pads the digits with zeros
+    and turns the ``0`` flag off, ``#`` makes an octal number start with 0."""
+    m = _SPEC.fullmatch(spec)
+    assert m is not None
+    flags, width, prec = m.group(1), int(m.group(2) or 0), m.group(3)
+    digits = format(value, "o" if octal else "d")
+    if prec is not None:
+        digits = "" if int(prec or 0) == 0 and value == 0 else digits.rjust(int(prec or 0), "0")
+    if octal and "#" in flags and not digits.startswith("0"):
+        digits = "0" + digits
+    sign = "" if octal else "+" if "+" in flags else " " if " " in flags else ""
+    if "-" in flags:
+        return (sign + digits).ljust(width)
+    if "0" in flags and prec is None:
+        return sign + digits.rjust(width - len(sign), "0")
+    return (sign + digits).rjust(width)
 
 
 def _number(e, fs, d: str) -> int:  # type: ignore[no-untyped-def]

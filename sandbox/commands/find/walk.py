@@ -124,6 +124,18 @@ def base_name(path: str) -> str:
     return stripped.rsplit("/", 1)[-1]
 
 
+#: How ``-ls`` spells a byte of a name (findutils' ``print_name_with_quoting``): these escapes,
+#: printable ASCII as itself, any other byte (UTF-8 ones too) as ``\ooo``.
+_LS_ESCAPES = {ord("\\"): b"\\\\", ord("\n"): b"\\n", ord("\b"): b"\\b", ord("\r"): b"\\r",
+               ord("\t"): b"\\t", ord("\f"): b"\\f", ord(" "): b"\\ ", ord('"'): b'\\"'}
+_LS_BYTES = [_LS_ESCAPES.get(c) or (bytes([c]) if 0o40 < c < 0o177 else b"\\%03o" % c) for c in range(256)]
+
+
+def _ls_quoted(name: str) -> bytes:
+    """A name as ``-ls`` prints it."""
+    return b"".join(_LS_BYTES[c] for c in name.encode("utf-8", "surrogateescape"))
+
+
 class Walker:
     """Evaluates the expression over every start point."""
 
@@ -405,9 +417,11 @@ class Walker:
         else:
             date = time.strftime("%b %e  %Y", time.gmtime(mtime))
         line = (f"{0:9d} {blocks:6d} {mode_string(st)} {st.nlink:3d} {_identity.USER:<8s} "
-                f"{_identity.GROUP:<8s} {st.size:8d} {date} {e.path}"
-                f"{' -> ' + self.link_text(e) if st.kind == LINK else ''}\n")
-        self.emit(line.encode("utf-8", "surrogateescape"))
+                f"{_identity.GROUP:<8s} {st.size:8d} {date} ").encode()
+        line += _ls_quoted(e.path)
+        if st.kind == LINK:
+            line += b" -> " + _ls_quoted(self.link_text(e))
+        self.emit(line + b"\n")
         return True
 
     def _delete(self, e: Entry) -> bool:
@@ -592,6 +606,8 @@ class Walker:
                     if exc.errno == errno.ELOOP:
                         raise
                     # dangling: the link itself, as GNU's
+            if start.endswith("/") and st.kind not in (DIR, LINK):
+                raise FSError(errno.ENOTDIR, vpath)  # the kernel refuses ``file/``
         except FSError as exc:
             self.error(f"{quote(start)}: {exc}")
             return
