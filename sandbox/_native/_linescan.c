@@ -1074,12 +1074,94 @@ done:
     return result;
 }
 
+PyDoc_STRVAR(cut_slices_doc,
+"cut_slices(block, eol, slices, delim) -> bytes\n\n"
+"cut -b/-c over a block of whole records, each ending with the byte eol: for every record\n"
+"(without its eol) the pieces record[lo:hi] of slices (a tuple of (lo, hi) pairs, 0-based,\n"
+"sorted and not overlapping, hi -1 for the end), joined with nothing (delim None) or,\n"
+"leaving out empty pieces, with delim (--output-delimiter); each followed by eol.");
+
+static PyObject *cut_slices(PyObject *self, PyObject *args) {
+    Py_buffer buf;
+    int eol;
+    PyObject *slices, *delim_obj;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*iO!O", &buf, &eol, &PyTuple_Type, &slices, &delim_obj))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t *lo = NULL, *hi = NULL;
+    const char *delim = NULL;
+    Py_ssize_t dlen = 0, ns = PyTuple_GET_SIZE(slices);
+    if (delim_obj != Py_None) {
+        if (!PyBytes_Check(delim_obj)) {
+            PyErr_SetString(PyExc_TypeError, "delim must be bytes or None");
+            goto done;
+        }
+        delim = PyBytes_AS_STRING(delim_obj);
+        dlen = PyBytes_GET_SIZE(delim_obj);
+    }
+    lo = PyMem_New(Py_ssize_t, ns ? ns : 1);
+    hi = PyMem_New(Py_ssize_t, ns ? ns : 1);
+    if (!lo || !hi) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t k = 0; k < ns; k++) {
+        PyObject *pair = PyTuple_GET_ITEM(slices, k);
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            PyErr_SetString(PyExc_TypeError, "slices must be (lo, hi) pairs");
+            goto done;
+        }
+        lo[k] = PyLong_AsSsize_t(PyTuple_GET_ITEM(pair, 0));
+        hi[k] = PyLong_AsSsize_t(PyTuple_GET_ITEM(pair, 1));
+        if (PyErr_Occurred()) goto done;
+        if (lo[k] < 0 || (hi[k] < 0 && hi[k] != -1)) {
+            PyErr_SetString(PyExc_ValueError, "slice bounds must be 0 or more (hi -1: the end)");
+            goto done;
+        }
+    }
+    {
+        const char *p = (const char *)buf.buf;
+        Py_ssize_t n = buf.len, records = 0;
+        for (Py_ssize_t i = 0; i < n; i++) records += p[i] == (char)eol;
+        /* each record gives at most its own bytes, its eol and ns - 1 delimiters */
+        if (dlen && ns > 1 && records > (PY_SSIZE_T_MAX - n) / (dlen * (ns - 1))) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        result = PyBytes_FromStringAndSize(NULL, n + (dlen && ns > 1 ? records * dlen * (ns - 1) : 0));
+        if (!result) goto done;
+        char *out = PyBytes_AS_STRING(result);
+        Py_ssize_t o = 0, start = 0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (p[i] != (char)eol) continue;
+            Py_ssize_t len = i - start;
+            int wrote = 0;
+            for (Py_ssize_t k = 0; k < ns; k++) {
+                Py_ssize_t a = lo[k] < len ? lo[k] : len;
+                Py_ssize_t b = hi[k] == -1 || hi[k] > len ? len : hi[k];
+                if (b <= a) continue;
+                if (delim && wrote) { memcpy(out + o, delim, (size_t)dlen); o += dlen; }
+                memcpy(out + o, p + start + a, (size_t)(b - a));
+                o += b - a;
+                wrote = 1;
+            }
+            out[o++] = (char)eol;
+            start = i + 1;
+        }
+        if (_PyBytes_Resize(&result, o) < 0) result = NULL;
+    }
+done:
+    PyMem_Free(lo);
+    PyMem_Free(hi);
+    PyBuffer_Release(&buf);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"fold", fold, METH_VARARGS, fold_doc},
     {"scan", scan, METH_VARARGS, scan_doc},
     {"count_byte", count_byte, METH_VARARGS, count_byte_doc},
     {"diff_classes", diff_classes, METH_VARARGS, diff_classes_doc},
     {"number_lines", number_lines, METH_VARARGS, number_lines_doc},
+    {"cut_slices", cut_slices, METH_VARARGS, cut_slices_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1087,7 +1169,7 @@ static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_linescan",
     "Optional C accelerator for grep's line scans (scan()) and wc -l's newline count\n"
     "(count_byte()), fold's loop (fold()), diff's line classes (diff_classes()) and nl's\n"
-    "numbering (number_lines()). The\n"
+    "numbering (number_lines()) and cut -b/-c's slices (cut_slices()). The\n"
     "pure-Python path is the\n"
     "reference; this module only makes it faster.",
     -1, methods, NULL, NULL, NULL, NULL,

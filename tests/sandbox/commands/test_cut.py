@@ -47,6 +47,8 @@ ARGS = [
     "--fields=2 --delimiter=:", "--bytes=1-3", "--characters=2", "--only-delimited -d: -f1",
     "--zero-terminated -f1", "--compl -b 1", "-d: -f 18446744073709551614",
     "-d: -f 18446744073709551615",
+    # bounds past sys.maxsize (the C slices take them as the end of the line)
+    "-b 2-18446744073709551614", "-b 1-9223372036854775807", "-b 9223372036854775806-",
 ]
 
 

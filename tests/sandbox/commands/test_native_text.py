@@ -137,3 +137,42 @@ def test_number_lines_refuses_bad_arguments():
     assert native.number_lines(b"", True, 5, 1, 6, 0, b"\t", b"") == (b"", 5)
     assert native.number_lines(b"a\n\nb\n", False, -2, 3, 3, ord("0"), b":", b"    ") == (
         b"-02:a\n    \n001:b\n", 4)
+
+
+needs_cut_slices = pytest.mark.skipif(
+    getattr(native, "cut_slices", None) is None,
+    reason="the C accelerator is not built (no compiler at install time, or SANDBOX_NATIVE=0)")
+
+_CUT_LIST = st.lists(st.tuples(st.integers(1, 12), st.integers(0, 14)), min_size=1, max_size=4).map(
+    lambda pairs: ",".join(f"{a}-{a + b}" if b < 14 else f"{a}-" for a, b in pairs))
+
+
+@needs_cut_slices
+@settings(max_examples=int(os.environ.get("CUT_SLICES_EXAMPLES", "2000")), deadline=None)
+@given(st.lists(st.sampled_from([b"", b"x", b"two words", b"\t", b"abcdefghijklmnop", b"\xc3\xa9\xff",
+                                 b"\r", b"a,b,c"]), max_size=30),
+       _CUT_LIST, st.booleans(), st.sampled_from([None, b":", b"", b"<->"]), st.sampled_from([b"\n", b"\0"]))
+def test_cut_slices_is_cut_s_python_path(lines, spec, complement_, out_delim, eol):
+    """cut -b's C slices of a block of whole lines give what its Python cutter gives line by
+    line (ranges, --complement, --output-delimiter, -z)."""
+    from sandbox.commands.cut import _byte_cutter, complement, parse_list
+
+    ranges = parse_list(spec, positions=True)
+    if complement_:
+        ranges = complement(ranges)
+    if not ranges:
+        return
+    cutter = _byte_cutter(ranges, b"\0" if out_delim == b"" else out_delim)  # (cut's empty delimiter)
+    slices, delim = cutter.native
+    block = b"".join(line + eol for line in lines)
+    assert native.cut_slices(block, eol[0], slices, delim) == b"".join(cutter(x) + eol for x in lines)
+
+
+@needs_cut_slices
+def test_cut_slices_refuses_bad_arguments():
+    for args in [("x\n", 10, ((0, 1),), None), (b"x\n", 10, ((0,),), None), (b"x\n", 10, ((-2, 1),), None),
+                 (b"x\n", 10, ((0, 1),), "s"), (b"x\n", 10, [(0, 1)], None)]:
+        with pytest.raises((TypeError, ValueError)):
+            native.cut_slices(*args)
+    assert native.cut_slices(b"", 10, ((0, -1),), None) == b""
+    assert native.cut_slices(b"abc\n\nde\n", 10, ((0, 1), (2, -1)), b"|") == b"a|c\n\nd\n"
