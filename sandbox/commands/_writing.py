@@ -6,6 +6,8 @@ user typed, so messages name paths exactly as GNU prints them.
 
 from __future__ import annotations
 
+import errno
+
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import OptionSpec, UsageError, parse
 from sandbox.fs.base import FSError
@@ -91,6 +93,21 @@ def new_slash_errno(ctx: CommandContext, dst: str) -> int:
     except FSError as e:
         return e.errno
     return 20  # ENOTDIR (a file parent too: it cannot hold the name)
+
+
+def check_slashed_create(ctx: CommandContext, operand: str) -> None:
+    """What open(2) with ``O_CREAT`` says of ``name/`` when name is no directory: EISDIR
+    for a file or a new name, the parent's error when that does not resolve (raised as
+    ``FSError``). A directory passes (the caller's own "Is a directory" follows)."""
+    if not operand.endswith("/"):
+        return
+    try:
+        if ctx.stat(operand).is_dir:
+            return
+    except FSError as e:
+        if e.errno != errno.ENOENT or new_slash_errno(ctx, operand) != errno.ENOTDIR:
+            raise
+    raise FSError(errno.EISDIR, operand)
 
 
 def copy_tree(ctx: CommandContext, src: str, dst: str, on_copied=None) -> None:

@@ -7,10 +7,8 @@ the others still get the data. ``-i`` and ``-p`` are accepted (no signals, no pi
 
 from __future__ import annotations
 
-import errno
-
 from sandbox.commands._quoting import quotef
-from sandbox.commands._writing import new_slash_errno, operands_of
+from sandbox.commands._writing import check_slashed_create, operands_of
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, OPTIONAL, OptionSpec, parse_command_line
 from sandbox.fs.base import FSError
@@ -44,18 +42,6 @@ def writes(args: list[str]) -> list[str]:
     return operands_of(SPEC, args)[1]  # GNU tee writes a file named "-" too
 
 
-def _check_slashed(ctx: CommandContext, operand: str) -> None:
-    """Raise what open(2) with O_CREAT says of ``name/`` that is not a directory: EISDIR for
-    a file or a new name, the parent's error when that does not resolve."""
-    try:
-        if ctx.stat(operand).is_dir:
-            return  # (writing it fails as a directory's does)
-    except FSError as e:
-        if e.errno != errno.ENOENT or new_slash_errno(ctx, operand) != errno.ENOTDIR:
-            raise
-    raise FSError(errno.EISDIR, operand)
-
-
 def run(ctx: CommandContext) -> int:
     """Run ``tee``."""
     parsed = parse_command_line(ctx, SPEC, USAGE, version="tee (GNU coreutils) 9.1")
@@ -69,8 +55,7 @@ def run(ctx: CommandContext) -> int:
     seen: set[str] = set()
     for operand in operands:
         try:
-            if operand.endswith("/"):
-                _check_slashed(ctx, operand)
+            check_slashed_create(ctx, operand)
             if append:
                 ctx.append_bytes(operand, b"")
             else:

@@ -22,6 +22,7 @@ import re
 from typing import TYPE_CHECKING, BinaryIO
 
 from sandbox.commands._stdout_errors import stdout_failure
+from sandbox.commands._writing import check_slashed_create
 from sandbox.commands.base import CommandContext
 from sandbox.fs.base import FSError
 from sandbox.fs.paths import normalize
@@ -500,6 +501,7 @@ def _open_stream(sh: "Shell", r: Redirect, table: dict[int, object], applied: Ap
             ctx = ctx or _ctx(sh, io_)
             if ctx.fs.exists(vpath) and ctx.stat(target).is_dir:
                 raise RedirectFailed(f"{target}: Is a directory")
+            check_slashed_create(ctx, target)
             return ReadWriteFile(ctx, target)
         return _open_writer(sh, ctx or io_, op, target, vpath, table, applied, lasting)
     except FSError as exc:
@@ -549,6 +551,7 @@ def _open_writer(sh: "Shell", where: "CommandContext | IO", op: str, target: str
         if vpath == DEV_FULL:
             return FullWriter()
     ctx = where if isinstance(where, CommandContext) else _ctx(sh, where)
+    check_slashed_create(ctx, target)  # (`> new/`, `> file/`: open(2) refuses them)
     append = op in (">>", "&>>")
     try:
         st = sh.fs.stat(vpath)

@@ -529,3 +529,17 @@ def test_commands_that_look_at_a_process_substitution_see_a_pipe() -> None:
              "stat -L -c '%F %a %s' <(echo) >(cat); du -bL <(echo abc) | cut -f1\n"
              "find -L <(echo) -maxdepth 0 -type p | wc -l; find -L <(echo) -maxdepth 0 -type f | wc -l\n"
              "file -L <(echo) | sed 's/[0-9]//g'; cat <(echo abc) | wc -c", stderr=True)
+
+
+@needs_bash
+@pytest.mark.parametrize("script", [
+    "echo x > a.txt/; echo $?; echo x > new/; echo $?; echo x >> a.txt/; echo x > dir/\n"
+    "echo x > nodir/x/; cat < a.txt/; echo $?; ls",
+    "echo x 2> new/; echo $?; echo y &> z/; echo $?; exec 3> w/; echo $?; echo q 1<> rw/; echo $?",
+    "tee new/ < /dev/null; tee a.txt/ nodir/q/ < /dev/null; echo $?; ls",
+])
+def test_a_name_with_a_trailing_slash_is_no_file_to_create(script: str) -> None:
+    """``> name/`` (and ``>>``, ``&>``, ``<>``, ``exec 3>``, tee's operands): open(2) with
+    O_CREAT refuses a name/ that is no directory, "Is a directory" for a file or a new name,
+    the parent's error where that does not resolve; nothing is created or written."""
+    dt.check(script, stderr=True)
