@@ -16,6 +16,8 @@ from bisect import bisect_left
 from collections.abc import Mapping
 from typing import Any
 
+from sandbox.regex import iter_matches
+
 #: Where glibc looks, in order, for the LC_CTYPE category's locale.
 _VARIABLES = ("LC_ALL", "LC_CTYPE", "LANG")
 
@@ -223,15 +225,7 @@ class SingleByteRegex:
 
     def finditer(self, data: bytes, pos: int = 0, endpos: int | None = None):  # type: ignore[no-untyped-def]
         """Successive non-overlapping matches (an empty match advances by one byte)."""
-        if endpos is None:
-            endpos = len(data)
-        while pos <= endpos:
-            m = self.search(data, pos, endpos)
-            if m is None:
-                return
-            yield m
-            s, e = m.span()
-            pos = e if e > s else e + 1
+        return iter_matches(self.search, data, pos, endpos)
 
     def alternatives(self, limit: int = 4) -> None:
         """No split into branches (see ``Regex.alternatives``)."""

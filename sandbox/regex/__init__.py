@@ -226,15 +226,21 @@ class Regex:
     def finditer(self, data: bytes, pos: int = 0, endpos: int | None = None):
         """Successive non-overlapping matches, as ``grep -o`` walks them (an empty match
         advances by one character)."""
-        if endpos is None:
-            endpos = len(data)
-        while pos <= endpos:
-            m = self.search(data, pos, endpos)
-            if m is None:
-                return
-            yield m
-            s, e = m.span()
-            pos = e if e > s else e + 1
+        return iter_matches(self.search, data, pos, endpos)
+
+
+def iter_matches(search, data: bytes, pos: int = 0, endpos: int | None = None):  # type: ignore[no-untyped-def]
+    """The successive non-overlapping matches ``search(data, pos, endpos)`` finds, an empty
+    match moving on by one (byte or character: the next search starts there)."""
+    if endpos is None:
+        endpos = len(data)
+    while pos <= endpos:
+        m = search(data, pos, endpos)
+        if m is None:
+            return
+        yield m
+        s, e = m.span()
+        pos = e if e > s else e + 1
 
 
 def compile_regex(pattern: bytes, *, extended: bool = False, icase: bool = False,
