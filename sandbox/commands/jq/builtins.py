@@ -419,11 +419,6 @@ def _join(v, sep):
     return out
 
 
-@native("ascii")
-def _ascii(v):
-    return chr(int(v))
-
-
 @native("reverse")
 def _reverse(v):
     if type(v) is list:
@@ -665,11 +660,6 @@ def _transpose(v):
     for row in v:
         n = max(n, _length(row))
     return [[I.index_value(row, i) for row in v] for i in range(n)]
-
-
-@native("toarray")
-def _toarray(v):
-    return v if type(v) is list else [v]
 
 
 @native("abs")
@@ -1429,11 +1419,6 @@ def _todateiso(v):
     return dates.strftime(v, "%Y-%m-%dT%H:%M:%SZ")
 
 
-@native("date")
-def _date(v):
-    return dates.strftime(v, "%Y-%m-%dT%H:%M:%SZ")
-
-
 @native("fromdateiso8601")
 def _fromdateiso(v):
     return dates.mktime(dates.strptime(v, "%Y-%m-%dT%H:%M:%SZ"))
@@ -1442,16 +1427,6 @@ def _fromdateiso(v):
 @native("fromdate")
 def _fromdate(v):
     return dates.mktime(dates.strptime(v, "%Y-%m-%dT%H:%M:%SZ"))
-
-
-@native("dateadd", 2)
-def _dateadd(v, u, n):
-    return I.add_values(v, n)
-
-
-@native("datesub", 2)
-def _datesub(v, u, n):
-    return I.binop_values("-", v, n)
 
 
 @native("format", 1)
@@ -1499,16 +1474,6 @@ def _isnormal(v):
         return False
     x = v
     return not (x != x or math.isinf(x) or x == 0 or abs(x) < sys.float_info.min)
-
-
-@native("isvalid", 1, "gen")
-def _isvalid(v, env, args):
-    try:
-        for _ in args[0].ev(v, env):
-            pass
-        yield True
-    except JQError:
-        yield False
 
 
 
@@ -1724,7 +1689,7 @@ for _name, _fn in {
     "expm1": math.expm1, "log": _log, "log10": _log10, "log1p": math.log1p, "log2": _log2,
     "sin": math.sin, "sinh": math.sinh, "tan": math.tan, "tanh": math.tanh,
     "j0": lambda x: _bessel(0, x), "j1": lambda x: _bessel(1, x), "y0": lambda x: _bessel_y(0, x), "y1": lambda x: _bessel_y(1, x),
-    "pow10": lambda x: 10.0 ** x,
+    "erf": math.erf, "erfc": math.erfc,
 }.items():
     _math1(_name, _fn)
 
@@ -1816,7 +1781,6 @@ def del(f): delpaths([path(f)]);
 def from_entries: reduce .[] as $x ({}; . + { ($x | .key // .Key // .name // .Name):
     ($x | if has("value") then .value else .Value end) });
 def with_entries(f): to_entries | map(f) | from_entries;
-def leaf_paths: paths(scalars);
 def in(xs): . as $x | xs | has($x);
 def combinations:
     if length == 0 then [] else
@@ -1828,11 +1792,6 @@ def combinations(n): . as $dot | [range(n) | $dot] | combinations;
 def first: .[0];
 def last: .[-1];
 def nth($n): .[$n];
-def ascii(i): [i] | implode;
-def todate(f): strftime(f);
-def dateadd(u; n): . + n;
-def datesub(u; n): . - n;
-def date: todate;
 def pick(pathexps): . as $top
   | reduce path(pathexps) as $p (null; setpath($p; $top | getpath($p)));
 def truncate_stream(stream): . as $n | null | stream | . as $input

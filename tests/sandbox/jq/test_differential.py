@@ -110,3 +110,21 @@ def test_matches_libjq(chunk: int) -> None:
             failures.append(f"seed={seed} program={program!r} input={text!r}\n  libjq: {exp_kind} {exp!r}\n  ours:  {got_kind} {got!r}\n  repro: {_repro(program, text)}")
     assert total >= PROGRAMS * INPUTS_PER_PROGRAM // CHUNKS - INPUTS_PER_PROGRAM
     assert not failures, f"{len(failures)}/{total} cases differ:\n" + "\n".join(failures[:15])
+
+
+# Modules are refused in the sandbox (compile error), so their two builtins are not ours; jn and
+# yn (Bessel functions of any order) are not implemented.
+BUILTINS_NOT_OURS = {"get_search_list/0", "modulemeta/0", "jn/2", "yn/2"}
+
+
+def test_builtins_are_libjq_s() -> None:
+    """``builtins`` names what jq 1.8 defines, no more (1.7's ascii, todate/1, dateadd,
+    datesub, date, leaf_paths, pow10... are gone from 1.8) and no less but the refused ones."""
+    from sandbox.commands.testing import run_command
+
+    code, out, err = run_command(["jq", "-nc", "builtins"])
+    assert code == 0, err
+    ours = set(json.loads(out))
+    theirs = set(jq.compile("builtins").input_value(None).first())
+    assert ours - theirs == set()
+    assert theirs - ours == BUILTINS_NOT_OURS
