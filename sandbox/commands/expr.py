@@ -24,6 +24,7 @@ from __future__ import annotations
 import decimal
 
 from sandbox.commands._quoting import quote
+from sandbox.commands._locale import expand_byte_ranges, narrow, utf8_ctype, widen
 from sandbox.commands.base import CommandContext
 from sandbox.commands.options import NO_ARG, OptionSpec, UsageError, parse
 from sandbox.regex import RegexError, compile_regex
@@ -134,6 +135,8 @@ class _Parser:
         self.ctx = ctx
         self.args = args
         self.pos = 0
+        #: Whether characters are UTF-8 (else the C locale: one a byte).
+        self.utf8 = utf8_ctype(ctx.env)
 
     def more(self) -> bool:
         return self.pos < len(self.args)
@@ -242,17 +245,17 @@ class _Parser:
             self.pos += 1
             return self.args[self.pos - 1]
         if self.next_is("length"):
-            return _number(len(to_text(self.eval6(evaluate))))
+            return _number(len(self.chars(to_text(self.eval6(evaluate)))))
         if self.next_is("match"):
             left = self.eval6(evaluate)
             right = self.eval6(evaluate)
             return self.colon(left, right) if evaluate else left
         if self.next_is("index"):
-            text, chars = to_text(self.eval6(evaluate)), to_text(self.eval6(evaluate))
+            text, chars = self.chars(to_text(self.eval6(evaluate))), self.chars(to_text(self.eval6(evaluate)))
             wanted = set(chars)
             return _number(next((i + 1 for i, c in enumerate(text) if c in wanted), 0))
         if self.next_is("substr"):
-            text = to_text(self.eval6(evaluate))
+            text = self.chars(to_text(self.eval6(evaluate)))
             first, count = self.eval6(evaluate), self.eval6(evaluate)
             a, b = _integer(first), _integer(count)
             if a is None or b is None:
@@ -260,8 +263,17 @@ class _Parser:
             pos, length = _size(a), _size(b)
             if len(text) < pos or pos == 0 or length == 0:
                 return ""
-            return text[pos - 1: pos - 1 + min(length, len(text) - pos + 1)]
+            return self.unchars(text[pos - 1: pos - 1 + min(length, len(text) - pos + 1)])
         return self.eval7(evaluate)
+
+    def chars(self, text: str) -> str:
+        """``text`` as a string of its characters: itself in a UTF-8 locale, one character a
+        byte in the C locale (``LC_ALL=C expr length é`` is 2)."""
+        return text if self.utf8 else text.encode("utf-8", "surrogateescape").decode("latin-1")
+
+    def unchars(self, text: str) -> str:
+        """The inverse of ``chars``."""
+        return text if self.utf8 else text.encode("latin-1").decode("utf-8", "surrogateescape")
 
     def eval7(self, evaluate: bool) -> "decimal.Decimal | str":
         self.require_more()
@@ -281,6 +293,8 @@ class _Parser:
         """GNU ``docolon``: anchored BRE match of ``pattern`` against ``subject``."""
         text = to_text(subject).encode("utf-8", "surrogateescape")
         raw = to_text(pattern).encode("utf-8", "surrogateescape")
+        if not self.utf8:  # the C locale: one character a byte (_locale.widen)
+            text, raw = widen(text), widen(expand_byte_ranges(raw))
         if _empty_interval(raw):
             raise ExprError("Invalid content of \\{\\}")
         try:
@@ -299,7 +313,9 @@ class _Parser:
             return "" if rx.groups > 0 else _ZERO
         if rx.groups > 0:
             group = m.group(1)
-            return "" if group is None else group.decode("utf-8", "surrogateescape")
+            return "" if group is None else narrow(group).decode("utf-8", "surrogateescape")
+        if not self.utf8:
+            return _number(len(narrow(text[: m.end()])))
         return _number(len(text[: m.end()].decode("utf-8", "surrogateescape")))
 
 

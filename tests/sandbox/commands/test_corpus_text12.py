@@ -91,6 +91,11 @@ COREUTILS = [
     "LC_ALL=C column -t <<< $'é b\\naa c'", "printf 'é\\tb\\n' | LC_ALL=C column -t -s $'\\t' -N 'Ñ,x'",
     "printf 'é b\\naa c\\n' | LC_ALL=C column -t -o 'é'",
     "printf 'é b\\naa c\\n' | LC_ALL=C column -t -s 'é'; echo $?",
+    # expr: length, index, substr and : count bytes in the C locale, characters in UTF-8
+    "LC_ALL=C expr length é; expr length é; LC_ALL=C expr substr héllo 2 2 | od -c | head -1",
+    "expr substr héllo 2 2; LC_ALL=C expr index héllo l; expr index héllo l",
+    "LC_ALL=C expr héllo : 'h.*'; expr héllo : 'h.*'; LC_ALL=C expr héllo : '\\(h.l\\)'; echo $?",
+    "LC_ALL=C expr héllo : '\\(h..l\\)' | od -c | head -1; export LC_ALL=C; expr length ab€; expr é : '[^a]*'",
 ]
 
 
@@ -115,9 +120,9 @@ def test_gawk_locale_and_multibyte_warning(script: str) -> None:
     check(script, files=FILES)
 
 
-@_skip("wc", "rev", "column")
+@_skip("wc", "rev", "column", "expr", "od")
 @pytest.mark.parametrize("script", COREUTILS)
-def test_wc_rev_column_in_the_c_locale(script: str) -> None:
+def test_wc_rev_column_expr_in_the_c_locale(script: str) -> None:
     check(script, files=FILES)
 
 
