@@ -229,7 +229,7 @@ def run(ctx: CommandContext) -> int:
         try:
             data = ctx.stdin.read() if operand is None else ctx.read_bytes(operand)
         except FSError as err:
-            if err.errno == errno.EISDIR:
+            if err.errno in (errno.EISDIR, errno.EBADF) or operand is None:  # a read of stdin
                 ctx.error(f"read failed: {err}")
             else:
                 ctx.error(f"{operand}: {err}")

@@ -527,8 +527,8 @@ def run(ctx: CommandContext) -> int:
         try:
             data = ctx.stdin.read() if operand in (None, "-") else ctx.read_bytes(operand)
         except FSError as err:
-            if err.errno == errno.EISDIR:
-                ctx.error("error while reading the input: Is a directory")
+            if err.errno in (errno.EISDIR, errno.EBADF):  # opened; its read fails
+                ctx.error(f"error while reading the input: {err.strerror}")
                 read_before = True
                 status = 1
                 break

@@ -1376,7 +1376,8 @@ class Shell:
             ctx.error(f"internal error ({type(exc).__name__})")
             return 1
         io_.stdout.flush()
-        return int(status) if status is not None else 0
+        status = int(status) if status is not None else 0
+        return redirs.after_closed_stdin(name, stdin, stderr, status) if stdin is not io_.stdin else status
 
     def run_subcommand(self, argv: list[str], stdin: BinaryIO, stdout: Writer, stderr: Writer,
                        env: dict[str, str], cwd: str, budget: object = None) -> int:

@@ -21,6 +21,7 @@ import io
 import re
 from typing import TYPE_CHECKING, BinaryIO
 
+from sandbox.commands._stdin_errors import closed_stdin_line
 from sandbox.commands._stdout_errors import stdout_failure
 from sandbox.commands._writing import check_slashed_create
 from sandbox.commands.base import CommandContext
@@ -78,13 +79,34 @@ class ClosedReader(io.BytesIO):
 
 
 class _BadReader(io.RawIOBase):
-    """What a command reads from a closed stdin: every read fails with EBADF."""
+    """What a command reads from a closed stdin: every read fails with EBADF (``tried``: a
+    read was made, so the program also fails to close it at exit: ``after_closed_stdin``)."""
+
+    tried = False
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, b) -> int:  # type: ignore[no-untyped-def,override]
+        self.tried = True
         raise FSError(errno.EBADF, "-")
+
+
+def after_closed_stdin(name: str, stdin: object, stderr: object, status: int) -> int:
+    """The status of program ``name`` that ended normally: if it read its closed stdin
+    (``for_command``'s stand-in), the line it prints when closing that fails too
+    (``_stdin_errors``) and status 1."""
+    raw = getattr(stdin, "raw", None)
+    if not isinstance(raw, _BadReader) or not raw.tried:
+        return status
+    line = closed_stdin_line(name)
+    if line is None:
+        return status
+    try:
+        stderr.write(line.encode())  # type: ignore[attr-defined]
+    except OSError:
+        pass
+    return 1
 
 
 class _DirReader(io.RawIOBase):

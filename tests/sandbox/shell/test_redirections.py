@@ -543,3 +543,19 @@ def test_a_name_with_a_trailing_slash_is_no_file_to_create(script: str) -> None:
     O_CREAT refuses a name/ that is no directory, "Is a directory" for a file or a new name,
     the parent's error where that does not resolve; nothing is created or written."""
     dt.check(script, stderr=True)
+
+
+_CLOSED_STDIN_READERS = [
+    "cat", "cat - a.txt", "cat -n", "head", "head -c 3", "nl", "od", "md5sum", "sha256sum", "b2sum",
+    "paste", "fold", "expand", "unexpand", "fmt", "cut -c1", "tee", "cksum", "sum", "tsort",
+    "uniq", "base64", "rev", "sed p", "grep x", "xxd", "shuf", "split", "pr", "numfmt", "column",
+    "iconv -f utf-8", "join - /dev/null", "csplit - 1", "cat a.txt",
+]
+
+
+@needs_bash
+@pytest.mark.parametrize("command", _CLOSED_STDIN_READERS)
+def test_a_program_reading_a_closed_stdin_says_what_gnu_says(command: str) -> None:
+    """``CMD <&-``: the program's read error, then (for those gnulib's close_stdin or their
+    own close of fd 0 covers) the line about closing it, and their status."""
+    dt.check(f'{command} <&-; echo "[$?]"', stderr=True)
