@@ -75,8 +75,8 @@ def _stat(sh: "Shell", operand: str, follow: bool = True):  # type: ignore[no-un
 def file_test(sh: "Shell", op: str, operand: str) -> bool:
     """A unary file test (``-e -f -d -s -r -w -x -c ...``) of ``operand``."""
     if op in ("-h", "-L"):
-        if operand and (normalize(operand, sh.cwd) in _FD_LINKS
-                        or normalize(operand, sh.cwd) in sh.procsubs):  # (links to pipe:[N])
+        vpath = normalize(operand, sh.cwd) if operand else ""
+        if vpath in _FD_LINKS or vpath in sh.procsubs:  # (a substitution's: a link to pipe:[N])
             return True
         st, _ = _stat(sh, operand, follow=False)
         return st is not None and st.kind == LINK
