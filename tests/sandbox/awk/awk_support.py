@@ -4,6 +4,7 @@ files written and, where asked, stderr."""
 
 from __future__ import annotations
 
+import atexit
 import os
 import shlex
 import shutil
@@ -36,6 +37,7 @@ def _awk_link() -> str:
     global _BIN_DIR
     if _BIN_DIR is None:
         _BIN_DIR = tempfile.mkdtemp(prefix="gawk-as-awk-")
+        atexit.register(shutil.rmtree, _BIN_DIR, True)
         os.symlink(_GAWK, os.path.join(_BIN_DIR, "awk"))
     return os.path.join(_BIN_DIR, "awk")
 
@@ -45,6 +47,7 @@ def _scratch_dir() -> str:
     global _SCRATCH
     if _SCRATCH is None:
         _SCRATCH = tempfile.mkdtemp(prefix="gawk-scratch-")
+        atexit.register(shutil.rmtree, _SCRATCH, True)
     return _SCRATCH
 
 

@@ -38,6 +38,7 @@ def _run(argv: list[str], tmpdir: bool) -> tuple:
             if side == "gnu":
                 proc = subprocess.run(args, cwd=root, env={**fs.ENV, **env}, capture_output=True, timeout=30)
                 code, out, err = proc.returncode, proc.stdout, proc.stderr
+                _remove_made_in_host_tmp(out, tmp)
             else:
                 vfs = VirtualFS({fs.MOUNT: LocalDir(root)})
                 code, out, err = run_command(args, fs=vfs, cwd=fs.MOUNT, env=env)
@@ -46,6 +47,19 @@ def _run(argv: list[str], tmpdir: bool) -> tuple:
             snap = sorted((k, v if isinstance(v, str) else len(v)) for k, v in fs.snapshot(root).items())
             results.append((code, out, err, snap))
     return tuple(results)
+
+
+def _remove_made_in_host_tmp(out: bytes, scratch: str) -> None:
+    """Delete what GNU mktemp made in the host's /tmp (a template without -p/TMPDIR lands
+    there), so the tests leave nothing behind; entries under ``scratch`` go with it."""
+    for line in out.split(b"\n"):
+        name = os.fsdecode(line)
+        if not name.startswith("/tmp/") or name.startswith(scratch + "/") or "/" in name[5:]:
+            continue
+        if os.path.isdir(name) and not os.path.islink(name):
+            os.rmdir(name)
+        elif os.path.lexists(name):
+            os.remove(name)
 
 
 def _masked(result: tuple, outputs: list[bytes]) -> tuple:
